@@ -1,0 +1,4 @@
+"""Lok'n'Roll rules engine (RULES.md). Pure Python for CPython, MicroPython and CircuitPython.
+
+Import the module you need (engine.state, engine.rng, ...); this package imports nothing.
+"""

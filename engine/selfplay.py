@@ -1,0 +1,67 @@
+"""Whole games played by built-in bots, as `loknroll/1` records (RULES.md §10).
+
+`play()` runs on MicroPython too. As a command:
+    python -m engine.selfplay --mode MODE [--players N] --seed S [--bot NAME]
+prints the record as JSON.
+"""
+from engine.rng import Rng
+from engine.state import MODE_NAMES, deal
+from engine.record import Recorder
+from engine.bots import BOTS
+
+# Chance (setup and dice) and the bots' choices draw from separate streams of one seed, so
+# that two bots given the same seed face the same deck and the same dice.
+_STREAM_CHANCE = 0
+_STREAM_BOT = 1
+
+
+def play(mode, seed, players=None, bot=None):
+    """Returns the record (a dict) of a whole game of `mode` ("solo", "challenge", "rival" or
+    "table") from `seed`, every human seat played by `bot` (a name from engine.bots.BOTS,
+    default "random"); the rival seat follows its fixed rules (§8)."""
+    if mode not in MODE_NAMES:
+        raise ValueError("unknown mode %s: one of %s" % (mode, ", ".join(MODE_NAMES)))
+    choose = BOTS.get(bot or "random")
+    if choose is None:
+        raise ValueError("unknown bot %s: one of %s" % (bot, ", ".join(sorted(BOTS))))
+    chance = Rng(seed, _STREAM_CHANCE)
+    bot_rng = Rng(seed, _STREAM_BOT)
+    state = deal(MODE_NAMES.index(mode), chance, players)
+    recorder = Recorder(state)
+    state.start()
+    while not state.is_terminal():
+        if state.is_chance():
+            action = state.sample_chance(chance)
+        elif state.is_rival(state.seat):
+            action = state.rival_action()
+        else:
+            action = choose(state, bot_rng)
+        recorder.apply(state, action)
+    return recorder.record
+
+
+def main(argv=None):
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay",
+                                     description="Play a whole game with bots; print its record.")
+    parser.add_argument("--mode", required=True, choices=MODE_NAMES)
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (table: 2-4; other modes have a fixed number)")
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--bot", default="random", choices=sorted(BOTS))
+    args = parser.parse_args(argv)
+    try:
+        record = play(args.mode, args.seed, args.players, args.bot)
+    except ValueError as e:
+        print("selfplay: %s" % e, file=sys.stderr)
+        return 2
+    json.dump(record, sys.stdout, separators=(",", ":"))
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
