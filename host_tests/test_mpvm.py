@@ -121,3 +121,17 @@ def test_mpvm_collect_frees_garbage(node, tmp_path):
     res = run(node, tmp_path, source, "--heap", "65536")
     assert res.returncode == 0, res.stderr
     assert res.stdout == "True True\n"
+
+
+def test_functions_see_module_globals_in_a_script_with_top_level_await(tmp_path):
+    # A coroutine from top-level await resumes after the runner's eval() returns: the
+    # script's functions must still find its globals (regression: NameError for every name).
+    script = tmp_path / "g.py"
+    script.write_text(
+        "import sys\nX = 5\ndef f():\n    return X, sys.implementation.name\n"
+        "import mpvm\nasync def h():\n    await mpvm.collect()\n    return f()\n"
+        "print(await h())\n"
+    )
+    out = subprocess.run(["node", RUN, str(script)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(5, 'micropython')"

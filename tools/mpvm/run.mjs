@@ -179,7 +179,11 @@ del _mpvm_src
 const RUN = `
 async def _mpvm_main(code):
     try:
-        r = eval(code, {'__name__': '__main__', '__file__': _mpvm_file})
+        # The script runs in these very globals: a coroutine from top-level await resumes
+        # after eval() returns, and its functions must still find the module's names.
+        g = globals()
+        g['__file__'] = _mpvm_file
+        r = eval(code, g)
         if r is not None:
             await r
     except SystemExit as e:

@@ -1,0 +1,33 @@
+# Lok'n'Roll Handheld. Every target sets up what it needs on a fresh machine:
+# a venv with pinned packages (.venv), the MicroPython VM from npm (tools/mpvm/node_modules).
+#   make test      host tests (pytest host_tests/) and the engine on the real MicroPython VM
+#   make play      the simulator in a window
+#   make flash     copy the game to a connected board (PORT=/dev/ttyACM0 to choose)
+#   make bench     bot strength and speed
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MPVM := tools/mpvm/node_modules/.package-lock.json
+
+.PHONY: test pytest mpcheck play flash bench screenshots clean
+
+test: pytest mpcheck
+
+pytest: $(VENV)/.stamp $(MPVM)
+	$(PY) -m pytest -q host_tests/
+
+# The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
+mpcheck: $(MPVM)
+	node tools/mpvm/run.mjs --tree engine tools/mpcheck.py
+
+$(VENV)/.stamp: requirements/*.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements/all.txt
+	touch $@
+
+$(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
+	npm ci --prefix tools/mpvm --no-audit --no-fund
+
+clean:
+	rm -rf $(VENV) tools/mpvm/node_modules build
