@@ -51,6 +51,8 @@ class Recorder:
         seat = state.seat
         number = state.turn
         state.apply(action)  # raises before anything is recorded
+        if state.phase == P_OVER:  # a game can end on any step, a die roll included
+            self.record["result"] = state.result()
         if action == A_ROLL0 or action == A_ROLL1:
             self.record["rolls"].append(action - A_ROLL0)
             return
@@ -73,8 +75,6 @@ class Recorder:
         elif action >= A_LAY:
             turn["a"] = "build"
             turn.setdefault("cards", []).append([action - A_LAY, "S"])  # a curve's bend follows
-        if state.phase == P_OVER:
-            self.record["result"] = state.result()
 
 
 def _top_first(deck):
