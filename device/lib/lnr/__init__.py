@@ -1,0 +1,1 @@
+"""Lok'n'Roll on PyBadge-class boards: the device app, one module per concern."""

@@ -1,0 +1,77 @@
+"""The PyBadge, PyBadge LC and EdgeBadge (one firmware build): 160x128 display, 8 keys on a
+shift register, 5 NeoPixels (1 on the LC: a setting), 256 bytes of NVM (HARDWARE.md).
+
+The PyGamer profile builds on this one and only changes how keys are read.
+"""
+import time
+
+import board
+import keypad
+import microcontroller
+import neopixel
+import supervisor
+from micropython import const
+
+FRAME_MS = const(30)  # about 33 frames a second: smooth enough, leaves the CPU idle
+PIXELS = const(5)
+_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms() wraps at 2**29
+_START_BRIGHTNESS = 0.05  # the app sets the player's level at once; they are very bright
+
+
+class Hardware:
+    """What the app needs of the board: see the attributes below."""
+
+    name = "pybadge"
+
+    def __init__(self):
+        display = board.DISPLAY
+        display.auto_refresh = False  # the app refreshes once per changed frame (STYLE.md)
+        self.display = display
+        self.width = display.width
+        self.height = display.height
+        self.max_pixels = PIXELS
+        # The LC has 1 pixel on the same pin: driving 5 is harmless, the app's setting says
+        # how many to use.
+        self.pixels = neopixel.NeoPixel(
+            board.NEOPIXEL, PIXELS, brightness=_START_BRIGHTNESS, auto_write=False)
+        self.pixels.fill((0, 0, 0))
+        self.pixels.show()
+        nvm = microcontroller.nvm
+        if nvm is None:
+            raise RuntimeError("this firmware has no microcontroller.nvm")
+        self.nvm = nvm
+        self._event = keypad.Event()  # one event, refilled by get_into: no allocation
+        self._open_keys()
+        self._next = supervisor.ticks_ms()
+
+    def _open_keys(self):
+        self._keys = keypad.ShiftRegisterKeys(
+            clock=board.BUTTON_CLOCK, data=board.BUTTON_OUT, latch=board.BUTTON_LATCH,
+            key_count=8, value_when_pressed=True)
+
+    def next_key(self):
+        """Returns the key number (lnr.keys) of the next press, or -1 if there is none.
+        Releases are skipped: the game acts on presses only."""
+        events = self._keys.events
+        ev = self._event
+        while events.get_into(ev):
+            if ev.pressed:
+                return ev.key_number
+        return -1
+
+    def ticks_ms(self):
+        """Returns supervisor.ticks_ms(): wraps at 2**29, about a minute after power-up, so
+        compare times with (a - b) & 0x1FFFFFFF, never a plain a - b."""
+        return supervisor.ticks_ms()
+
+    def wait_frame(self):
+        """Sleeps until the next frame is due; always True (the device never stops)."""
+        now = supervisor.ticks_ms()
+        left = (self._next - now) & _TICKS_MASK
+        if left > FRAME_MS:  # late (or the first frame): start counting from now
+            self._next = (now + FRAME_MS) & _TICKS_MASK
+            return True
+        if left:
+            time.sleep(left / 1000)  # also runs background tasks (USB, display)
+        self._next = (self._next + FRAME_MS) & _TICKS_MASK
+        return True
