@@ -1,0 +1,1 @@
+"""Host-side tools: simulator, deploy, benchmarks (never copied to the device)."""

@@ -1,0 +1,473 @@
+"""The desktop simulator: runs the device app (lnr.main.run) on Blinka's displayio in a pygame
+window, or headless for tests and screenshots.
+
+    python -m tools.sim [--nvm FILE] [--scale N] [--seed S]
+    python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
+                        [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
+                        [--settle FRAMES]
+
+Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
+Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
+at the left (tools/sim_display.py). The NVM lives in a file (default ./sim-nvm.bin in the
+window; headless, a fresh erased NVM unless --nvm is given).
+
+Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
+first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
+names (B A START SELECT RIGHT DOWN UP LEFT, any case) a script may hold NAME*N (N presses, one
+per frame), WAIT or WAIT*N (frames without a press) and WAIT=MS (idle for MS virtual ms).
+Headless time is a virtual clock: each frame step adds FRAME_MS, so animations cost no wall
+time. Like supervisor.ticks_ms() on the board, hw.ticks_ms() wraps at 2**29 and starts about
+65 s before its first wrap. Once the script is used up and the app has read every queued key,
+the app gets `settle` more frames, then wait_frame() returns False and run(hw) should return.
+Exit status 0; 1 with the traceback on stderr if the app raised (or waited for a frame while
+handling an exception: its crash screen); 2 for bad arguments.
+
+For tests, run_headless(keys, seed=..., nvm_path=...) returns a Result: the final screen
+(pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, and the app object.
+"""
+import argparse
+import collections
+import os
+import random
+import sys
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _path in (os.path.join(ROOT, "device", "lib"), ROOT):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from tools import sim_display  # noqa: E402  (after the paths: it imports Blinka)
+from tools.sim_display import SimDisplay, HEIGHT, WIDTH  # noqa: E402
+from tools.sim_parts import SimNvm, SimPixels, install  # noqa: E402
+
+from lnr.keys import NAMES  # noqa: E402
+
+FRAME_MS = 30  # as the board profiles
+TICKS_MASK = 0x1FFFFFFF
+CLOCK_START = 0x1FFF0000  # supervisor.ticks_ms() at power-up: 65.5 s before the wrap
+PIXELS = 5
+QUEUE_DEPTH = 64  # keypad.EventQueue's default max_events
+SETTLE = 30  # frames after the last key (0.9 virtual s)
+SETTLE_LIMIT = 2000  # frames after the script at most, if the app never reads its keys
+DEFAULT_APP = "lnr.main:run"
+DEFAULT_NVM = "sim-nvm.bin"
+TITLE = ("Lok'n'Roll sim - arrows, X/A = A, Z/B = B, Enter = START, Space/Tab = SELECT, "
+         "Esc quits")
+
+
+class ScriptError(ValueError):
+    """A key script that cannot be read; the message says where."""
+
+
+class SimulatorStop(BaseException):
+    """Raised into an app that keeps running after wait_frame() returned False (the
+    interface says run(hw) returns then)."""
+
+
+def parse_keys(text):
+    """Returns the frame script of a key text: a list with a key number, or None for a frame
+    without a press, per frame. Tokens are separated by commas or white space; '#' starts a
+    comment running to the end of the line."""
+    script = []
+    lines = [line.split("#", 1)[0] for line in text.splitlines()]
+    for token in " ".join(lines).replace(",", " ").split():
+        name, _, count = token.partition("*")
+        name = name.upper()
+        n = 1
+        if count:
+            if not count.isdigit():
+                raise ScriptError("bad repeat count in %r" % token)
+            n = int(count)
+        if name.startswith("WAIT="):
+            ms = name[5:]
+            if count or not ms.isdigit():
+                raise ScriptError("WAIT=MS wants a number of ms: %r" % token)
+            script.extend([None] * -(-int(ms) // FRAME_MS))
+        elif name == "WAIT":
+            script.extend([None] * n)
+        elif name in NAMES:
+            script.extend([NAMES.index(name)] * n)
+        else:
+            raise ScriptError("unknown key %r: one of %s, WAIT, WAIT*N, WAIT=MS" % (
+                token, " ".join(NAMES)))
+    return script
+
+
+def _script(keys):
+    # A script from a text, or from a sequence of names / key numbers / None.
+    if isinstance(keys, str):
+        return parse_keys(keys)
+    script = []
+    for k in keys:
+        if k is None or isinstance(k, int):
+            if k is not None and not 0 <= k < len(NAMES):
+                raise ScriptError("no key number %d" % k)
+            script.append(k)
+        else:
+            script.extend(parse_keys(k))
+    return script
+
+
+class _Hardware:
+    """What the app gets as `hw` (the interface of lnr.boards), for the desktop."""
+
+    name = "sim"
+    width = WIDTH
+    height = HEIGHT
+    max_pixels = PIXELS
+
+    def __init__(self, display, nvm):
+        self.display = display
+        self.pixels = SimPixels(PIXELS, brightness=0.05, auto_write=False)
+        self.nvm = nvm
+        self.seed = None  # --seed, for an app that asks
+        self.frame = 0
+        self.error = None  # the exception the app was seen handling (its crash screen)
+        self.nvm_writes_after_error = 0
+        self.overflowed = False  # keys lost because the queue was full, as keypad says
+        self.caller = None  # the app's frame that last called wait_frame()
+        self._queue = collections.deque()
+        self._stopped = False
+        nvm.on_write = self._nvm_written
+
+    def _nvm_written(self):
+        if self.error is not None:
+            self.nvm_writes_after_error += 1
+
+    def _push(self, key):
+        if len(self._queue) >= QUEUE_DEPTH:
+            self.overflowed = True
+        else:
+            self._queue.append(key)
+
+    def _check_error(self):
+        # An app that shows a crash screen waits for frames inside its `except` block: the
+        # exception it handles is the crash the simulator must report.
+        exc = sys.exc_info()[1]
+        if exc is not None and self.error is None:
+            self.error = exc
+
+    def next_key(self):
+        """Returns the next key press (lnr.keys number), or -1."""
+        self._check_error()
+        return self._queue.popleft() if self._queue else -1
+
+    def _stop(self):
+        if self._stopped:
+            raise SimulatorStop("the app kept running after wait_frame() returned False")
+        self._stopped = True
+        return False
+
+
+class HeadlessHardware(_Hardware):
+    """Scripted keys, virtual clock, the NeoPixels recorded at every frame."""
+
+    def __init__(self, display, nvm, script, settle=SETTLE, max_frames=None, on_frame=None):
+        super().__init__(display, nvm)
+        self._script = script
+        self._i = 0
+        self._idle = 0
+        self._settle = settle
+        self._max_frames = max_frames
+        self._now = CLOCK_START
+        self.on_frame = on_frame
+        self.leds = []  # the colours shown at the end of each frame, per frame
+        self.led_brightness = []
+        self._feed()
+
+    def ticks_ms(self):
+        """Returns the virtual clock in ms (wraps at 2**29 like supervisor.ticks_ms())."""
+        return self._now
+
+    def elapsed_ms(self):
+        """Returns the virtual ms since the start (not wrapped)."""
+        return self.frame * FRAME_MS
+
+    def _feed(self):
+        if self._i < len(self._script):
+            key = self._script[self._i]
+            self._i += 1
+            if key is not None:
+                self._push(key)
+        else:
+            self._idle += 1
+
+    def wait_frame(self):
+        """Ends a frame: records it, moves the clock on and presses the next scripted key.
+        Returns False once the script is done and the app settled."""
+        self._check_error()
+        self.caller = sys._getframe(1)  # pylint: disable=protected-access
+        self.leds.append(self.pixels.shown)
+        self.led_brightness.append(self.pixels.brightness)
+        if self.on_frame is not None:
+            self.on_frame(self)
+        if self.error is not None or self._stopped:
+            return self._stop()
+        if self._i >= len(self._script):
+            if (self._idle >= self._settle and not self._queue) or self._idle >= SETTLE_LIMIT:
+                return self._stop()
+        if self._max_frames is not None and self.frame >= self._max_frames:
+            return self._stop()
+        self.frame += 1
+        self._now = (self._now + FRAME_MS) & TICKS_MASK
+        self._feed()
+        return True
+
+
+class WindowHardware(_Hardware):
+    """Keys from the keyboard, the real clock, frames paced to FRAME_MS."""
+
+    KEYMAP = None  # pygame key code -> key number, filled on first use
+
+    def __init__(self, display, nvm):
+        super().__init__(display, nvm)
+        import pygame
+
+        self._pg = pygame
+        if WindowHardware.KEYMAP is None:
+            k = pygame
+            WindowHardware.KEYMAP = {
+                k.K_LEFT: 7, k.K_RIGHT: 4, k.K_UP: 6, k.K_DOWN: 5,
+                k.K_x: 1, k.K_a: 1, k.K_z: 0, k.K_b: 0,
+                k.K_RETURN: 2, k.K_KP_ENTER: 2, k.K_SPACE: 3, k.K_TAB: 3,
+            }
+        self._t0 = time.monotonic()
+        self._next = self._t0
+        self._drawn = -1
+        display.present(self.pixels)
+
+    def ticks_ms(self):
+        """Returns the real ms since start, offset and wrapped as supervisor.ticks_ms()."""
+        return (int((time.monotonic() - self._t0) * 1000) + CLOCK_START) & TICKS_MASK
+
+    def wait_frame(self):
+        """Reads the keyboard, redraws the LEDs if they changed and sleeps to the next frame;
+        returns False when the window is closed."""
+        pg = self._pg
+        self._check_error()
+        self.caller = sys._getframe(1)  # pylint: disable=protected-access
+        if self.error is not None or self._stopped:
+            return self._stop()
+        for ev in pg.event.get():
+            if ev.type == pg.QUIT or (ev.type == pg.KEYDOWN and ev.key == pg.K_ESCAPE):
+                return self._stop()
+            if ev.type == pg.KEYDOWN and ev.key in self.KEYMAP:
+                self._push(self.KEYMAP[ev.key])
+            elif ev.type in (pg.WINDOWEXPOSED, pg.WINDOWSHOWN, pg.WINDOWRESTORED):
+                self._drawn = -1
+        if self._drawn != self.pixels.shows:
+            self._drawn = self.pixels.shows
+            self.display.present(self.pixels)
+        self.frame += 1
+        self._next += FRAME_MS / 1000
+        delay = self._next - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            self._next = time.monotonic()
+        return True
+
+
+class Result:
+    """What a headless run left behind."""
+
+    def __init__(self, hw, exc, wall_s):
+        self.hw = hw
+        self.exception = exc  # what the app raised, or the crash its error screen handled
+        self.error = None  # its traceback text
+        if exc is not None:
+            self.error = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        self.frames = hw.frame
+        self.virtual_ms = hw.elapsed_ms()
+        self.wall_s = wall_s
+        self.leds = hw.leds  # per frame: a tuple of (r, g, b) per pixel, before brightness
+        self.led_brightness = hw.led_brightness
+        self.nvm = hw.nvm.data()
+        self.nvm_writes = hw.nvm.writes
+        self.nvm_writes_after_error = hw.nvm_writes_after_error
+        self.refreshes = hw.display.refresh_calls
+        self.size = (hw.display.width, hw.display.height)
+        import pygame
+
+        self.screen = pygame.image.tobytes(hw.display.screen, "RGB")
+        self.app = None
+        if hw.caller is not None:
+            loc = hw.caller.f_locals
+            self.app = loc.get("self", loc.get("app", loc))
+
+    @property
+    def ok(self):
+        return self.exception is None
+
+    def pixel(self, x, y):
+        """Returns the (r, g, b) of the final screen at (x, y)."""
+        w, h = self.size
+        if not (0 <= x < w and 0 <= y < h):
+            raise IndexError("(%d, %d) is off the %dx%d screen" % (x, y, w, h))
+        i = (y * w + x) * 3
+        return tuple(self.screen[i:i + 3])
+
+    def colours(self):
+        """Returns the set of (r, g, b) colours on the final screen."""
+        s = self.screen
+        return {tuple(s[i:i + 3]) for i in range(0, len(s), 3)}
+
+    def picture(self, scale=1, leds=True):
+        """Returns a pygame Surface of the final screen, with the LED strip under it."""
+        colours = self.leds[-1] if (leds and self.leds) else None
+        bright = self.led_brightness[-1] if self.led_brightness else 1.0
+        if leds and colours is None:
+            colours = ((0, 0, 0),) * PIXELS
+        return sim_display.picture(self.screen, self.size, colours, bright, scale)
+
+    def save_png(self, path, scale=1, leds=True):
+        """Writes the final screen (and the LED strip under it) as a PNG."""
+        import pygame
+
+        pygame.image.save(self.picture(scale, leds), path)
+
+
+def load_app(spec=DEFAULT_APP):
+    """Returns the function `module:function` (function defaults to run)."""
+    import importlib
+
+    module, _, func = spec.partition(":")
+    return getattr(importlib.import_module(module), func or "run")
+
+
+def _new_display(scale=1, window=False):
+    sim_display.release()  # Blinka allows one display at a time
+    return SimDisplay(scale=scale, window=window, caption=TITLE if window else "")
+
+
+class _Seeded:
+    """Seeds `random` for a run and puts its state back afterwards."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.saved = None
+
+    def __enter__(self):
+        if self.seed is not None:
+            self.saved = random.getstate()
+            random.seed(self.seed)
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            random.setstate(self.saved)
+
+
+def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
+                 render_every=1, max_frames=None, on_frame=None):
+    """Runs the app headless through a key script (a text for parse_keys, or a list of key
+    names / numbers / None) and returns a Result. `seed` fixes the app's random seed (the
+    app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file (default:
+    fresh, erased); `app` is "module:function" or a function; `render_every` = N renders
+    only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
+    frame's end (hw.caller is the app's frame that waits)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    script = _script(keys)
+    display = _new_display()
+    display.render_every = render_every
+    hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame)
+    hw.seed = seed
+    install(hw)
+    exc = None
+    t0 = time.monotonic()
+    with _Seeded(seed):
+        try:
+            run = load_app(app) if isinstance(app, str) else app
+            run(hw)
+        except SimulatorStop as e:
+            exc = hw.error or e
+        except Exception as e:  # pylint: disable=broad-except
+            exc = e
+    if exc is None:
+        exc = hw.error
+    wall = time.monotonic() - t0
+    display.render_now()
+    return Result(hw, exc, wall)
+
+
+def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
+    """Runs the app in a window until it is closed; returns the exception it raised or
+    None."""
+    display = _new_display(scale=scale, window=True)
+    hw = WindowHardware(display, SimNvm(nvm_path))
+    hw.seed = seed
+    install(hw)
+    with _Seeded(seed):
+        try:
+            load_app(app)(hw)
+        except SimulatorStop:
+            pass
+        except Exception as e:  # pylint: disable=broad-except
+            return e
+    return hw.error
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.sim",
+        description="Lok'n'Roll on the desktop: the device app on Blinka displayio.",
+        epilog="Window keys: arrows; X or A = A; Z or B = B; Enter = START; "
+               "Space or Tab = SELECT; Esc quits.")
+    parser.add_argument("--headless", action="store_true",
+                        help="no window: scripted keys, virtual clock")
+    parser.add_argument("--seed", type=int, default=None, help="the app's seed for new games")
+    parser.add_argument("--keys", default="", help="headless: keys, e.g. A,RIGHT*3,WAIT=2000")
+    parser.add_argument("--keys-file", help="headless: a file of keys (# comments)")
+    parser.add_argument("--screenshot", help="headless: write the final screen to this PNG")
+    parser.add_argument("--scale", type=int, default=None,
+                        help="window zoom (default 4) or screenshot zoom (default 1)")
+    parser.add_argument("--no-leds", action="store_true",
+                        help="screenshot: the screen alone, without the LED strip")
+    parser.add_argument("--nvm", default=None,
+                        help="NVM file (window default %s; headless: a fresh one)" % DEFAULT_NVM)
+    parser.add_argument("--settle", type=int, default=SETTLE,
+                        help="headless: frames after the last key (default %d)" % SETTLE)
+    parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.scale is not None and not 1 <= args.scale <= 16:
+        parser.error("--scale must be 1..16")
+
+    if not args.headless:
+        if args.keys or args.keys_file or args.screenshot:
+            parser.error("--keys, --keys-file and --screenshot need --headless")
+        exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app)
+        if exc is not None:
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+            return 1
+        return 0
+
+    text = args.keys
+    if args.keys_file:
+        try:
+            with open(args.keys_file) as f:
+                text = text + "\n" + f.read()
+        except OSError as e:
+            parser.error("cannot read --keys-file: %s" % e)
+    try:
+        script = parse_keys(text)
+    except ScriptError as e:
+        parser.error(str(e))
+    result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
+                          app=args.app)
+    if args.screenshot:
+        result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
+    print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
+        result.frames, result.virtual_ms, result.wall_s, result.refreshes, result.nvm_writes))
+    if result.error:
+        sys.stderr.write(result.error)
+        if result.nvm_writes_after_error:
+            sys.stderr.write("and %d NVM writes after the error\n"
+                             % result.nvm_writes_after_error)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
