@@ -1,0 +1,361 @@
+"""tools.deploy without a board: the device tree, .mpy compilation, folder targets, finding the
+board's port. (Flashing over serial: test_flash.py.)"""
+
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import deploy, deploy_board  # noqa: E402
+from tools.deploy import DeployError  # noqa: E402
+
+APP_CODE = "import lnr.main\n"  # stands for device/code.py until the app has one
+
+
+def source_root(tmp_path):
+    """A checkout to build from: this repo's device/, engine/, requirements/ (+ a code.py)."""
+    src = tmp_path / "src"
+    for name in ("device", "engine", "requirements"):
+        shutil.copytree(ROOT / name, src / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    code = src / "device" / "code.py"
+    if not code.exists():
+        code.write_text(APP_CODE)
+    return src
+
+
+def fake_mpy_cross(tmp_path, header=b"C\x06", version="CircuitPython 10.3.1"):
+    """An mpy-cross stand-in: writes header + the source, answers --version."""
+    exe = tmp_path / ("mpy-cross-" + header[:1].decode())
+    exe.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import sys
+        a = sys.argv[1:]
+        if a == ["--version"]:
+            print("{version} (fake); mpy-cross emitting mpy v6.3")
+            sys.exit(0)
+        out = a[a.index("-o") + 1]
+        src = open(a[-1], "rb").read()
+        if b"syntax error here" in src:
+            print("SyntaxError: invalid syntax", file=sys.stderr)
+            sys.exit(1)
+        open(out, "wb").write({header!r} + src)
+        """))
+    exe.chmod(0o755)
+    return exe
+
+
+def files_under(d):
+    d = Path(d)
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}
+
+
+# ---- the tree --------------------------------------------------------------------------------
+
+def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
+    """`python -m tools.deploy --to DIR` in a fresh clone, exactly as the README says."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    if not (clone / "device" / "code.py").exists():
+        (clone / "device" / "code.py").write_text(APP_CODE)
+    out = tmp_path / "CIRCUITPY"
+    out.mkdir()
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(out)], cwd=clone,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    tree = files_under(out)
+    assert tree["code.py"] == (clone / "device" / "code.py").read_bytes()
+    assert tree["boot.py"] == (clone / "device" / "boot.py").read_bytes()
+    assert any(p.startswith("lib/adafruit_display_text/bitmap_label.") for p in tree)
+    assert any(p.startswith("lib/adafruit_display_text/__init__.") for p in tree)
+    assert [p for p in tree if p.startswith("lib/neopixel.")]
+    assert [p for p in tree if p.startswith("lib/adafruit_ticks.")]
+    for src in (clone / "engine").glob("*.py"):
+        assert "lib/engine/" + src.stem + ".py" in tree or "lib/engine/" + src.stem + ".mpy" \
+            in tree, src.name
+    for src in (clone / "device" / "lib").rglob("*.py"):
+        rel = src.relative_to(clone / "device").as_posix()
+        assert rel in tree or rel[:-3] + ".mpy" in tree, rel
+    # It says which of .mpy or sources it copied.
+    assert ".mpy" in r.stdout
+
+
+def test_tree_layout_from_sources(tmp_path):
+    src = source_root(tmp_path)
+    tree = deploy.build(src, None)
+    assert tree.mpy_major is None
+    assert tree.files["code.py"] == (src / "device" / "code.py").read_bytes()
+    assert tree.files["boot.py"] == (ROOT / "device" / "boot.py").read_bytes()
+    for p in (src / "engine").glob("*.py"):
+        assert tree.files["lib/engine/" + p.name] == p.read_bytes()
+    for p in (src / "device" / "lib").rglob("*.py"):
+        assert tree.files["lib/" + p.relative_to(src / "device" / "lib").as_posix()] == \
+            p.read_bytes()
+    # Exactly the pinned libraries' modules, and nothing of Blinka (neopixel_write, board ...)
+    third = sorted(p for p in tree.files if p.startswith("lib/") and not
+                   p.startswith(("lib/engine/", "lib/lnr/")))
+    assert third == sorted(
+        ["lib/adafruit_ticks.py", "lib/neopixel.py"]
+        + ["lib/adafruit_display_text/" + n for n in (
+            "__init__.py", "bitmap_label.py", "label.py", "outlined_label.py",
+            "scrolling_label.py", "text_box.py")])
+    assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
+    assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
+    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+
+
+def test_third_party_sources_are_the_pinned_packages():
+    pins = deploy.pinned_versions()
+    for dist, top in deploy.THIRD_PARTY:
+        assert importlib.metadata.version(dist) == pins[dist]
+    files = dict(deploy.third_party_files())
+    neo = importlib.metadata.distribution("adafruit-circuitpython-neopixel")
+    assert files["neopixel.py"] == Path(neo.locate_file("neopixel.py"))
+
+
+def test_a_wrong_library_version_is_refused(monkeypatch):
+    monkeypatch.setattr(deploy, "pinned_versions",
+                        lambda: {"adafruit-circuitpython-ticks": "0.0.1"})
+    with pytest.raises(DeployError, match="adafruit-circuitpython-ticks 1.1.7 is installed but "
+                                          "requirements/flash.txt pins 0.0.1"):
+        deploy.third_party_files()
+
+
+def test_missing_code_py_is_an_error(tmp_path):
+    src = source_root(tmp_path)
+    (src / "device" / "code.py").unlink()
+    with pytest.raises(DeployError, match="device/code.py is missing"):
+        deploy.build(src, None)
+
+
+# ---- .mpy --------------------------------------------------------------------------------------
+
+def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
+    src = source_root(tmp_path)
+    c, note = deploy.find_mpy_cross(str(fake_mpy_cross(tmp_path)))
+    assert c.major == 10 and "CircuitPython 10.x" in note
+    tree = deploy.build(src, c)
+    assert tree.mpy_major == 10
+    assert tree.files["code.py"] == (src / "device" / "code.py").read_bytes()
+    assert tree.files["boot.py"].startswith(b'"""')
+    libs = [p for p in tree.files if p.startswith("lib/")]
+    assert libs and all(p.endswith(".mpy") for p in libs)
+    assert tree.files["lib/engine/rng.mpy"] == b"C\x06" + (src / "engine" / "rng.py").read_bytes()
+    assert "lib/neopixel.mpy" in tree.files
+    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
+
+
+def test_micropython_mpy_cross_is_refused(tmp_path):
+    mp = fake_mpy_cross(tmp_path, header=b"M\x06", version="MicroPython v1.26.0")
+    with pytest.raises(DeployError, match="not CircuitPython's"):
+        deploy.find_mpy_cross(str(mp))
+
+
+def test_mpy_cross_failure_names_the_module(tmp_path):
+    src = source_root(tmp_path)
+    (src / "engine" / "broken.py").write_text("syntax error here\n")
+    c, _ = deploy.find_mpy_cross(str(fake_mpy_cross(tmp_path)))
+    with pytest.raises(DeployError, match="mpy-cross failed on engine/broken.py"):
+        deploy.build(src, c)
+
+
+def test_offline_without_cached_mpy_cross_falls_back_to_sources(tmp_path, monkeypatch):
+    import platformdirs
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setattr(platformdirs, "user_cache_path", lambda *a, **k: tmp_path / "cache")
+
+    def offline(url, dest, timeout=20):
+        raise OSError("Name or service not known")
+    monkeypatch.setattr(deploy, "download", offline)
+    c, note = deploy.find_mpy_cross()
+    assert c is None
+    assert "Could not download CircuitPython 10" in note and "copying .py sources" in note
+
+
+def test_cached_build_tools_mpy_cross_is_used(tmp_path, monkeypatch):
+    import platformdirs
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setattr(platformdirs, "user_cache_path", lambda *a, **k: tmp_path)
+    exe = fake_mpy_cross(tmp_path)
+    exe.rename(tmp_path / "mpy-cross-10.x")
+    monkeypatch.setattr(deploy, "download", lambda *a, **k: pytest.fail("no download"))
+    c, note = deploy.find_mpy_cross()
+    assert c is not None and c.path == str(tmp_path / "mpy-cross-10.x")
+    assert "CircuitPython 10.3.1's mpy-cross" in note
+
+
+def test_no_build_tools_means_sources(monkeypatch):
+    monkeypatch.delenv("MPY_CROSS", raising=False)
+    monkeypatch.setattr(deploy, "_build_tools", lambda: None)
+    c, note = deploy.find_mpy_cross()
+    assert c is None and "copying .py sources" in note
+
+
+# ---- folder targets ------------------------------------------------------------------------
+
+def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path, capsys):
+    src = source_root(tmp_path)
+    tree = deploy.build(src, None)
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "settings.toml").write_text("CIRCUITPY_WEB_API_PASSWORD = 'x'\n")
+    (drive / "lib" / "engine").mkdir(parents=True)
+    (drive / "lib" / "engine" / "gone.py").write_text("stale\n")
+    (drive / "lib" / "engine" / "old").mkdir()
+    (drive / "lib" / "engine" / "old" / "x.py").write_text("stale\n")
+    (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06stale twin")
+    (drive / "lib" / "someone_elses.mpy").write_bytes(b"C\x06keep")
+
+    plan = deploy.sync_folder(tree, drive)
+    assert len(plan.copy) == len(tree.files)
+    assert sorted(plan.remove) == ["lib/engine/gone.py", "lib/engine/old/x.py",
+                                   "lib/neopixel.mpy"]
+    on_drive = files_under(drive)
+    assert on_drive.pop("settings.toml") and on_drive.pop("lib/someone_elses.mpy")
+    assert on_drive == tree.files
+    assert not (drive / "lib" / "engine" / "old").exists()
+
+    capsys.readouterr()
+    plan = deploy.sync_folder(tree, drive)
+    assert plan.empty()
+    assert "copy" not in capsys.readouterr().out
+    # One changed file: only it is written.
+    (drive / "lib" / "engine" / "rng.py").write_text("# edited on the drive\n")
+    plan = deploy.sync_folder(tree, drive)
+    assert plan.copy == ["lib/engine/rng.py"]
+    assert files_under(drive)["lib/engine/rng.py"] == tree.files["lib/engine/rng.py"]
+
+
+def test_drive_with_other_circuitpython_major_refuses_mpy(tmp_path):
+    src = source_root(tmp_path)
+    c, _ = deploy.find_mpy_cross(str(fake_mpy_cross(tmp_path)))
+    tree = deploy.build(src, c)
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text(
+        "Adafruit CircuitPython 9.2.1 on 2024-11-20; Adafruit PyBadge with samd51j19\n"
+        "Board ID:pybadge\n")
+    with pytest.raises(DeployError, match=r"runs CircuitPython 9\.2\.1, but the \.mpy files "
+                                          r"were built for CircuitPython 10\.x"):
+        deploy.sync_folder(tree, drive)
+    assert sorted(files_under(drive)) == ["boot_out.txt"]
+    # Sources load on any version: copied, with a warning.
+    deploy.sync_folder(deploy.build(src, None), drive)
+    assert (drive / "code.py").exists()
+
+
+def test_read_only_drive_says_how_to_fix_it(tmp_path, monkeypatch):
+    src = source_root(tmp_path)
+    tree = deploy.build(src, None)
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+
+    def erofs(self, data):
+        raise OSError(30, "Read-only file system", str(self))
+    monkeypatch.setattr(Path, "write_bytes", erofs)
+    with pytest.raises(DeployError, match="read-only") as e:
+        deploy.sync_folder(tree, drive)
+    assert "SELECT" in str(e.value) and "RESET" in str(e.value)
+
+
+def test_to_a_missing_folder(tmp_path):
+    tree = deploy.build(source_root(tmp_path), None)
+    with pytest.raises(DeployError, match="is not a folder"):
+        deploy.sync_folder(tree, tmp_path / "nope")
+
+
+def test_checksums_match_the_boards_algorithms():
+    data = bytes(range(256)) * 40 + b"tail"
+    import hashlib
+    import zlib
+    assert deploy.digest(data, "sha256") == hashlib.sha256(data).hexdigest()
+    assert deploy.digest(data, "crc32") == "%08x" % zlib.crc32(data)
+    # The board's Adler-32 in Python (deploy_board.SCAN), reduced every 512 bytes.
+    a, b = 1, 0
+    for i in range(0, len(data), 512):
+        for x in data[i:i + 512]:
+            a += x
+            b += a
+        a %= 65521
+        b %= 65521
+    assert deploy.digest(data, "adler32") == "%04x%04x" % (b, a)
+
+
+# ---- finding the board ------------------------------------------------------------------------
+
+def port(device, vid=0x239A, serial="ABC", interface="CircuitPython CDC control",
+         product="PyBadge"):
+    return SimpleNamespace(device=device, vid=vid, pid=0x8033 if vid else None,
+                           serial_number=serial, interface=interface, location="1-1:1.0",
+                           product=product, description=product)
+
+
+def test_one_board_is_found():
+    ports = [port("/dev/ttyS0", vid=None, serial=None), port("/dev/ttyACM0")]
+    assert deploy_board.find_port(ports) == "/dev/ttyACM0"
+
+
+def test_the_console_port_is_chosen_when_usb_cdc_data_is_on():
+    ports = [port("/dev/ttyACM0", interface="CircuitPython CDC2 control"),
+             port("/dev/ttyACM1")]
+    assert deploy_board.find_port(ports) == "/dev/ttyACM1"
+
+
+def test_no_board_message():
+    ports = [port("/dev/ttyUSB0", vid=0x10C4, serial="cp2102", product="CP2102 UART Bridge")]
+    with pytest.raises(DeployError) as e:
+        deploy_board.find_port(ports)
+    msg = str(e.value)
+    assert msg.startswith("No CircuitPython board found on USB")
+    assert "PORT=" in msg and "data (not charge-only) USB cable" in msg
+    assert "/dev/ttyUSB0" in msg  # what it did see
+
+
+def test_two_boards_message_lists_them_and_asks_for_port():
+    ports = [port("/dev/ttyACM0", serial="A1"), port("/dev/ttyACM1", serial="B2",
+                                                    product="PyGamer")]
+    with pytest.raises(DeployError) as e:
+        deploy_board.find_port(ports)
+    msg = str(e.value)
+    assert msg.startswith("2 CircuitPython boards are connected")
+    assert "/dev/ttyACM0" in msg and "/dev/ttyACM1" in msg and "PyGamer" in msg
+    assert "make flash PORT=/dev/ttyACM0" in msg
+
+
+@pytest.mark.parametrize("ports, expect", [
+    ([], "No CircuitPython board found"),
+    ([port("/dev/ttyACM0", serial="A"), port("/dev/ttyACM1", serial="B")],
+     "2 CircuitPython boards are connected"),
+])
+def test_cli_exit_status_and_message_for_port_problems(ports, expect, tmp_path, monkeypatch,
+                                                       capsys):
+    import serial.tools.list_ports
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: ports)
+    src = source_root(tmp_path)
+    rc = deploy.main(["--no-mpy", "--source-root", str(src), "--build-dir",
+                      str(tmp_path / "build")])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.startswith("flash: " + expect)
+
+
+def test_port_that_does_not_exist(tmp_path, capsys):
+    src = source_root(tmp_path)
+    rc = deploy.main(["--no-mpy", "--source-root", str(src), "--build-dir",
+                      str(tmp_path / "build"), "--port", str(tmp_path / "ttyNOPE")])
+    assert rc == 2
+    assert "Can't open" in capsys.readouterr().err
+
+
+if os.name != "posix":  # pragma: no cover
+    pytestmark = pytest.mark.skip("POSIX only")

