@@ -133,6 +133,7 @@ class _Hardware:
         nvm.on_write = self._nvm_written
 
     def _nvm_written(self):
+        self._check_error()  # a write from the crash handler counts as after the error
         if self.error is not None:
             self.nvm_writes_after_error += 1
 

@@ -1,0 +1,622 @@
+"""The platform layer: the headless simulator (tools/sim.py), the NeoPixel pictures
+(lnr/leds.py) and the board profiles (lnr/boards/), each checked against what the device
+does. The simulator is driven by small throwaway apps written here, so these tests do not
+depend on the game app."""
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+
+pytest.importorskip("pygame")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import displayio  # noqa: E402  (Blinka's, through tools.sim's imports)
+from tools import sim  # noqa: E402
+from tools.sim_parts import SimNvm, SimPixels  # noqa: E402
+from lnr import leds as L  # noqa: E402
+from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rgb565(colour):
+    """The colour a 0xRRGGBB palette entry shows on the ST7735R (5-6-5 bits), as Blinka's
+    display expands it back to 8 bits."""
+    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
+    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
+
+
+# ---------------------------------------------------------------- throwaway apps
+
+
+def stripes_app(hw):
+    """Four vertical stripes in colours that are not exact in RGB565; records the keys."""
+    hw.got = []
+    bitmap = displayio.Bitmap(160, 128, 4)
+    palette = displayio.Palette(4)
+    for i, c in enumerate((0x000000, 0x123456, 0xFF7F01, 0xFFFFFF)):
+        palette[i] = c
+    for x in range(160):
+        for y in range(128):
+            bitmap[x, y] = x // 40
+    group = displayio.Group()
+    group.append(displayio.TileGrid(bitmap, pixel_shader=palette))
+    hw.display.root_group = group
+    hw.display.refresh()
+    while True:
+        k = hw.next_key()
+        while k >= 0:
+            hw.got.append((hw.frame, NAMES[k]))
+            k = hw.next_key()
+        if not hw.wait_frame():
+            return
+
+
+def test_screen_pixels_read_back_rgb565_quantised():
+    # HARDWARE.md: colours are RGB565-quantised as on the device.
+    r = sim.run_headless([], app=stripes_app, settle=2)
+    assert r.ok, r.error
+    assert r.size == (160, 128)
+    for x, c in ((5, 0x000000), (45, 0x123456), (85, 0xFF7F01), (159, 0xFFFFFF)):
+        assert r.pixel(x, 64) == rgb565(c), hex(c)
+    assert r.pixel(45, 0) == (16, 52, 82)  # 0x123456 loses its low bits
+    assert r.colours() == {rgb565(c) for c in (0, 0x123456, 0xFF7F01, 0xFFFFFF)}
+    with pytest.raises(IndexError):
+        r.pixel(160, 0)
+
+
+def test_screenshot_png_has_the_led_strip_and_scales(tmp_path):
+    import pygame
+
+    r = sim.run_headless([], app=stripes_app, settle=1)
+    r.save_png(str(tmp_path / "a.png"))
+    r.save_png(str(tmp_path / "b.png"), scale=3)
+    r.save_png(str(tmp_path / "c.png"), leds=False)
+    a = pygame.image.load(str(tmp_path / "a.png"))
+    b = pygame.image.load(str(tmp_path / "b.png"))
+    c = pygame.image.load(str(tmp_path / "c.png"))
+    assert a.get_size() == (160, 128 + sim.sim_display.STRIP_H)
+    assert b.get_size() == (480, 3 * (128 + sim.sim_display.STRIP_H))
+    assert c.get_size() == (160, 128)
+    assert tuple(b.get_at((3 * 45 + 1, 3 * 10 + 1)))[:3] == rgb565(0x123456)
+
+
+def test_key_script_reaches_the_app_in_order_one_per_frame():
+    r = sim.run_headless("A, right*2, WAIT, START,B # comment\nWAIT=90 LEFT", app=stripes_app,
+                         settle=3)
+    assert r.ok, r.error
+    assert r.hw.got == [(0, "A"), (1, "RIGHT"), (2, "RIGHT"), (4, "START"), (5, "B"),
+                        (9, "LEFT")]
+    # The last key, then `settle` frames in which the app read nothing more.
+    assert r.frames == 9 + 3
+
+
+def test_parse_keys_rejects_what_it_cannot_read():
+    assert sim.parse_keys("up,DOWN wait*2 wait=31") == [K_UP, K_DOWN, None, None, None, None]
+    for bad in ("JUMP", "A*x", "WAIT=abc", "WAIT=5*2"):
+        with pytest.raises(sim.ScriptError):
+            sim.parse_keys(bad)
+
+
+def test_keys_queue_while_the_app_is_busy_as_keypad_does():
+    # A press made while the app reads no keys waits in the queue (keypad.EventQueue), it
+    # is not lost; past 64 waiting presses the new ones are dropped and flagged.
+    def busy_app(hw):
+        hw.got = []
+        while True:
+            if hw.frame >= 70:
+                k = hw.next_key()
+                while k >= 0:
+                    hw.got.append(k)
+                    k = hw.next_key()
+            if not hw.wait_frame():
+                return
+
+    r = sim.run_headless([K_A] * 64 + [K_B] * 2, app=busy_app, settle=1)
+    assert r.hw.got == [K_A] * 64
+    assert r.hw.overflowed
+
+
+def test_neopixel_colours_recorded_per_frame():
+    def led_app(hw):
+        while True:
+            if hw.frame == 2:
+                hw.pixels[0] = (255, 0, 0)
+                hw.pixels[4] = 0x00FF00
+            if hw.frame == 3:
+                hw.pixels.show()
+            if hw.frame == 5:
+                hw.pixels.fill((0, 0, 9))
+                hw.pixels.show()
+            if not hw.wait_frame():
+                return
+
+    r = sim.run_headless(["WAIT*6"], app=led_app, settle=0)
+    assert r.ok, r.error
+    off = ((0, 0, 0),) * 5
+    lit = ((255, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 255, 0))
+    # Set at frame 2 but not shown until show() (auto_write=False, as on the board).
+    assert r.leds[:5] == [off, off, off, lit, lit]
+    assert r.leds[5] == ((0, 0, 9),) * 5
+
+
+def test_pixels_and_nvm_are_as_strict_as_the_board(tmp_path):
+    px = SimPixels(5)
+    for bad in ((256, 0, 0), (1, 2), "red", (1.5, 0, 0), 0x1000000):
+        with pytest.raises(ValueError):
+            px[0] = bad
+    with pytest.raises(IndexError):
+        px[5] = (0, 0, 0)
+    path = str(tmp_path / "nvm.bin")
+    nvm = SimNvm(path)
+    assert len(nvm) == 256 and nvm[0:4] == bytearray(b"\xff" * 4)  # erased flash
+    nvm[10:13] = b"abc"
+    with pytest.raises(ValueError):
+        nvm[0:4] = b"ab"  # "slice and value different lengths"
+    assert SimNvm(path)[10:13] == bytearray(b"abc")  # written through to the file
+    assert nvm.writes == 1
+
+
+class _Crash(Exception):
+    pass
+
+
+def test_app_exception_is_reported_with_traceback():
+    def crashing_app(hw):
+        while True:
+            if hw.next_key() == K_START:
+                raise _Crash("boom at frame %d" % hw.frame)
+            if not hw.wait_frame():
+                return
+
+    r = sim.run_headless("A,A,START,A", app=crashing_app)
+    assert not r.ok
+    assert isinstance(r.exception, _Crash)
+    assert "boom at frame 2" in r.error and "crashing_app" in r.error
+
+
+def test_crash_screen_that_waits_inside_except_is_reported_and_stopped():
+    # The app's crash screen (iface §5) waits for frames while handling the exception: the
+    # simulator reports that exception, stops the app, and counts NVM writes after it.
+    def app(hw):
+        try:
+            while True:
+                if hw.next_key() == K_START:
+                    {}["missing"]
+                if not hw.wait_frame():
+                    return
+        except Exception:  # pylint: disable=broad-except
+            hw.nvm[0:1] = b"\x00"  # what an app must never do after an error
+            while hw.wait_frame():
+                pass
+
+    r = sim.run_headless("START,A,A", app=app)
+    assert isinstance(r.exception, KeyError)
+    assert "'missing'" in r.error
+    assert r.nvm_writes_after_error == 1
+
+
+def test_app_that_ignores_the_stop_is_stopped():
+    def stubborn(hw):
+        while True:
+            hw.wait_frame()
+
+    r = sim.run_headless("A", app=stubborn, settle=1)
+    assert isinstance(r.exception, sim.SimulatorStop)
+
+
+def test_virtual_clock_runs_a_two_second_animation_without_sleeping(monkeypatch):
+    import time
+
+    def no_sleep(_):
+        raise AssertionError("headless must not sleep")
+
+    monkeypatch.setattr(time, "sleep", no_sleep)
+
+    def anim_app(hw):
+        hw.done_at = None
+        start = None
+        while True:
+            now = hw.ticks_ms()
+            if hw.next_key() == K_START:
+                start = now
+            if start is not None and (now - start) & 0x1FFFFFFF >= 2000:
+                hw.done_at = hw.elapsed_ms()
+                start = None
+            if not hw.wait_frame():
+                return
+
+    r = sim.run_headless("WAIT*3,START,WAIT=2100", app=anim_app, settle=1)
+    assert r.ok, r.error
+    # Started at frame 3 (90 ms); done at the first frame at least 2000 ms later.
+    assert r.hw.done_at == 90 + 2010
+    assert r.virtual_ms >= 2100
+
+
+def test_virtual_clock_wraps_like_supervisor_ticks_ms():
+    # supervisor.ticks_ms() starts 0x1FFF0000 and wraps at 2**29, 65.5 s after power-up.
+    def clock_app(hw):
+        hw.seen = []
+        while True:
+            hw.seen.append(hw.ticks_ms())
+            if not hw.wait_frame():
+                return
+
+    r = sim.run_headless(["WAIT*2200"], app=clock_app, settle=0)
+    seen = r.hw.seen
+    assert seen[0] == 0x1FFF0000
+    wrap = [i for i in range(1, len(seen)) if seen[i] < seen[i - 1]]
+    assert len(wrap) == 1 and wrap[0] * 30 >= 65536 > (wrap[0] - 1) * 30
+    assert all((seen[i] - seen[i - 1]) & 0x1FFFFFFF == 30 for i in range(1, len(seen)))
+
+
+def _cli(tmp_path, app_source, *args):
+    (tmp_path / "toyapp.py").write_text(textwrap.dedent(app_source))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy")
+    return subprocess.run(
+        [sys.executable, "-m", "tools.sim", "--headless", "--app", "toyapp:run"] + list(args),
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+TOY = """
+    import displayio
+    from lnr.keys import K_START
+
+    def run(hw):
+        bm = displayio.Bitmap(160, 128, 2)
+        pal = displayio.Palette(2)
+        pal[1] = 0x00FF00
+        g = displayio.Group()
+        g.append(displayio.TileGrid(bm, pixel_shader=pal))
+        hw.display.root_group = g
+        while True:
+            k = hw.next_key()
+            if k == K_START:
+                crash_here()
+            if k >= 0:
+                bm[k, 0] = 1
+                hw.display.refresh()
+                hw.pixels[k % 5] = (0, 0, 255)
+                hw.pixels.show()
+            if not hw.wait_frame():
+                return
+
+    def crash_here():
+        raise RuntimeError("toy app crashed")
+"""
+
+
+def test_cli_exit_status_and_traceback(tmp_path):
+    bad = _cli(tmp_path, TOY, "--keys", "A,START")
+    assert bad.returncode == 1
+    assert "RuntimeError: toy app crashed" in bad.stderr and "crash_here" in bad.stderr
+    shot = tmp_path / "shot.png"
+    good = _cli(tmp_path, TOY, "--keys", "B,A,RIGHT", "--screenshot", str(shot), "--scale", "2")
+    assert good.returncode == 0, good.stderr
+    import pygame
+
+    img = pygame.image.load(str(shot))
+    assert img.get_size() == (320, 2 * (128 + sim.sim_display.STRIP_H))
+    assert tuple(img.get_at((2 * 4, 0)))[:3] == (0, 255, 0)  # bm[RIGHT=4, 0]
+    assert tuple(img.get_at((2 * 2, 0)))[:3] == (0, 0, 0)
+    usage = _cli(tmp_path, TOY, "--keys", "JUMP")
+    assert usage.returncode == 2 and "unknown key" in usage.stderr
+
+
+# ---------------------------------------------------------------- lnr/leds.py
+
+
+def _leds(count=5):
+    px = SimPixels(5)
+    return L.Leds(px, count), px
+
+
+def test_progress_is_a_window_on_the_track_end():
+    leds, px = _leds()
+    leds.progress(2, 6)  # loco on the 3rd card from the end
+    leds.update(0)
+    assert px.shown == (L.BEHIND, L.BEHIND, L.WHITE, L.YELLOW, L.YELLOW)
+    leds.progress(1, 3)  # a track of 3 cards: the two leftmost pixels show no track
+    leds.update(30)
+    assert px.shown == (L.OFF, L.OFF, L.BEHIND, L.WHITE, L.ORANGE)
+    leds.progress(0, 8)  # on the last card: any move derails (RULES.md §5)
+    leds.update(60)
+    assert px.shown[4] == L.RED and px.shown[:4] == (L.BEHIND,) * 4
+    leds.progress(9, 12)
+    leds.update(90)
+    assert px.shown == (L.GREEN,) * 5
+
+
+def test_show_only_when_something_changed():
+    leds, px = _leds()
+    leds.progress(2, 6)
+    leds.update(0)
+    shows = px.shows
+    for t in range(30, 3000, 30):
+        leds.progress(2, 6)
+        leds.update(t)
+    assert px.shows == shows
+
+
+def test_dice_one_pixel_per_die_as_they_resolve():
+    leds, px = _leds()
+    leds.dice([], 3)
+    leds.update(0)
+    assert px.shown == (L.PENDING,) * 3 + (L.OFF,) * 2
+    leds.dice([1, 0], 3)
+    leds.update(30)
+    assert px.shown == (L.WHEEL, L.BLANK, L.PENDING, L.OFF, L.OFF)
+    # 8 dice (a build of 4+4): with 6 resolved, the group of the latest is shown.
+    leds.dice([1, 1, 1, 1, 1, 0], 8)
+    leds.update(60)
+    assert px.shown == (L.BLANK, L.PENDING, L.PENDING, L.OFF, L.OFF)
+    leds.dice(2, 4)  # only a count: resolved dice without their faces
+    leds.update(90)
+    assert px.shown == (L.WHEEL, L.WHEEL, L.PENDING, L.PENDING, L.OFF)
+
+
+def test_derail_is_a_timed_red_effect_then_the_picture_returns():
+    leds, px = _leds()
+    leds.progress(3, 9)
+    leds.update(1000)
+    picture = px.shown
+    leds.derail()
+    assert leds.busy()
+    seen = {}
+    for t in range(0, 1800, 10):
+        leds.update(2000 + t)
+        seen[t] = px.shown
+    assert seen[0] == (L.RED,) * 5
+    assert seen[200] == (L.OFF,) * 5  # flashing
+    assert seen[1200] == (L.RED,) * 5  # then glowing
+    assert seen[1790] == picture and not leds.busy()
+
+
+def test_derail_times_across_the_clock_wrap():
+    leds, px = _leds()
+    leds.progress(3, 9)
+    leds.derail()
+    leds.update(0x1FFFFF00)  # 256 ms before ticks_ms wraps
+    leds.update(0x1FFFFF00 + 1000 - 0x20000000)  # 1000 ms later, after the wrap
+    assert px.shown == (L.RED,) * 5 and leds.busy()
+    leds.update(0x1FFFFF00 + 1700 - 0x20000000)
+    assert not leds.busy()
+
+
+def test_risk_goes_from_green_to_red():
+    leds, px = _leds()
+    reds = []
+    greens = []
+    lit = []
+    for permille in range(0, 1001, 100):
+        leds.risk(permille)
+        leds.update(permille)
+        c = px.shown[0]
+        reds.append(c[0])
+        greens.append(c[1])
+        lit.append(sum(1 for p in px.shown if p != L.OFF))
+    assert reds[0] == 0 and greens[0] > 0  # no risk: green
+    assert px.shown == ((255, 0, 0),) * 5  # certain: all red
+    assert reds == sorted(reds) and greens == sorted(greens, reverse=True)
+    assert lit[0] == 1 and lit == sorted(lit) and lit[-1] == 5
+
+
+def test_one_pixel_still_shows_progress_and_derailment():
+    # PyBadge LC: 1 pixel (HARDWARE.md): its colour alone tells how much track is ahead.
+    leds, px = _leds(count=1)
+    colours = []
+    for ahead in (5, 2, 1, 0):
+        leds.progress(ahead, 8)
+        leds.update(ahead)
+        colours.append(px.shown[0])
+        assert px.shown[1:] == (L.OFF,) * 4
+    assert colours == [L.GREEN, L.YELLOW, L.ORANGE, L.RED]
+    leds.derail()
+    leds.update(100)
+    assert px.shown[0] == L.RED
+    leds.update(300)
+    assert px.shown[0] == L.OFF  # it flashes
+    leds.update(2000)
+    assert px.shown[0] == L.RED  # back to the picture: ahead 0
+    leds.dice([1, 0], 2)
+    leds.update(2030)
+    assert px.shown[0] == L.BLANK  # the latest die
+    leds.set_count(3)
+    leds.progress(1, 8)
+    leds.update(2060)
+    assert px.shown == (L.BEHIND, L.WHITE, L.ORANGE, L.OFF, L.OFF)
+
+
+def test_broken_hit_blinks_amber_but_never_cuts_a_derailment_short():
+    leds, px = _leds()
+    leds.progress(4, 9)
+    leds.broken_hit()
+    leds.update(0)
+    assert px.shown == (L.AMBER,) * 5
+    leds.update(500)
+    assert not leds.busy()
+    leds.derail()
+    leds.update(600)
+    leds.broken_hit()
+    leds.update(650)
+    assert px.shown == (L.RED,) * 5
+
+
+def test_brightness_levels_are_low_and_zero_is_off():
+    leds, px = _leds()
+    leds.set_brightness(0)
+    assert px.brightness == 0.0
+    leds.set_brightness(99)
+    assert px.brightness == L.LEVELS[L.MAX_LEVEL] <= 0.25
+    assert list(L.LEVELS) == sorted(L.LEVELS)
+
+
+def test_leds_allocate_nothing_per_frame_on_micropython():
+    # STYLE.md: no per-frame allocation on the device; measured on the real MicroPython VM.
+    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
+        pytest.skip("MicroPython VM not installed (make test installs it)")
+    script = textwrap.dedent("""
+        import gc
+        from lnr.leds import Leds
+        class Px:
+            def __init__(s):
+                s.b = [None] * 5
+                s.brightness = 1.0
+            def __len__(s):
+                return 5
+            def __setitem__(s, i, v):
+                s.b[i] = v
+            def show(s):
+                pass
+        leds = Leds(Px(), 5)
+        def frames(t0):
+            for i in range(200):
+                leds.update(t0 + i * 30)
+        for name in ("progress", "dice", "risk", "derail"):
+            if name == "progress":
+                leds.progress(2, 7)
+            elif name == "dice":
+                leds.dice([1, 0, 1], 6)
+            elif name == "risk":
+                leds.risk(420)
+            else:
+                leds.derail()
+            frames(0)
+            gc.collect()
+            a = gc.mem_alloc()
+            frames(6000)
+            print(name, gc.mem_alloc() - a)
+    """)
+    path = os.path.join(ROOT, "build", "leds_alloc.py")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(script)
+    out = subprocess.run(["node", runner, "--tree", "device/lib/lnr:/lib/lnr", path],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for line in out.stdout.split("\n"):
+        if line:
+            name, grew = line.split()
+            assert grew == "0", line
+
+
+# ---------------------------------------------------------------- lnr/boards
+
+
+class _FakeEvents:
+    def __init__(self, events):
+        self.events = list(events)
+
+    def get_into(self, ev):
+        if not self.events:
+            return False
+        ev.key_number, ev.pressed = self.events.pop(0)
+        return True
+
+
+def _fake_board_modules(monkeypatch, board_id, stick=None, presses=()):
+    """Installs strict fakes of the CircuitPython modules the profiles import, with the
+    real signatures (keyword-only where the firmware's are)."""
+    made = {}
+    board = types.ModuleType("board")
+    board.board_id = board_id
+    board.DISPLAY = types.SimpleNamespace(width=160, height=128, auto_refresh=True)
+    for pin in ("NEOPIXEL", "BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH"):
+        setattr(board, pin, pin)
+    if stick is not None:
+        board.JOYSTICK_X = "JOYSTICK_X"
+        board.JOYSTICK_Y = "JOYSTICK_Y"
+    keypad = types.ModuleType("keypad")
+
+    class Event:
+        def __init__(self, key_number=0, pressed=True):
+            self.key_number = key_number
+            self.pressed = pressed
+
+    def ShiftRegisterKeys(*, clock, data, latch, key_count, value_when_pressed,
+                          value_to_latch=True, interval=0.02, max_events=64):
+        made["keys"] = dict(clock=clock, data=data, latch=latch, key_count=key_count,
+                            value_when_pressed=value_when_pressed)
+        return types.SimpleNamespace(events=_FakeEvents(presses))
+
+    keypad.Event = Event
+    keypad.ShiftRegisterKeys = ShiftRegisterKeys
+    neopixel = types.ModuleType("neopixel")
+
+    def NeoPixel(pin, n, *, bpp=3, brightness=1.0, auto_write=True, pixel_order=None):
+        made["pixels"] = dict(pin=pin, n=n, brightness=brightness, auto_write=auto_write)
+        return SimPixels(n, brightness, auto_write)
+
+    neopixel.NeoPixel = NeoPixel
+    micro = types.ModuleType("microcontroller")
+    micro.nvm = SimNvm()
+    supervisor = types.ModuleType("supervisor")
+    supervisor.ticks_ms = lambda: 1000
+    analogio = types.ModuleType("analogio")
+
+    class AnalogIn:
+        def __init__(self, pin):
+            self.pin = pin
+
+        @property
+        def value(self):
+            return stick[self.pin].pop(0) if stick[self.pin] else 32768
+
+    analogio.AnalogIn = AnalogIn
+    for name, mod in (("board", board), ("keypad", keypad), ("neopixel", neopixel),
+                      ("microcontroller", micro), ("supervisor", supervisor),
+                      ("analogio", analogio)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    for name in ("lnr.boards.pybadge", "lnr.boards.pygamer"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    return made
+
+
+def test_pybadge_profile_reads_presses_only_and_sets_up_the_parts(monkeypatch):
+    made = _fake_board_modules(
+        monkeypatch, "pybadge", presses=[(K_A, True), (K_A, False), (K_LEFT, True)])
+    from lnr.boards import open_hardware
+
+    hw = open_hardware()
+    assert hw.name == "pybadge" and (hw.width, hw.height) == (160, 128)
+    assert hw.display.auto_refresh is False  # the app refreshes (STYLE.md)
+    assert made["keys"]["key_count"] == 8 and made["keys"]["value_when_pressed"] is True
+    assert made["pixels"]["n"] == 5 and made["pixels"]["auto_write"] is False
+    assert made["pixels"]["brightness"] <= 0.1
+    assert hw.max_pixels == 5 and len(hw.nvm) == 256
+    assert [hw.next_key(), hw.next_key(), hw.next_key()] == [K_A, K_LEFT, -1]
+
+
+def test_pygamer_stick_presses_once_per_push_with_hysteresis(monkeypatch):
+    # HARDWARE.md: 16-bit readings, < 15000 or > 50000 count as pressed.
+    xs = [32768, 14000, 14000, 20000, 14000, 30000, 14000, 51000, 40000, 51000]
+    ys = [32768] * 6 + [60000]
+    made = _fake_board_modules(monkeypatch, "pygamer",
+                               stick={"JOYSTICK_X": xs, "JOYSTICK_Y": ys},
+                               presses=[(K_START, True)])
+    from lnr.boards import open_hardware
+
+    hw = open_hardware()
+    assert hw.name == "pygamer" and made["keys"]["key_count"] == 4
+    got = [hw.next_key() for _ in range(12)]
+    # START first (buttons before the stick); then x: centre, LEFT, held, held at 20000 (not
+    # back past 22000, so the 14000 after it is no new press), released at 30000, LEFT
+    # again, RIGHT at once, released at 40000 (back past 43000), RIGHT again; then x rests
+    # and y pushes DOWN.
+    assert got == [K_START, -1, K_LEFT, -1, -1, -1, -1, K_LEFT, K_RIGHT, -1, K_RIGHT, K_DOWN]
+
+
+def test_open_hardware_refuses_an_unknown_board(monkeypatch):
+    board = types.ModuleType("board")
+    board.board_id = "feather_m4_express"
+    monkeypatch.setitem(sys.modules, "board", board)
+    from lnr.boards import open_hardware
+
+    with pytest.raises(RuntimeError, match="feather_m4_express"):
+        open_hardware()
