@@ -29,5 +29,14 @@ $(VENV)/.stamp: requirements/*.txt
 $(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
 	npm ci --prefix tools/mpvm --no-audit --no-fund
 
+# The simulator in a window (keys: arrows, X/A = A, Z/B = B, Enter = START, Space/Tab = SELECT).
+play: $(VENV)/.stamp
+	$(PY) -m tools.sim
+
+# RAM the app's displayio objects and device modules cost, against a PyBadge heap.
+.PHONY: membudget
+membudget: $(VENV)/.stamp $(MPVM)
+	$(PY) -m tools.membudget
+
 clean:
 	rm -rf $(VENV) tools/mpvm/node_modules build
