@@ -620,3 +620,29 @@ def test_open_hardware_refuses_an_unknown_board(monkeypatch):
 
     with pytest.raises(RuntimeError, match="feather_m4_express"):
         open_hardware()
+
+
+def test_window_maps_the_keyboard_and_draws_the_board(monkeypatch):
+    # `make play`: keyboard keys become presses (README/iface key map); closing the window
+    # makes wait_frame() return False; the window is the scaled screen plus the LED band.
+    import pygame
+
+    display = sim._new_display(scale=2, window=True)
+    hw = sim.WindowHardware(display, SimNvm())
+    assert display.window.get_size() == (320, 2 * (128 + sim.sim_display.STRIP_H))
+    for key in (pygame.K_x, pygame.K_z, pygame.K_RETURN, pygame.K_SPACE, pygame.K_LEFT,
+                pygame.K_q, pygame.K_a, pygame.K_b, pygame.K_TAB):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    hw.pixels[2] = (255, 0, 0)
+    hw.pixels.show()
+    assert hw.wait_frame()
+    got = []
+    k = hw.next_key()
+    while k >= 0:
+        got.append(NAMES[k])
+        k = hw.next_key()
+    assert got == ["A", "B", "START", "SELECT", "LEFT", "A", "B", "SELECT"]
+    led = display.window.get_at((2 * 80, 2 * 128 + sim.sim_display.STRIP_H))  # LED 2's centre
+    assert led[0] > 100 and led[1] == 0
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert hw.wait_frame() is False
