@@ -355,16 +355,30 @@ def test_s2_4_no_block_mirror_left_blocked_right_free():
 
 
 def test_s2_4_curve_blocked_both_ways_is_illegal_with_both_reasons():
-    """§2.4: a curve is illegal when neither bend is free; the reason names both."""
-    # A spiral whose end at (0,1) heading north has (0,0) ahead, (1,1) right, and a card at
-    # (-1,1) left: (-1,1)<-(-1,2)<-... built as a second arm.
+    """§2.4: a curve is illegal when neither bend is free (the reason names both), while a
+    straight card at the same end is legal."""
+    bends = "SSLSLSSLL"  # ends at (-1,-1) heading east: (0,-2) left and (0,0) right are taken
+    straights, curves = iter(S4), iter(C4)
+    track = [(next(straights) if b == "S" else next(curves), b) for b in bends]
+    cells, head = walk(bends)
+    assert cells[-1] == (-1, -1) and head == "E"
+    s = situation(track, loco=5, hands=[[next(curves), next(straights)]], draws=[S2[0], S2[1]])
+    curve, straight = s.hands[0][0], s.hands[0][1]
+    assert s.fit(curve, st.BEND_L) == st.FIT_BLOCKED
+    assert s.fit(curve, st.BEND_R) == st.FIT_BLOCKED
+    why = raises(s, A_LAY + curve, "no block")
+    assert "bent left" in why and "bent right" in why
+    assert sorted(s.legal_actions()) == [A_PASS, A_LAY + straight]
+
+
+def test_s2_3_target_cell_taken():
+    """§2.3: the target cell must hold no card. (In play §2.4 already keeps the open end free,
+    so the situation is built by hand: a track whose end points at its own start.)"""
     track = [(S3[0], "S"), (C3[0], "R"), (S3[1], "S"), (C3[1], "R"), (S3[2], "S"),
              (C3[2], "R"), (S3[3], "S"), (S3[4], "S"), (C3[3], "R"), (C3[4], "R")]
     cells, head = walk([b for _, b in track])
-    # (0,0) E; (1,0) R->S; (1,1); (1,2) R->W; (0,2); (-1,2) R->N; (-1,1); (-1,0); (-1,-1) R->E;
-    # (0,-1) R->S: end heading south, target (0,0)? no: target = (0,-1)+S = (0,0) is taken.
-    assert cells[-1] == (0, -1) and head == "S"
-    s = situation(track, loco=5, hands=[[C3[5], B3]], draws=[X1, X2])
+    assert cells[-1] == (0, -1) and head == "S"  # the target (0, 0) holds the first card
+    s = situation(track, loco=5, hands=[[C3[5], B3]], draws=[S1[0], S1[1]])
     assert s.fit(B3, st.BEND_S) == st.FIT_TAKEN
     raises(s, A_LAY + B3, "holds a card", "2.3")
     raises(s, A_LAY + C3[5], "2.3")
@@ -409,17 +423,17 @@ def test_s2_several_cards_each_checked_against_the_card_laid_just_before():
 def test_s2_build_value_rule_is_against_the_track_end():
     """§2.2 and §4: the first card of a build is checked against the last track card; a build
     may not mix values."""
-    s = straight_track([2, 2, 2, 3], hands=[[S1[0], S1[1], S4[0], S3[0], S2[3]]],
+    s = straight_track([2, 2, 2, 3], hands=[[S1[0], S1[1], S4[0], S3[1], S2[3]]],
                        draws=[X1, X2])
     legal = s.legal_actions()
     assert A_LAY + S1[0] not in legal and A_LAY + S1[1] not in legal  # 1 after 3
-    assert A_LAY + S4[0] in legal and A_LAY + S3[0] in legal and A_LAY + S2[3] in legal
-    s.apply(A_LAY + S3[0])
+    assert A_LAY + S4[0] in legal and A_LAY + S3[1] in legal and A_LAY + S2[3] in legal
+    s.apply(A_LAY + S3[1])
     assert s.phase == P_DICE  # no other 3 in hand: the build is complete (§4)
-    s = straight_track([2, 2, 2, 3], hands=[[S3[0], S3[1], S4[0]]], draws=[X1, X2])
-    s.apply(A_LAY + S3[0])
+    s = straight_track([2, 2, 2, 3], hands=[[S3[1], S3[2], S4[0]]], draws=[X1, X2])
+    s.apply(A_LAY + S3[1])
     assert s.phase == P_BUILD
-    assert sorted(s.legal_actions()) == [A_STOP, A_LAY + S3[1]]
+    assert sorted(s.legal_actions()) == [A_STOP, A_LAY + S3[2]]
     raises(s, A_LAY + S4[0], "one value")
     raises(s, A_PASS, "pass")
 
@@ -515,6 +529,14 @@ def test_s3_setup_loco_removed_dealt_and_accounted(mode, players, removed):
         assert_accounted(s)
         for c in s.track:
             assert c not in CHAOS
+
+
+def test_s3_same_seed_same_setup():
+    """§3.1 with the game record (§10): a seed fixes the whole setup."""
+    for mode, players in ((MODE_SOLO, 1), (MODE_RIVAL, 2), (MODE_TABLE, 4)):
+        for seed in (0, 1, 99):
+            assert st.deal(mode, Rng(seed), players) == st.deal(mode, Rng(seed), players)
+        assert st.deal(mode, Rng(1), players) != st.deal(mode, Rng(2), players)
 
 
 def test_s3_setup_other_player_counts_refused():
@@ -628,7 +650,7 @@ def test_s4_discard_chaos_in_chosen_order_no_move_no_penalty():
     s.apply(A_CHAOS + X1)
     s.apply(A_STOP)
     assert s.piles[0] == [X3, X1]
-    assert s.hands[0] == [X4, S1[4], S2[0]]
+    assert s.hands[0] == [X4, S1[4], S2[0], S2[1]]  # the next turn has drawn S2[1]
     assert s.track == track and s.loco == loco and s.penalty == []
     assert s.turn == 2 and s.phase == P_TURN
 
@@ -722,14 +744,14 @@ def test_s5_d1_card_the_loco_starts_on_is_not_entered():
 
 def test_s5_d1_broken_hits_and_derailment_add_up():
     """§5: broken cards entered and moves left at a derailment both earn penalties."""
-    s = straight_track([3, 3, "B3", 3, "B3"], loco=1, hands=[[S4[0]]], draws=[X1, X2])
-    s.apply(A_LAY + S4[0])
-    roll(s, [1, 1, 1, 1])  # enters B3 (index 2), 3, B3 (index 4), S4: 4 moves, no derail
-    assert s.earned == 2 and s.derails == 0
-    s = straight_track([3, 3, "B3", 3, "B3"], loco=2, hands=[[S4[0]]], draws=[X1, X2])
-    s.apply(A_LAY + S4[0])
-    roll(s, [1, 1, 1, 1])  # enters 3, B3, S4 (3 moves), derails with 1 left
-    assert s.hits == 1 and s.derail_left == 1 and s.earned == 2
+    s = straight_track([3, 3, "B3", 4, "B1"], loco=1, hands=[[S4[1]]], draws=[X1, X2])
+    s.apply(A_LAY + S4[1])
+    roll(s, [1, 1, 1, 1])  # enters B3 (index 2), 4, B1 (index 4), S4: 4 moves, no derail
+    assert s.hits == 2 and s.earned == 2 and s.derails == 0
+    s = straight_track([3, 3, "B3", 4, "B1"], loco=2, hands=[[S4[1]]], draws=[X1, X2])
+    s.apply(A_LAY + S4[1])
+    roll(s, [1, 1, 1, 1])  # from B3 (not entered): 4, B1, S4 (3 moves), derails with 1 left
+    assert s.hits == 1 and s.derail_left == 1 and s.earned == 2 and s.derails == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -782,7 +804,8 @@ def test_s6_penalty_order_is_the_players_choice_and_changes_the_pile():
     # 2 first: it combines with the 2 on top (both boxed), then 3 on the 1.
     assert results[0][0] == [S1[0], S3[0]]
     assert results[1][0] == [S1[0], C2[0], S3[0], S2[0]]
-    assert results[0][1] == 1 + 3 + 4 and results[1][1] == 1 + 2 + 3 + 2 + 4
+    hand = 1 + 2  # X1 drawn on this turn, X2 on the next
+    assert results[0][1] == 1 + 3 + hand and results[1][1] == 1 + 2 + 3 + 2 + hand
 
 
 def test_s6_combining_chain_card_beneath_becomes_top():
@@ -837,8 +860,9 @@ def test_s6_chaos_discard_order_changes_pile_and_score():
         for c in order:
             s.apply(A_CHAOS + c)
         outcome[order] = (s.piles[0][:], s.score(0))
-    assert outcome[(X4, X1)] == ([S3[0], X1], 3 + 1 + 2)
-    assert outcome[(X1, X4)] == ([S3[0], S4[0], X1, X4], 3 + 4 + 1 + 4 + 2)
+    hand = 2 + 2  # S2[0] drawn on this turn, S2[1] on the next
+    assert outcome[(X4, X1)] == ([S3[0], X1], 3 + 1 + hand)
+    assert outcome[(X1, X4)] == ([S3[0], S4[0], X1, X4], 3 + 4 + 1 + 4 + hand)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -960,9 +984,9 @@ def test_s8_challenge_lost_at_the_fourth_derailment_turn_played_out():
     """§8 challenge: 3 derailments are allowed; the turn of the 4th is played out (penalties
     taken and discarded), then the game ends, lost: winners []."""
     s = straight_track([1, 1, 1, 1, 1, 2], loco=5, mode=MODE_CHALLENGE,
-                       hands=[[S2[0], S3[0], S4[0], S4[1]]],
+                       hands=[[S2[1], S3[0], S4[0], S4[1]]],
                        draws=[C1[0], C1[1], C1[2], C1[3], C1[4], C1[5]])
-    _derail_turn(s, S2[0], [1, 1])
+    _derail_turn(s, S2[1], [1, 1])
     assert s.derails == 1 and not s.is_terminal()
     _derail_turn(s, S3[0], [1, 1, 1])
     _derail_turn(s, S4[0], [1, 1, 1, 1])
@@ -1003,8 +1027,8 @@ def test_s8_challenge_won_when_the_deck_runs_out():
 
 def test_s8_solo_derailments_never_end_the_game():
     s = straight_track([1, 1, 1, 1, 1, 2], loco=5, mode=MODE_SOLO, derails=3,
-                       hands=[[S2[0]]], draws=[X1, X2])
-    _derail_turn(s, S2[0], [1, 1])
+                       hands=[[S2[1]]], draws=[X1, X2])
+    _derail_turn(s, S2[1], [1, 1])
     assert s.derails == 4 and not s.is_terminal() and not s.lost
 
 
@@ -1039,14 +1063,15 @@ def test_s8_rival_chaos_draw_goes_on_its_pile_combining():
 
 def test_s8_rival_moves_by_the_value_laid_without_dice():
     """§8: after laying, the rival rolls no dice: the loco moves the card's value."""
-    s = rival([3, 3, 3, 3, 3, 3], 1, draws=[S3[5], S1[4], S1[5]])
-    assert s.legal_actions() == [A_LAY + S3[5]]
+    s = rival([4, 4, 4, 4, 4], 1, draws=[S3[0], S1[4], S1[5]])
+    assert s.legal_actions() == [A_LAY + S3[0]]
     s.apply(s.rival_action())
     assert not s.is_chance()
-    assert s.track[s.loco] == S3[4] and s.penalty == [] and s.seat == 1
-    s = rival([3, 3, 3, 3, 3, 3], 1, draws=[S4[0], S1[4], S1[5]])
+    assert s.track[s.loco] == S4[4] and s.penalty == [] and s.seat == 1
+    s = rival([4, 4, 4, 4, 4], 1, draws=[C4[0], S1[4], S1[5]])
     s.apply(s.rival_action())
-    assert s.track[s.loco] == S3[5] and s.derails == 0
+    s.apply(s.rival_action())  # the bend (D6)
+    assert s.track[s.loco] == C4[0] and s.loco == 5 and s.derails == 0 and s.seat == 1
 
 
 def test_s8_d5_rival_derailment_costs_exactly_one():
@@ -1085,6 +1110,15 @@ def test_s8_rival_unplayable_card_to_box_and_pass():
     assert s.derails == 0
 
 
+def test_s8_d1_rival_pass_into_a_broken_card_costs_two():
+    """§8 with D1: the rival's pass moves the loco like anyone's; entering a broken card on it
+    costs 1 more (only derailments are capped by D5)."""
+    s = rival([1, 1, 1, "B1", 1], 2, draws=[S3[0], S2[0], S2[1]])
+    s.apply(s.rival_action())
+    assert S3[0] in s.box
+    assert s.penalty == [S1[0], S1[1]] and s.track[s.loco] == B1
+
+
 def test_s8_rival_passes_when_geometry_blocks_and_picks_a_legal_bend():
     """§8, D6: 'any legal placement' includes geometry; a curve is laid with a free bend."""
     s = situation(HOOK, loco=2, mode=MODE_RIVAL, hands=[[], [S1[0]]],
@@ -1101,8 +1135,9 @@ def test_s8_rival_passes_when_geometry_blocks_and_picks_a_legal_bend():
 
 def test_s8_rival_penalties_go_on_its_pile_in_the_order_taken():
     """§8: the rival's penalty cards go on its pile at once, in the order taken, combining."""
-    s = rival([3, 2, 1, 1], 3, draws=[B1, S2[0], S2[1]], piles=[[S3[1]], []])
-    s.apply(s.rival_action())  # B1 after 1: lay, 1 move (enters B1: +1), derail (+1)
+    s = rival([3, 2, 1, 1], 3, draws=[B2, C1[0], C1[1]], piles=[[S3[1]], []])
+    s.apply(s.rival_action())  # lays B2 after 1
+    s.apply(s.rival_action())  # its bend; 1 move (enters B2: +1), derail (+1)
     assert s.penalty == [S3[0], S2[0]]
     assert s.legal_actions() == [A_PILE + S3[0]]
     raises(s, A_PILE + S2[0], "order taken")
@@ -1129,7 +1164,7 @@ def test_s8_rival_score_is_its_card_count_and_a_tie_goes_to_the_rival():
 
 
 def test_s8_rival_mode_alternates_seats():
-    s = rival([1, 1, 1, 1, 1, 1], 2, draws=[X1, S2[0], S2[1]], human=[S1[4], S1[5]])
+    s = rival([1, 1, 1, 1, 1, 1], 2, draws=[X1, S2[0], S2[1]], human=[C1[0], C1[1]])
     s.apply(s.rival_action())
     assert s.seat == 1 and s.hands[1][-1] == S2[0]
     s.apply(A_PASS)
