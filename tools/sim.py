@@ -375,7 +375,7 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     display.render_every = render_every
     hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame)
     hw.seed = seed
-    install(hw)
+    uninstall = install(hw)
     exc = None
     t0 = time.monotonic()
     with _Seeded(seed):
@@ -386,6 +386,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
             exc = hw.error or e
         except Exception as e:  # pylint: disable=broad-except
             exc = e
+        finally:
+            uninstall()
     if exc is None:
         exc = hw.error
     wall = time.monotonic() - t0

@@ -144,20 +144,29 @@ class SimNvm:
 
 def install(hw):
     """Makes `import board/neopixel/supervisor/storage` and microcontroller.nvm work in the
-    simulator, pointing at `hw`'s parts. Only what Blinka lacks is replaced."""
+    simulator, pointing at `hw`'s parts. Only what Blinka lacks is replaced. Returns a
+    function that puts everything back (so one test's stand-ins never leak into another)."""
+    saved_modules = {name: sys.modules.get(name)
+                     for name in ("board", "neopixel", "supervisor", "storage")}
+    undo_attrs = []  # (object, name, old value or _MISSING)
+
+    def set_attr(obj, name, value):
+        undo_attrs.append((obj, name, getattr(obj, name, _MISSING)))
+        setattr(obj, name, value)
+
     try:
         import board  # Blinka's: has no DISPLAY, NEOPIXEL or buttons; may refuse this host
     except (ImportError, NotImplementedError, RuntimeError):
         board = types.ModuleType("board")
         board.board_id = "sim"
         sys.modules["board"] = board
-    board.DISPLAY = hw.display
+    set_attr(board, "DISPLAY", hw.display)
     for pin in ("NEOPIXEL", "BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH"):
-        setattr(board, pin, "sim." + pin)
+        set_attr(board, pin, "sim." + pin)
 
     import microcontroller  # Blinka's, without nvm
 
-    microcontroller.nvm = hw.nvm
+    set_attr(microcontroller, "nvm", hw.nvm)
 
     neopixel = types.ModuleType("neopixel")
     neopixel.RGB = "RGB"
@@ -185,3 +194,20 @@ def install(hw):
     storage.disable_usb_drive = lambda: None
     storage.enable_usb_drive = lambda: None
     sys.modules["storage"] = storage
+
+    def uninstall():
+        for obj, name, old in reversed(undo_attrs):
+            if old is _MISSING:
+                delattr(obj, name)
+            else:
+                setattr(obj, name, old)
+        for name, mod in saved_modules.items():
+            if mod is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = mod
+
+    return uninstall
+
+
+_MISSING = object()
