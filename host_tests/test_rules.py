@@ -684,8 +684,7 @@ def test_s5_derailment_example_three_wheels_one_ahead():
     assert s.penalty == [S2[0], S2[1]]
     assert s.track[s.loco] == S3[1] and s.loco == len(s.track) - 1  # stays on the last card
     pile(s)
-    assert s.piles[0] == [S2[0]] or s.piles[0] == []  # 2 on 2 combines (§6)
-    assert s.piles[0] == []
+    assert s.piles[0] == []  # 2 on 2 combines (§6)
 
 
 def test_s5_no_derailment_when_wheels_fit():
@@ -939,6 +938,21 @@ def test_s7_tie_breaks_in_table_mode(a, b, winners, why):
     # Split between hand and pile changes nothing.
     assert _table([a[:1], b[1:]], [a[1:], b[:1]]).winners() == winners, why
     assert _table([b, a]).winners() == [1 - w for w in reversed(winners)], why
+
+
+def test_s7_tie_break_key_and_why_2s_and_1s_never_decide():
+    """§7: the order is score, cards, 4s, 3s, 2s, 1s. Once score, cards, 4s and 3s are equal,
+    2c + d and c + d are equal, so the 2s and 1s are equal too: those two tie-breaks can never
+    decide (checked here over every hand of up to 6 cards)."""
+    s = _table([[S4[0], S3[0], S2[0], S2[1], S1[0]], []])
+    assert s.rank_key(0) == (12, 5, 1, 1, 2, 1)
+    from itertools import combinations_with_replacement
+    seen = {}
+    for n in range(7):
+        for values in combinations_with_replacement((1, 2, 3, 4), n):
+            key = (sum(values), n, values.count(4), values.count(3))
+            tail = (values.count(2), values.count(1))
+            assert seen.setdefault(key, tail) == tail
 
 
 def test_s7_tie_breaks_three_and_four_players():
