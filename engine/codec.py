@@ -165,7 +165,7 @@ def pack(state, rng, meta=b""):
     follow the bends)."""
     if len(meta) > MAX_META:
         raise ValueError("meta has %d bytes, at most %d fit" % (len(meta), MAX_META))
-    players = state.players
+    players = players_for(state.mode, state.players)  # raises ValueError for a wrong count
     if not state.track or not len(state.track) == len(state.bends) == len(state.cells):
         raise ValueError("cannot pack: the track, its bends and its cells do not match")
     if len(state.hands) != players or len(state.piles) != players:
