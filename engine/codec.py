@@ -44,7 +44,7 @@ from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.rng import Rng
 from engine.state import (
     State, players_for, MODE_CHALLENGE, MODE_RIVAL, P_TURN, P_BEND, P_BUILD, P_DICE, P_ORDER,
-    P_OVER, P_SETUP, BEND_S, BEND_L, BEND_R, STEP, TURN, PHASE_NAMES,
+    P_OVER, P_SETUP, BEND_S, BEND_L, STEP, TURN, PHASE_NAMES,
 )
 
 FORMAT = const(1)
