@@ -21,10 +21,14 @@ class Rng:
     streams from one seed (e.g. dice apart from a bot's choices)."""
 
     def __init__(self, seed=0, stream=0):
-        seed = seed * 4 + stream  # a long int here is fine: seeding is once per game
-        self.s1 = 1 + seed % (_M1 - 1)
-        self.s2 = 1 + (seed // (_M1 - 1) + seed * 7 + 12345) % (_M2 - 1)
-        self.s3 = 1 + (seed // 1000003 + seed * 13 + 6789) % (_M3 - 1)
+        # The seed is split into digits below each modulus, so that for any seed below 2**30
+        # (and any small stream) no intermediate reaches 2**30 either.
+        low = seed % (_M1 - 1)
+        mid = seed // (_M1 - 1) % (_M2 - 1)
+        high = seed // (_M1 - 1) // (_M2 - 1) % (_M3 - 1)
+        self.s1 = 1 + (low + stream * 7919) % (_M1 - 1)
+        self.s2 = 1 + (mid + low * 7 + stream * 104729 + 12345) % (_M2 - 1)
+        self.s3 = 1 + (high + low * 13 + mid * 3 + stream * 1299709 + 6789) % (_M3 - 1)
         for _ in range(8):  # spread nearby seeds apart
             self.next()
 

@@ -149,8 +149,8 @@ def test_checked_int_catches_big_values():
 
 def test_intermediates_stay_below_2_to_30():
     """STYLE.md: no long ints on the device: next, randbelow and shuffle never form a value of
-    2**30 or more (checked on every arithmetic step), nor does seeding with seeds < 2**24."""
-    for seed in (0, 1, 12345, (1 << 24) - 1):
+    2**30 or more (checked on every arithmetic step), nor does seeding with seeds < 2**30."""
+    for seed in (0, 1, 12345, (1 << 24) - 1, (1 << 30) - 1):
         for stream in (0, 1, 3):
             r = Rng(Checked(seed), Checked(stream))
             assert all(type(x) is Checked for x in r.getstate())
