@@ -96,9 +96,12 @@ def parse_keys(text):
 
 
 def _script(keys):
-    # A script from a text, or from a sequence of names / key numbers / None.
+    # A script from a text, or from a sequence of names / key numbers / None; an iterator
+    # is kept as it is (a live script).
     if isinstance(keys, str):
         return parse_keys(keys)
+    if iter(keys) is keys:
+        return keys
     script = []
     for k in keys:
         if k is None or isinstance(k, int):
@@ -128,6 +131,7 @@ class _Hardware:
         self.nvm_writes_after_error = 0
         self.overflowed = False  # keys lost because the queue was full, as keypad says
         self.caller = None  # the app's frame that last called wait_frame()
+        self.delivered = 0  # key presses the app has read
         self._queue = collections.deque()
         self._stopped = False
         nvm.on_write = self._nvm_written
@@ -153,7 +157,10 @@ class _Hardware:
     def next_key(self):
         """Returns the next key press (lnr.keys number), or -1."""
         self._check_error()
-        return self._queue.popleft() if self._queue else -1
+        if self._queue:
+            self.delivered += 1
+            return self._queue.popleft()
+        return -1
 
     def _stop(self):
         if self._stopped:
@@ -167,7 +174,10 @@ class HeadlessHardware(_Hardware):
 
     def __init__(self, display, nvm, script, settle=SETTLE, max_frames=None, on_frame=None):
         super().__init__(display, nvm)
-        self._script = script
+        # A list is pressed one item per frame; an iterator (a live script, e.g. a fuzzer)
+        # is asked for its next item only once the app has read every queued key.
+        self._live = None if isinstance(script, list) else script
+        self._script = [] if self._live is not None else script
         self._i = 0
         self._idle = 0
         self._settle = settle
@@ -186,8 +196,21 @@ class HeadlessHardware(_Hardware):
         """Returns the virtual ms since the start (not wrapped)."""
         return self.frame * FRAME_MS
 
+    def _script_done(self):
+        return self._live is None and self._i >= len(self._script)
+
     def _feed(self):
-        if self._i < len(self._script):
+        if self._live is not None:
+            if not self._queue:
+                try:
+                    key = next(self._live)
+                except StopIteration:
+                    self._live = None
+                    self._idle += 1
+                    return
+                if key is not None:
+                    self._push(key)
+        elif self._i < len(self._script):
             key = self._script[self._i]
             self._i += 1
             if key is not None:
@@ -206,7 +229,7 @@ class HeadlessHardware(_Hardware):
             self.on_frame(self)
         if self.error is not None or self._stopped:
             return self._stop()
-        if self._i >= len(self._script):
+        if self._script_done():
             if (self._idle >= self._settle and not self._queue) or self._idle >= SETTLE_LIMIT:
                 return self._stop()
         if self._max_frames is not None and self.frame >= self._max_frames:
@@ -362,8 +385,9 @@ class _Seeded:
 
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
                  render_every=1, max_frames=None, on_frame=None):
-    """Runs the app headless through a key script (a text for parse_keys, or a list of key
-    names / numbers / None) and returns a Result. `seed` fixes the app's random seed (the
+    """Runs the app headless through a key script (a text for parse_keys, a list of key
+    names / numbers / None, or an iterator of key numbers / None asked for the next press
+    whenever the app has read the last) and returns a Result. `seed` fixes the app's random seed (the
     app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file (default:
     fresh, erased); `app` is "module:function" or a function; `render_every` = N renders
     only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
