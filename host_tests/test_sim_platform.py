@@ -689,3 +689,24 @@ def test_fast_blit_copies_exactly_as_blinkas_blit():
         fast_blit(b, src, x, y, **kw)
         assert [a[i] for i in range(a.width * a.height)] == \
             [b[i] for i in range(b.width * b.height)], (trial, kw, x, y)
+
+
+def test_membudget_counts_bitmaps_by_the_hardware_formula():
+    # HARDWARE.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
+    # 10 240 B, a 16-colour 64x32 sprite sheet 1 KB; 3 colours take 2 bits, 17 take 8.
+    from tools import membudget as mb
+
+    assert mb.bitmap_bytes(displayio.Bitmap(160, 128, 16))[0] == 10240
+    assert mb.bitmap_bytes(displayio.Bitmap(64, 32, 16))[0] == 1024
+    assert mb.bitmap_bytes(displayio.Bitmap(33, 2, 3))[0] == 2 * 4 * 3  # 66 bits: 3 words
+    assert mb.bitmap_bytes(displayio.Bitmap(5, 5, 17))[0] == 2 * 4 * 5
+    sheet = displayio.Bitmap(128, 112, 16)  # 8x7 tiles of 16x16: tile numbers fit a byte
+    pal = displayio.Palette(16)
+    one = displayio.TileGrid(sheet, pixel_shader=pal, width=2, height=2, tile_width=16,
+                             tile_height=16)
+    many = displayio.TileGrid(sheet, pixel_shader=pal, width=10, height=6, tile_width=16,
+                              tile_height=16)
+    assert mb.tilegrid_bytes(one) == mb.blocks(mb.TILEGRID_OBJ)  # 4 tiles: in the pointer
+    assert mb.tilegrid_bytes(many) == mb.blocks(mb.TILEGRID_OBJ) + 64  # 60 B in 16-B blocks
+    order = mb.device_modules()
+    assert order.index("lnr.keys") < order.index("lnr.leds") and order[-1] == "lnr.main"

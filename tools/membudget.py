@@ -113,23 +113,23 @@ class Census:
             return
         self.seen.add(id(obj))
         if isinstance(obj, dio.Group):
-            self.add("Group", "%s (%d children)" % (path, len(obj)), group_bytes(obj))
+            self.add("Group", "%d children" % len(obj), group_bytes(obj))
             for i, child in enumerate(obj):
                 self.walk(child, "%s/%d:%s" % (path, i, type(child).__name__))
         elif isinstance(obj, dio.TileGrid):
-            self.add("TileGrid", "%s %dx%d tiles of %dx%d" % (
-                path, obj.width, obj.height, obj.tile_width, obj.tile_height),
-                tilegrid_bytes(obj))
+            self.add("TileGrid", "%dx%d tiles of %dx%d" % (
+                obj.width, obj.height, obj.tile_width, obj.tile_height), tilegrid_bytes(obj))
             self.walk(obj.bitmap, path + ".bitmap")
             if isinstance(obj.pixel_shader, dio.Palette):
                 self.walk(obj.pixel_shader, path + ".palette")
         elif isinstance(obj, dio.Bitmap):
             data, total = bitmap_bytes(obj)
-            self.add("Bitmap", "%s %dx%d %d bpp: data %d B" % (
-                path, obj.width, obj.height, obj._bits_per_value, data),  # pylint: disable=W0212
+            where = " (not in the tree)" if path.startswith("unattached") else ""
+            self.add("Bitmap", "%dx%d %d bpp, data %d B%s" % (
+                obj.width, obj.height, obj._bits_per_value, data, where),  # pylint: disable=W0212
                 total)
         elif isinstance(obj, dio.Palette):
-            self.add("Palette", "%s %d colours" % (path, len(obj)), palette_bytes(obj))
+            self.add("Palette", "%d colours" % len(obj), palette_bytes(obj))
 
     def skip_library(self):
         """Marks as seen the displayio objects Blinka itself holds: terminalio.FONT's glyphs
@@ -302,25 +302,29 @@ def main(argv=None):
     except ImportError as e:
         print("display objects: skipped, the app does not import yet (%s)" % e)
     if census is not None:
-        print("Display objects after start-up (estimated CircuitPython bytes):")
+        print("Display objects after start-up (estimated CircuitPython bytes; same ones"
+              " counted together):")
         by_kind = {}
+        same = {}
         for kind, what, nbytes in census.rows:
             by_kind[kind] = by_kind.get(kind, 0) + nbytes
             if kind in ("Bitmap", "TileGrid"):
-                print("  %-8s %6d  %s" % (kind, nbytes, what))
+                same[(kind, what, nbytes)] = same.get((kind, what, nbytes), 0) + 1
+        for (kind, what, nbytes), n in sorted(same.items(), key=lambda i: -i[0][2] * i[1]):
+            print("  %6d  %2d x %-8s %5d B: %s" % (n * nbytes, n, kind, nbytes, what))
         for kind in sorted(by_kind):
-            print("  all %-10s %6d" % (kind + "s", by_kind[kind]))
-        print("  display total    %6d" % census.total)
+            print("  %6d  all %ss" % (by_kind[kind], kind))
+        print("  %6d  display total" % census.total)
 
     costs, fails, state = import_costs(device_modules())
     print("Modules, live heap kept after import on the MicroPython VM:")
     for name, nbytes in costs.items():
-        print("  %-22s %6d" % (name, nbytes))
+        print("  %6d  %s" % (nbytes, name))
     for name, why in fails.items():
-        print("  %-22s  not measured: %s" % (name, why))
+        print("     n/a  %s: %s" % (name, why))
     imports = sum(costs.values())
-    print("  modules total          %6d" % imports)
-    print("Largest game state (table, 4 seats) %d" % state)
+    print("  %6d  modules total" % imports)
+    print("  %6d  largest game state (table, 4 seats, with its Rng)" % state)
 
     display = census.total if census is not None else 0
     total = display + imports + state
