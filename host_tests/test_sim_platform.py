@@ -462,7 +462,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
     assert list(L.LEVELS) == sorted(L.LEVELS)
 
 
-def test_leds_allocate_nothing_per_frame_on_micropython():
+def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
     # STYLE.md: no per-frame allocation on the device; measured on the real MicroPython VM.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
@@ -499,8 +499,7 @@ def test_leds_allocate_nothing_per_frame_on_micropython():
             frames(6000)
             print(name, gc.mem_alloc() - a)
     """)
-    path = os.path.join(ROOT, "build", "leds_alloc.py")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    path = str(tmp_path / "leds_alloc.py")
     with open(path, "w") as f:
         f.write(script)
     out = subprocess.run(["node", runner, "--tree", "device/lib/lnr:/lib/lnr", path],
@@ -710,3 +709,63 @@ def test_membudget_counts_bitmaps_by_the_hardware_formula():
     assert mb.tilegrid_bytes(many) == mb.blocks(mb.TILEGRID_OBJ) + 64  # 60 B in 16-B blocks
     order = mb.device_modules()
     assert order.index("lnr.keys") < order.index("lnr.leds") and order[-1] == "lnr.main"
+
+
+def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
+    # The profiles only run on a board; here they run on the real MicroPython VM with fakes
+    # of the CircuitPython modules, so MicroPython-only mistakes show up before flashing.
+    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
+        pytest.skip("MicroPython VM not installed (make test installs it)")
+    fakes = {
+        "board.py": "board_id = 'pygamer'\nNEOPIXEL = BUTTON_CLOCK = BUTTON_OUT = "
+                    "BUTTON_LATCH = object()\nJOYSTICK_X = 'x'\nJOYSTICK_Y = 'y'\n"
+                    "class _D:\n    width = 160\n    height = 128\n    auto_refresh = True\n"
+                    "DISPLAY = _D()\n",
+        "keypad.py": "class Event:\n    def __init__(self, key_number=0, pressed=True):\n"
+                     "        self.key_number = key_number\n        self.pressed = pressed\n"
+                     "class _Q:\n    def __init__(self):\n        self.q = [(2, True), (2, False)]\n"
+                     "    def get_into(self, ev):\n        if not self.q:\n            return False\n"
+                     "        ev.key_number, ev.pressed = self.q.pop(0)\n        return True\n"
+                     "class ShiftRegisterKeys:\n    def __init__(self, *, clock, data, latch, "
+                     "key_count, value_when_pressed):\n        self.events = _Q()\n",
+        "neopixel.py": "class NeoPixel:\n    def __init__(self, pin, n, *, brightness=1.0, "
+                       "auto_write=True):\n        self.b = [(0, 0, 0)] * n\n"
+                       "    def __len__(self):\n        return len(self.b)\n"
+                       "    def __setitem__(self, i, v):\n        self.b[i] = v\n"
+                       "    def fill(self, v):\n        self.b = [v] * len(self.b)\n"
+                       "    def show(self):\n        pass\n",
+        "microcontroller.py": "nvm = bytearray(256)\n",
+        "supervisor.py": "import time\ndef ticks_ms():\n"
+                         "    return (time.ticks_ms() + 0x1FFF0000) & 0x1FFFFFFF\n",
+        "analogio.py": "class AnalogIn:\n    def __init__(self, pin):\n        self.n = 0\n"
+                       "        self.pin = pin\n"
+                       "    @property\n    def value(self):\n        self.n += 1\n"
+                       "        return 1000 if self.n == 3 and self.pin == 'x' else 32768\n",
+    }
+    build = str(tmp_path / "fakeparts")
+    os.makedirs(build)
+    for name, text in fakes.items():
+        with open(os.path.join(build, name), "w") as f:
+            f.write(text)
+    script = str(tmp_path / "profiles_vm.py")
+    with open(script, "w") as f:
+        f.write(textwrap.dedent("""
+            from lnr.boards import open_hardware
+            from lnr.leds import Leds
+            hw = open_hardware()
+            leds = Leds(hw.pixels, hw.max_pixels)
+            keys = []
+            for _ in range(6):
+                keys.append(hw.next_key())
+                leds.update(hw.ticks_ms())
+                assert hw.wait_frame()
+            print(hw.name, hw.display.auto_refresh, keys)
+        """))
+    out = subprocess.run(["node", runner, "--tree", "device/lib/lnr:/lib/lnr",
+                          "--tree", build + ":/lib", script],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd
+    # reading (the 4th call): LEFT, once.
+    assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1]"
