@@ -263,9 +263,18 @@ def test_read_only_drive_says_how_to_fix_it(tmp_path, monkeypatch):
     def erofs(self, data):
         raise OSError(30, "Read-only file system", str(self))
     monkeypatch.setattr(Path, "write_bytes", erofs)
-    with pytest.raises(DeployError, match="read-only") as e:
+    with pytest.raises(DeployError, match="is read-only") as e:
         deploy.sync_folder(tree, drive)
-    assert "SELECT" in str(e.value) and "RESET" in str(e.value)
+    # boot.py gave the drive to the board's code: flash over serial, or SELECT + RESET.
+    assert "make flash" in str(e.value)
+    assert "hold SELECT while pressing RESET" in str(e.value)
+
+
+def test_a_board_not_running_circuitpython_is_refused():
+    tree = deploy.Tree({"code.py": b""})
+    with pytest.raises(DeployError, match="runs micropython, not CircuitPython. Install "
+                                          "CircuitPython 10.x first"):
+        deploy.check_version(tree, "micropython", (1, 26, 0), "The board at /dev/ttyACM0")
 
 
 def test_to_a_missing_folder(tmp_path):

@@ -62,6 +62,12 @@ Either boot.py is not installed yet, or SELECT was held when the board started.
   If SELECT was held at power-up, press RESET without holding it."""
 
 
+DRIVE_READ_ONLY_HELP = """\
+A CIRCUITPY drive is read-only to the computer while boot.py lets the board's code write it.
+  Flash over USB serial instead: make flash   (python -m tools.deploy)
+  or, for drag-and-drop, hold SELECT while pressing RESET, then copy again."""
+
+
 class DeployError(Exception):
     """A problem the user can fix; the message says how."""
 
@@ -467,10 +473,12 @@ def sync_folder(tree, dest):
             if not any((dest / d).iterdir()):
                 (dest / d).rmdir()
     except PermissionError as e:
-        raise DeployError(f"{dest} is not writable ({e}). {READ_ONLY_HELP}") from None
+        raise DeployError(f"{dest} is not writable ({e}).\n{DRIVE_READ_ONLY_HELP}") from None
     except OSError as e:
         if e.errno == 30:
-            raise DeployError(f"{dest} is read-only. " + READ_ONLY_HELP) from None
+            raise DeployError(f"{dest} is read-only.\n{DRIVE_READ_ONLY_HELP}") from None
+        if e.errno == 28:
+            raise DeployError(f"{dest} is full: delete files you don't need from it.") from None
         raise
     if hasattr(os, "sync"):
         os.sync()  # a mounted CIRCUITPY must hold the files before the board is reset
@@ -516,7 +524,7 @@ def main(argv=None):
             compiler, note = find_mpy_cross(args.mpy_cross)
         say(note)
         tree = build(args.source_root, compiler)
-        Tree.write(tree, args.build_dir)
+        tree.write(args.build_dir)
         say(f"Built {len(tree.files)} files ({sum(map(len, tree.files.values()))} bytes) "
             f"in {args.build_dir}")
         if args.to:
@@ -533,4 +541,6 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the package module so tools.deploy_board raises the same DeployError class.
+    from tools.deploy import main as _main
+    sys.exit(_main())

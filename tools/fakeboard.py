@@ -195,6 +195,7 @@ class FakeBoard:
                 self.state = "running"
                 self.log("code.py", file=name)
                 return
+        self.log("code.py", file=None)
         self.code_done()
 
     def code_done(self):

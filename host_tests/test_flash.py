@@ -1,0 +1,344 @@
+"""End-to-end flashing without hardware: the real mpremote client (inside tools.deploy, and the
+stock `mpremote` command) talks through a pseudo-terminal to tools/fakeboard.py, which speaks
+CircuitPython's supervisor and raw REPL and runs what it is sent on the real MicroPython VM
+over a folder standing for CIRCUITPY."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import fakeboard  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
+
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+class Board:
+    def __init__(self, proc, port, log, drive):
+        self.proc, self.port, self.log, self.drive = proc, port, log, drive
+
+    def events(self):
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+    def press_reset(self):
+        """The RESET button: power-up again (boot.py, code.py)."""
+        n = len(self.events())
+        os.kill(self.proc.pid, signal.SIGUSR1)
+        self.wait_for(lambda ev: len(ev) > n and ev[-1]["event"] == "code.py")
+
+    def wait_for(self, cond, timeout=10):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if cond(self.events()):
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"fake board never got there: {self.events()[-5:]}")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def start_board(tmp_path):
+    why = fakeboard.vm_available()
+    if why:
+        pytest.fail(f"the fake board needs the MicroPython VM: {why}")
+    boards = []
+
+    def start(drive, *args):
+        log = tmp_path / f"board{len(boards)}.log"
+        proc = subprocess.Popen([sys.executable, "-m", "tools.fakeboard", str(drive), "--log",
+                                 str(log), *args], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        line = proc.stdout.readline()
+        if not line.startswith("PORT "):
+            proc.kill()
+            pytest.fail("fake board did not start: " + line + proc.stderr.read())
+        board = Board(proc, line.split()[1], log, Path(drive))
+        boards.append(board)
+        board.wait_for(lambda ev: any(e["event"] == "code.py" for e in ev))
+        return board
+
+    yield start
+    for b in boards:
+        b.stop()
+
+
+def flash(tmp_path, board, *args, src=None):
+    """Runs `python -m tools.deploy --port ...` as `make flash PORT=...` does."""
+    src = src or tmp_path / "src"
+    if not src.exists():
+        source_root(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--port", board.port,
+                        "--source-root", str(src), "--build-dir", str(tmp_path / "build"),
+                        *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return r
+
+
+def reset_done(n):
+    """A wait_for condition: since event n, microcontroller.reset() ran and the board came
+    back up (boot.py, code.py)."""
+    def cond(ev):
+        names = [e["event"] for e in ev[n:]]
+        return names[-4:] == ["hard-reset", "power-up", "boot.py", "code.py"]
+    return cond
+
+
+def first_installed(tmp_path):
+    """A CIRCUITPY folder after the documented first install: boot.py on it."""
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    shutil.copy(ROOT / "device" / "boot.py", drive / "boot.py")
+    return drive
+
+
+def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
+    drive = first_installed(tmp_path)
+    board = start_board(drive)
+    n = len(board.events())
+    t0 = time.monotonic()
+    r = flash(tmp_path, board, "--no-mpy")
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "circuitpython 10.0.3" in r.stdout
+    # The folder holds exactly the device tree.
+    built = files_under(tmp_path / "build")
+    assert files_under(drive) == built
+    assert {"code.py", "boot.py", "lib/neopixel.py", "lib/adafruit_ticks.py",
+            "lib/adafruit_display_text/label.py", "lib/engine/state.py"} <= set(built)
+    assert len(re.findall(r"^  copy ", r.stdout, re.M)) == len(built) - 1  # boot.py was there
+    # ... and the board was reset with microcontroller.reset(): boot.py ran again.
+    board.wait_for(reset_done(n))
+    assert elapsed < 30
+
+    # A second flash copies nothing: no file on the drive is rewritten.
+    before = {p: (drive / p).stat().st_mtime_ns for p in built}
+    n = len(board.events())
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Up to date: %d files unchanged, nothing copied." % len(built) in r.stdout
+    assert "  copy " not in r.stdout
+    board.wait_for(reset_done(n))
+    assert {p: (drive / p).stat().st_mtime_ns for p in built} == before
+    execs = [e for e in board.events()[n:] if e["event"] == "exec"]
+    assert len(execs) == 3  # probe, scan, reset: no file writes
+
+    # One changed source: only that file goes over.
+    (tmp_path / "src" / "engine" / "rng.py").write_text(
+        (tmp_path / "src" / "engine" / "rng.py").read_text() + "\n# changed\n")
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.findall(r"^  copy (\S+)", r.stdout, re.M) == ["lib/engine/rng.py"]
+    assert files_under(drive) == files_under(tmp_path / "build")
+
+
+def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_board):
+    drive = first_installed(tmp_path)
+    (drive / "lib" / "engine").mkdir(parents=True)
+    (drive / "lib" / "engine" / "zombie.py").write_text("x = 1\n")
+    (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06old")  # would shadow nothing, but stale
+    (drive / "lib" / "adafruit_motor").mkdir()
+    (drive / "lib" / "adafruit_motor" / "servo.mpy").write_bytes(b"C\x06user's")
+    (drive / "settings.toml").write_text("X = 1\n")
+    board = start_board(drive)
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "  remove lib/engine/zombie.py" in r.stdout
+    assert "  remove lib/neopixel.mpy" in r.stdout
+    on_drive = files_under(drive)
+    assert on_drive.pop("settings.toml") == b"X = 1\n"
+    assert on_drive.pop("lib/adafruit_motor/servo.mpy") == b"C\x06user's"
+    assert on_drive == files_under(tmp_path / "build")
+
+
+@pytest.mark.parametrize("algo", ["sha256", "crc32"])
+def test_boards_with_hashlib_or_crc32_also_copy_nothing_when_unchanged(tmp_path, start_board,
+                                                                       algo):
+    """The on-board checksum (SCAN) and the host's agree for every algorithm the board may
+    have; the PyBadge (no hashlib) uses Adler-32, tested above."""
+    drive = first_installed(tmp_path)
+    src = source_root(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+                        "--source-root", str(src), "--build-dir", str(tmp_path / "b0")],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    board = start_board(drive, "--hash", algo)
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "nothing copied" in r.stdout and "  copy " not in r.stdout
+
+
+def test_first_install_read_only_then_drag_and_drop_then_flash(tmp_path, start_board):
+    """A board fresh from the factory: CIRCUITPY is read-only to code until boot.py runs."""
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "code.py").write_text('print("Hello World!")\n')
+    (drive / "lib").mkdir()
+    board = start_board(drive)
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 2
+    assert "CIRCUITPY is read-only to the board's own code" in r.stderr
+    assert "boot.py is not installed yet" in r.stderr
+    assert "make flash TO=/path/to/CIRCUITPY" in r.stderr
+    assert sorted(files_under(drive)) == ["code.py"]  # nothing written
+    # The game is running again (soft reload after the error), not left in the raw REPL.
+    board.wait_for(lambda ev: [e["event"] for e in ev][-2:] == ["soft-reboot", "code.py"])
+
+    # First install as documented: the drive is writable by the computer, copy the tree ...
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+                        "--source-root", str(tmp_path / "src"), "--build-dir",
+                        str(tmp_path / "b0")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    # ... press RESET: boot.py now makes CIRCUITPY writable by code, and make flash works.
+    board.press_reset()
+    assert [e for e in board.events() if e["event"] == "boot.py"][-1]["writable"] is True
+    (tmp_path / "src" / "engine" / "rng.py").write_text("# an update\n")
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.findall(r"^  copy (\S+)", r.stdout, re.M) == ["lib/engine/rng.py"]
+    assert (drive / "lib" / "engine" / "rng.py").read_text() == "# an update\n"
+
+
+@pytest.mark.parametrize("board_id", ["pybadge", "pygamer"])
+def test_select_held_at_power_up_keeps_the_drive_for_drag_and_drop(tmp_path, start_board,
+                                                                   board_id):
+    drive = first_installed(tmp_path)
+    board = start_board(drive, "--board", board_id, "--hold", "SELECT")
+    assert [e for e in board.events() if e["event"] == "boot.py"][-1] == {
+        "event": "boot.py", "writable": False, "error": ""}
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 2
+    assert "read-only" in r.stderr and "SELECT was held" in r.stderr
+    assert sorted(files_under(drive)) == ["boot.py"]
+
+
+@pytest.mark.parametrize("board_id, held", [("pybadge", "START"), ("pygamer", "A"),
+                                            ("pygamer", None)])
+def test_other_keys_or_none_leave_the_drive_writable_by_code(tmp_path, start_board, board_id,
+                                                             held):
+    drive = first_installed(tmp_path)
+    args = ["--board", board_id] + (["--hold", held] if held else [])
+    board = start_board(drive, *args)
+    assert [e for e in board.events() if e["event"] == "boot.py"][-1] == {
+        "event": "boot.py", "writable": True, "error": ""}
+
+
+def test_mpy_for_another_circuitpython_major_is_refused(tmp_path, start_board):
+    drive = first_installed(tmp_path)
+    board = start_board(drive, "--version", "9.2.1")
+    mpy = fake_mpy_cross(tmp_path)
+    r = flash(tmp_path, board, "--mpy-cross", str(mpy))
+    assert r.returncode == 2
+    assert ("runs CircuitPython 9.2.1, but the .mpy files were built for CircuitPython 10.x"
+            in r.stderr)
+    assert "--no-mpy" in r.stderr
+    assert sorted(files_under(drive)) == ["boot.py"]
+    # Sources work on 9.x: flashed with a warning.
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Warning: " in r.stdout and "CircuitPython 9.2.1" in r.stdout
+
+
+def test_mpy_tree_for_the_right_major_is_flashed(tmp_path, start_board):
+    drive = first_installed(tmp_path)
+    board = start_board(drive)
+    r = flash(tmp_path, board, "--mpy-cross", str(fake_mpy_cross(tmp_path)))
+    assert r.returncode == 0, r.stdout + r.stderr
+    on_drive = files_under(drive)
+    assert on_drive == files_under(tmp_path / "build")
+    assert on_drive["lib/engine/state.mpy"][:2] == b"C\x06"
+    assert "lib/engine/state.py" not in on_drive and on_drive["code.py"][:2] != b"C\x06"
+
+
+def test_full_drive(tmp_path, start_board):
+    drive = first_installed(tmp_path)
+    board = start_board(drive, "--capacity", "65536")
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 2
+    assert re.search(r"CIRCUITPY has \d+ bytes free but the game needs \d+ more", r.stderr)
+    assert sorted(files_under(drive)) == ["boot.py"]
+
+
+def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, start_board):
+    """What HARDWARE.md says works with mpremote 1.29 on CircuitPython, against the fake."""
+    drive = first_installed(tmp_path)
+    board = start_board(drive)
+    assert flash(tmp_path, board, "--no-mpy", "--no-reset").returncode == 0
+    r = subprocess.run(MPREMOTE + ["connect", board.port, "fs", "cat", ":code.py", "+",
+                                   "eval", "1+1", "+", "fs", "ls", ":lib"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    code = (drive / "code.py").read_text()
+    assert r.stdout.startswith(code)
+    assert "\n2\n" in r.stdout and "engine/" in r.stdout
+    n = len(board.events())
+    r = subprocess.run(MPREMOTE + ["connect", board.port, "exec", "--no-follow",
+                                   "import microcontroller; microcontroller.reset()"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    board.wait_for(lambda ev: [e["event"] for e in ev[n:]][-3:] == ["power-up", "boot.py",
+                                                                     "code.py"])
+    # mpremote's own `reset` needs `machine`, which CircuitPython does not have.
+    r = subprocess.run(MPREMOTE + ["connect", board.port, "exec",
+                                   "import machine"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1 and "ImportError" in r.stdout + r.stderr
+
+
+def test_flashed_drive_starts_the_game_in_the_simulator(tmp_path, start_board):
+    """The app and engine copied to the drive (not the checkout's) run in tools.sim."""
+    if not (ROOT / "device" / "lib" / "lnr" / "main.py").exists():
+        pytest.skip("the app (device/lib/lnr/main.py) is not written yet")
+    drive = first_installed(tmp_path)
+    board = start_board(drive)
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    driver = f"""
+import sys
+from tools import sim
+for name in list(sys.modules):
+    if name.split('.')[0] in ('lnr', 'engine', 'adafruit_display_text', 'adafruit_ticks'):
+        del sys.modules[name]
+sys.path.insert(0, {str(drive / 'lib')!r})
+import lnr, engine
+assert lnr.__file__.startswith({str(drive)!r}) and engine.__file__.startswith({str(drive)!r})
+result = sim.run_headless('WAIT*20', seed=1)
+assert result.error is None, result.error
+assert result.frames > 0 and result.refreshes > 0
+colours = set(result.pixel(x, y) for x in range(0, 160, 4) for y in range(0, 128, 4))
+assert len(colours) > 1, colours
+print('OK', result.frames)
+"""
+    r = subprocess.run([sys.executable, "-c", driver], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy",
+                                             SDL_AUDIODRIVER="dummy"))
+    assert r.returncode == 0 and "OK" in r.stdout, r.stdout + r.stderr
+
+
+def test_make_flash_passes_port_to_the_tool():
+    """`make flash PORT=...` runs tools.deploy with that port (dry run)."""
+    r = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyFAKE0"], cwd=ROOT,
+                       capture_output=True, text=True)
+    if "No rule to make target" in r.stderr or "Nothing to be done" in r.stdout:
+        pytest.skip("the Makefile has no flash recipe yet")
+    assert "-m tools.deploy" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout
