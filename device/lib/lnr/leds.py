@@ -81,8 +81,9 @@ class Leds:
         self._count = 1
         self._shown = [None] * self._max  # the tuple last written to each pixel
         self._mode = _M_OFF
-        self._a = 0  # picture arguments: ahead / dice results / permille
+        self._a = 0  # picture arguments: ahead / dice resolved / permille
         self._b = 0  # track_len / dice total
+        self._res = None  # the dice results (a sequence of 0/1), if the app gave them
         self._fx = _FX_NONE
         self._fx_new = False  # the effect starts at the next update()
         self._fx_start = 0
@@ -136,7 +137,11 @@ class Leds:
         is the sequence of results so far (1 = a wheel, 0 = none; an int counts dice rolled
         without saying what they showed). More dice than pixels: the group of the latest."""
         self._mode = _M_DICE
-        self._a = results_so_far
+        if isinstance(results_so_far, int):
+            self._res = None
+            self._a = results_so_far
+        else:
+            self._res = results_so_far  # kept, not copied: read when the frame is drawn
         self._b = total
         self._dirty = True
 
@@ -237,12 +242,8 @@ class Leds:
                 return WHITE if ahead else RED
             return BEHIND if k < self._b else OFF
         if mode == _M_DICE:
-            results = self._a
-            if isinstance(results, int):
-                done = results
-                results = None
-            else:
-                done = len(results)
+            results = self._res
+            done = self._a if results is None else len(results)
             total = self._b
             if n == 1:
                 if done == 0:
