@@ -771,3 +771,21 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
     # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd
     # reading (the 4th call): LEFT, once.
     assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1]"
+
+
+def test_window_keeps_showing_the_error_screen_and_reports_the_crash(capsys):
+    # In the window the player should see the app's error screen (iface §5); the crash is
+    # printed at once and the run still ends with it.
+    import pygame
+
+    display = sim._new_display(scale=1, window=True)
+    hw = sim.WindowHardware(display, SimNvm())
+    try:
+        raise ZeroDivisionError("on purpose")
+    except ZeroDivisionError:
+        assert hw.wait_frame()  # the error screen keeps running
+        assert hw.wait_frame()
+    assert isinstance(hw.error, ZeroDivisionError)
+    assert capsys.readouterr().err.count("ZeroDivisionError: on purpose") == 1
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert hw.wait_frame() is False

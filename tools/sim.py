@@ -260,6 +260,7 @@ class WindowHardware(_Hardware):
         self._t0 = time.monotonic()
         self._next = self._t0
         self._drawn = -1
+        self._told = False
         display.present(self.pixels)
 
     def ticks_ms(self):
@@ -272,7 +273,13 @@ class WindowHardware(_Hardware):
         pg = self._pg
         self._check_error()
         self.caller = sys._getframe(1)  # pylint: disable=protected-access
-        if self.error is not None or self._stopped:
+        if self.error is not None and not self._told:
+            # The app shows its error screen: let the player see it; the exit status and
+            # the traceback say it happened.
+            self._told = True
+            exc = self.error
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+        if self._stopped:
             return self._stop()
         for ev in pg.event.get():
             if ev.type == pg.QUIT or (ev.type == pg.KEYDOWN and ev.key == pg.K_ESCAPE):
@@ -420,8 +427,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
 
 
 def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
-    """Runs the app in a window until it is closed; returns the exception it raised or
-    None."""
+    """Runs the app in a window until it is closed. Returns the exception the app raised
+    or showed on its error screen (its traceback already printed), or None."""
     display = _new_display(scale=scale, window=True)
     hw = WindowHardware(display, SimNvm(nvm_path))
     hw.seed = seed
@@ -432,6 +439,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
         except SimulatorStop:
             pass
         except Exception as e:  # pylint: disable=broad-except
+            traceback.print_exception(type(e), e, e.__traceback__)
             return e
     return hw.error
 
@@ -465,10 +473,7 @@ def main(argv=None):
         if args.keys or args.keys_file or args.screenshot:
             parser.error("--keys, --keys-file and --screenshot need --headless")
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app)
-        if exc is not None:
-            traceback.print_exception(type(exc), exc, exc.__traceback__)
-            return 1
-        return 0
+        return 1 if exc is not None else 0
 
     text = args.keys
     if args.keys_file:
