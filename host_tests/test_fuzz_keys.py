@@ -87,6 +87,7 @@ class Checker:
             self.finished += self._played[1] - self._played[0]
 
     def __call__(self, hw):
+        # The app object is the `app` of lnr.main's frame loop, the function that waits.
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
         if app is None:
             return
@@ -132,6 +133,7 @@ def test_twenty_thousand_random_presses_keep_the_app_and_the_engine_sound(tmp_pa
     print("fuzz: %d presses read, %d frames, %d in a game, %d games finished, configs %s" % (
         delivered, frames, check.frames_in_game, check.finished, sorted(check.seen)))
     assert delivered >= PRESSES
+    assert check.frames_in_game, "never found the game: lnr.main's loop keeps it in `app.game`"
     modes = {m for m, _, _ in check.seen}
     assert modes == {0, 1, 2, 3}, "modes played: %s" % sorted(check.seen)
     table = {(seats, people) for m, seats, people in check.seen if m == 3}
