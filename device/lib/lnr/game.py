@@ -1,0 +1,137 @@
+"""A game being played on the device: the engine State, its dice generator, the seed and who
+plays each seat, and the save blob made of them (engine/codec.py).
+
+Chance (the deal and the dice) draws from Rng(seed, 0) as engine/selfplay.py does, so a seed
+and the player's choices replay a game; built-in opponents draw from stream 1.
+"""
+from engine.rng import Rng
+from engine.state import deal, MODE_RIVAL, MODE_TABLE
+
+try:
+    from engine.bots import BOTS
+except ImportError:  # pragma: no cover - the engine always has them; keep the app alive
+    BOTS = {}
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+ROLE_HUMAN = const(0)
+ROLE_RIVAL = const(1)
+ROLE_BOT = const(2)  # + index in BOT_NAMES
+# Opponent kinds a table seat can take, strongest last; the index is what a save stores, so
+# only append. A name the engine lacks falls back to "random".
+BOT_NAMES = ("random", "greedy", "best")
+MODE_TITLES = ("Solo", "Challenge", "Rival", "Table")
+SEED_MASK = const(0xFFFFFF)  # seeds stay small ints on the device (3 bytes)
+
+
+def bot_names():
+    """Returns the opponent kinds this build has, as indices into BOT_NAMES."""
+    out = []
+    for i in range(len(BOT_NAMES)):
+        if BOT_NAMES[i] in BOTS:
+            out.append(i)
+    return out
+
+
+class Game:
+    """`state` (engine State), `rng` (its dice), `seed`, `roles` (a bytearray: ROLE_* per
+    seat)."""
+
+    def __init__(self, state, rng, seed, roles):
+        self.state = state
+        self.rng = rng
+        self.seed = seed
+        self.roles = roles
+        self.bot_rng = Rng(seed, 1)
+
+    def human(self, seat):
+        """Returns True if a person plays `seat`."""
+        return self.roles[seat] == ROLE_HUMAN
+
+    def humans(self):
+        """Returns the number of seats people play."""
+        n = 0
+        for r in self.roles:
+            if r == ROLE_HUMAN:
+                n += 1
+        return n
+
+    def first_human(self):
+        """Returns the lowest seat a person plays, or -1."""
+        for i in range(len(self.roles)):
+            if self.roles[i] == ROLE_HUMAN:
+                return i
+        return -1
+
+    def name(self, seat):
+        """Returns a short name for `seat`: YOU, RIVAL, P2, ..."""
+        role = self.roles[seat]
+        if role == ROLE_RIVAL:
+            return "RIVAL"
+        if self.state.mode != MODE_TABLE:
+            return "YOU"
+        return "P%d" % (seat + 1)
+
+    def bot(self, seat):
+        """Returns the function playing an opponent seat (engine.bots)."""
+        i = self.roles[seat] - ROLE_BOT
+        name = BOT_NAMES[i] if 0 <= i < len(BOT_NAMES) else "random"
+        return BOTS.get(name) or BOTS["random"]
+
+    def meta(self):
+        """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
+        s = self.seed
+        out = bytearray(3 + len(self.roles))
+        out[0] = (s >> 16) & 255
+        out[1] = (s >> 8) & 255
+        out[2] = s & 255
+        out[3:] = self.roles
+        return bytes(out)
+
+
+def roles_for(mode, players, table_roles=None):
+    """Returns the roles of each seat: in rival mode seat 0 is the rival (RULES.md §8); at a
+    table, `table_roles` for seats 2.. (seat 1 is always a person)."""
+    roles = bytearray(players)
+    if mode == MODE_RIVAL:
+        roles[0] = ROLE_RIVAL
+    elif mode == MODE_TABLE and table_roles is not None:
+        for i in range(1, players):
+            roles[i] = table_roles[i - 1]
+    return roles
+
+
+def new_game(mode, seed, players=None, table_roles=None):
+    """Returns a Game dealt from `seed` (RULES.md §3) with the first turn begun."""
+    rng = Rng(seed, 0)
+    state = deal(mode, rng, players)
+    state.start()
+    return Game(state, rng, seed, roles_for(mode, state.players, table_roles))
+
+
+def pack(game, state=None):
+    """Returns the save blob of `game` (or of `state` in its place: the turn's start)."""
+    from engine.codec import pack as _pack
+
+    return _pack(state or game.state, game.rng, game.meta())
+
+
+def unpack(saved):
+    """Returns the Game of a save: `saved` is storage.resume()'s (state, rng, meta); raises
+    ValueError if the app's bytes do not fit the state."""
+    state, rng, meta = saved
+    if len(meta) != 3 + state.players:
+        raise ValueError("the save's seats do not match")
+    roles = bytearray(meta[3:])
+    for seat in range(state.players):
+        r = roles[seat]
+        if r > ROLE_BOT + len(BOT_NAMES) or (r == ROLE_RIVAL) != state.is_rival(seat):
+            raise ValueError("the save's seat %d cannot be role %d" % (seat, r))
+    seed = (meta[0] << 16) | (meta[1] << 8) | meta[2]
+    return Game(state, rng, seed, roles)

@@ -1,0 +1,83 @@
+"""The app's main loop: run(hw) builds everything once, then reads a key, updates, refreshes
+the display only when something changed, advances the LEDs and waits for the next frame.
+
+An unexpected exception shows the error screen (lnr/app.py) with the seed and the turn, and
+turns NVM writes off: a crash can never leave a damaged save or record behind.
+"""
+import gc
+
+from lnr.app import App
+from lnr.keys import K_A
+from lnr.leds import Leds
+from lnr.storage import Storage
+from lnr.ui import Ui
+
+
+def run(hw):
+    """Runs the app on `hw` (lnr.boards or the simulator); returns only when
+    hw.wait_frame() says stop (the simulator)."""
+    ui = Ui()
+    hw.display.root_group = ui.root
+    store = Storage(hw.nvm)
+    store.load()
+    leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
+                else hw.max_pixels)
+    leds.set_brightness(store.brightness)
+    app = App(hw, ui, leds, store)
+    gc.collect()
+    while True:
+        try:
+            if loop(hw, app):
+                return
+        except Exception as exc:  # the error screen, never a frozen one
+            _report(exc)
+            if crashed(hw, app, exc):
+                return
+
+
+def loop(hw, app):
+    """Runs frames until wait_frame() returns False (returns True then)."""
+    leds = app.leds
+    display = hw.display
+    while True:
+        now = hw.ticks_ms()
+        app.now = now
+        if not app.busy():
+            k = hw.next_key()
+            if k >= 0:
+                app.key(k)
+        app.tick(now)
+        if app.dirty:
+            app.dirty = False
+            display.refresh()
+        leds.update(now)
+        if not hw.wait_frame():
+            return True
+
+
+def crashed(hw, app, exc):
+    """Shows the error screen and waits for A (then back to the title: returns False), or
+    for the end of the run (returns True)."""
+    try:
+        app.error(exc)
+        hw.display.refresh()
+    except Exception:  # noqa: BLE001 - even a broken screen must not freeze the loop
+        app.writes = False
+    while True:
+        now = hw.ticks_ms()
+        app.leds.update(now)
+        if not hw.wait_frame():
+            return True
+        if hw.next_key() == K_A:
+            app.title()
+            return False
+
+
+def _report(exc):
+    # The traceback on the serial console (CircuitPython and CPython both have this form).
+    try:
+        import traceback
+
+        traceback.print_exception(exc)
+    except Exception:  # noqa: BLE001
+        print("error:", exc)

@@ -1,0 +1,149 @@
+"""The track as a map of tiles, and card faces, from a State (RULES.md §2 geometry).
+
+Each laid card fills one grid cell; its tile follows from the headings it is entered and
+left with. Only the exit heading of the last card is stored (state.head); walking back from
+the end, each card's entry heading is its exit minus its bend's turn, and that entry is the
+exit of the card before it.
+"""
+from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
+from engine.state import TURN
+from lnr import sprites
+from lnr.ui import MAP_W, MAP_H
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_ORIGIN_X = const(64)  # engine cell codes are (x + 64) * 128 + y + 64
+def curve_tile(entry, exit_):
+    """Returns the tile of a curve entered heading `entry` and left heading `exit_`."""
+    # Sides joined: the one opposite the entry heading, and the exit heading.
+    a = (entry + 2) & 3
+    b = exit_
+    if a > b:
+        a, b = b, a
+    # side pairs (E=0, S=1, W=2, N=3): ES=(0,1) SW=(1,2) WN=(2,3) NE=(0,3)
+    if a == 0:
+        return sprites.T_CURVE + (0 if b == 1 else 3)
+    return sprites.T_CURVE + a
+
+
+def track_tile(card, entry, exit_):
+    """Returns the map tile of a laid card."""
+    broken = KIND[card] == KIND_BROKEN
+    if entry == exit_:
+        return (sprites.T_BROKEN if broken else sprites.T_STRAIGHT) + (entry & 1)
+    t = curve_tile(entry, exit_)
+    if broken:
+        return t - sprites.T_CURVE + sprites.T_BROKEN + 2
+    return t
+
+
+def card_top(card):
+    """Returns the tile of a card's upper half in the hand: its value."""
+    if KIND[card] == KIND_CHAOS:
+        return sprites.T_CDIGIT + VALUE[card] - 1
+    return sprites.T_DIGIT + VALUE[card] - 1
+
+
+def card_bottom(card):
+    """Returns the tile of a card's lower half in the hand: its kind and shape."""
+    kind = KIND[card]
+    if kind == KIND_CHAOS:
+        return sprites.T_KIND + 4
+    n = 1 if SHAPE[card] == SHAPE_CURVE else 0
+    return sprites.T_KIND + n + (2 if kind == KIND_BROKEN else 0)
+
+
+def cell_x(cell):
+    return cell // 128 - _ORIGIN_X
+
+
+def cell_y(cell):
+    return cell % 128 - _ORIGIN_X
+
+
+class MapView:
+    """Draws the track into the map TileGrid and places the loco sprite; `ox, oy` is the
+    grid cell shown at the top left."""
+
+    def __init__(self, ui):
+        self.ui = ui
+        self.ox = 0
+        self.oy = 0
+
+    def follow(self, state):
+        """Scrolls so that the loco and the open end are in view, with as much of the track
+        between them as fits (the end wins when they are too far apart)."""
+        cells = state.cells
+        n = len(cells)
+        end = state.target()
+        x0 = x1 = cell_x(end)
+        y0 = y1 = cell_y(end)
+        i = n - 1
+        while i >= state.loco:
+            x = cell_x(cells[i])
+            y = cell_y(cells[i])
+            if max(x1, x) - min(x0, x) >= MAP_W or max(y1, y) - min(y0, y) >= MAP_H:
+                break
+            x0 = min(x0, x)
+            x1 = max(x1, x)
+            y0 = min(y0, y)
+            y1 = max(y1, y)
+            i -= 1
+        self.ox = x0 - (MAP_W - 1 - (x1 - x0)) // 2
+        self.oy = y0 - (MAP_H - 1 - (y1 - y0)) // 2
+
+    def draw(self, state, ghost=-1, bend=0):
+        """Draws the track; `ghost` >= 0 shows that curve card laid at the open end with
+        `bend` (the bend being chosen) and puts the frame on it."""
+        ui = self.ui
+        grid = ui.map
+        for y in range(MAP_H):
+            for x in range(MAP_W):
+                grid[x, y] = sprites.T_EMPTY
+        ox = self.ox
+        oy = self.oy
+        track = state.track
+        cells = state.cells
+        bends = state.bends
+        h = state.head
+        i = len(track) - 1
+        loco_tile = -1
+        while i >= 0:
+            entry = (h - TURN[bends[i]]) & 3
+            x = cell_x(cells[i]) - ox
+            y = cell_y(cells[i]) - oy
+            if 0 <= x < MAP_W and 0 <= y < MAP_H:
+                grid[x, y] = track_tile(track[i], entry, h)
+                if i == state.loco:
+                    loco_tile = sprites.T_LOCO + h
+                    ui.loco.x = 16 * x
+                    ui.loco.y = 16 * y
+            h = entry
+            i -= 1
+        ui.loco.hidden = loco_tile < 0
+        if loco_tile >= 0:
+            ui.loco[0, 0] = loco_tile
+        end = state.target()
+        x = cell_x(end) - ox
+        y = cell_y(end) - oy
+        inside = 0 <= x < MAP_W and 0 <= y < MAP_H and end not in cells
+        ui.frame.hidden = not (inside and ghost >= 0)
+        if inside:
+            if ghost >= 0:
+                grid[x, y] = track_tile(ghost, state.head, (state.head + TURN[bend]) & 3)
+                ui.frame.x = 16 * x
+                ui.frame.y = 16 * y
+            else:
+                grid[x, y] = sprites.T_END + state.head
+
+    def scroll(self, dx, dy):
+        """Moves the view by whole cells (looking around the track)."""
+        self.ox += dx
+        self.oy += dy
+

@@ -1,0 +1,331 @@
+"""The play screen's keys: the D-pad moves over the hand, A picks or confirms, B goes back
+(undoes a build before its dice roll), START opens the action menu, SELECT looks around.
+
+A build is composed on the real State, one card at a time (RULES.md §4); the State at the
+turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
+that save & quit stores the turn's start.
+"""
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, describe
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE,
+    P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
+)
+from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
+from lnr.order import best
+from lnr.turns import (
+    Turns, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_RESULT, S_HANDOFF, S_INFO, BTN_ROLL,
+)
+from lnr.ui import WHITE, GREY, YELLOW, GREEN
+
+try:
+    from engine.bots import hint as _hint
+except ImportError:  # no hint() in this engine yet: a random legal action, no reason
+    _hint = None
+
+MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
+# What each item does, under the menu (RULES.md §4).
+_MENU_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
+              "What would a bot do?", "Continue from title")
+_M_PASS = 0
+_M_BUILD = 1
+_M_CHAOS = 2
+_M_HINT = 3
+_M_SAVE = 4
+
+
+class Play(Turns):
+    """The play screen (see lnr/turns.py for the flow)."""
+
+    def key(self, k):
+        """Handles one key press."""
+        step = self.step
+        if step == S_HAND:
+            self.key_hand(k)
+        elif step == S_BEND:
+            self.key_bend(k)
+        elif step == S_MENU:
+            self.key_menu(k)
+        elif step == S_LOOK:
+            self.key_look(k)
+        elif step == S_ORDER:
+            if k == K_LEFT or k == K_RIGHT:
+                n = len(self.opts)
+                self.oi = (self.oi + (1 if k == K_RIGHT else n - 1)) % n
+                self.draw_order()
+            elif k == K_A:
+                self.apply_order()
+        elif step == S_RESULT or step == S_INFO or step == S_HANDOFF:
+            if k == K_A or (k == K_B and step != S_HANDOFF):
+                self.step = S_HAND
+                self.ui.show(self.ui.play)
+                self.advance()
+
+    # ------------------------------------------------------------------ hand
+
+    def key_hand(self, k):
+        if k == K_LEFT or k == K_RIGHT:
+            n = self.slots()
+            if n:
+                self.sel = (self.sel + (1 if k == K_RIGHT else n - 1)) % n
+                self.clamp_sel()
+                self.draw_hand()
+                self.draw_risk()
+                self.app.dirty = True
+        elif k == K_A:
+            self.pick()
+        elif k == K_B:
+            self.back()
+        elif k == K_START:
+            self.open_menu()
+        elif k == K_SELECT:
+            self.step = S_LOOK
+            self.toast("Look: D-pad, B back")
+            self.ui.cursor.hidden = True
+            self.app.dirty = True
+
+    def pick(self):
+        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
+        s = self.game.state
+        btn = self.button()
+        if btn and self.sel == len(self.cards()):
+            if btn == BTN_ROLL:
+                if s.phase == P_BUILD:
+                    s.apply(A_STOP)
+                self.start_roll()
+            else:
+                s.apply(A_STOP)
+                self.advance()
+            return
+        c = self.selected()
+        if c < 0:
+            return
+        action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
+        if s.why_not(action) is not None:
+            self.toast(self.reason(c))
+            return
+        if action >= A_CHAOS:
+            self.act(action)
+            if self.game.state.phase != P_CHAOS:
+                self.toast("Chaos %d on the pile" % VALUE[c])
+            return
+        if SHAPE[c] == SHAPE_CURVE:
+            self.before = s.clone()
+        self.act(action)
+        self.build_help()
+
+    def build_help(self):
+        # Says what the keys do once a build has begun (its dice not rolled yet).
+        p = self.game.state.phase
+        if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
+            self.toast("A: roll  B: undo" if p == P_DICE else "A: add/roll B:undo")
+
+    def reason(self, c):
+        # Why card c cannot be picked now, in 18 characters or fewer (the toast).
+        s = self.game.state
+        if KIND[c] == KIND_CHAOS:
+            return "Build first" if s.phase == P_BUILD else "Chaos: discard it"
+        if s.phase == P_CHAOS:
+            return "Chaos cards only"
+        if s.phase != P_TURN and VALUE[c] != s.build_value:
+            return "Build takes %ds" % s.build_value
+        bend = BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S
+        why = s.fit(c, bend)
+        if bend == BEND_L and why != s.fit(c, BEND_R) and s.fit(c, BEND_R) == FIT_VALUE:
+            why = FIT_VALUE
+        if why == FIT_VALUE:
+            return "No %d next to a %d" % (VALUE[c], VALUE[s.track[-1]])
+        if why == FIT_TAKEN:
+            return "No room ahead"
+        return "It would block"
+
+    def back(self):
+        """B: undo the build (or chaos discards) composed this turn, before any dice."""
+        s = self.game.state
+        if s.phase == P_BUILD or s.phase == P_DICE or s.phase == P_CHAOS:
+            self.game.state = self.undo.clone()
+            self.sel = 0
+            self.toast("Undone")
+            self.advance()
+        else:
+            self.toast("START: menu")
+
+    # ------------------------------------------------------------------ bend
+
+    def key_bend(self, k):
+        s = self.game.state
+        if k == K_LEFT or k == K_RIGHT:
+            want = A_BEND_L if k == K_LEFT else A_BEND_R
+            if s.why_not(want) is None:
+                self.bend = want
+                self.draw()
+            else:
+                self.toast("That way is blocked")
+        elif k == K_A:
+            self.act(self.bend)
+            self.build_help()
+        elif k == K_B:
+            self.game.state = self.before
+            self.before = None
+            self.advance()
+
+    # ------------------------------------------------------------------ look
+
+    def key_look(self, k):
+        if k == K_LEFT or k == K_RIGHT:
+            self.view.scroll(-1 if k == K_LEFT else 1, 0)
+        elif k == K_UP or k == K_DOWN:
+            self.view.scroll(0, -1 if k == K_UP else 1)
+        else:
+            self.step = S_HAND
+            self.hide_toast()
+            self.advance()
+            return
+        self.view.draw(self.game.state)
+        self.app.dirty = True
+
+    # ------------------------------------------------------------------ menu
+
+    def menu_why(self, i):
+        # None if menu item i can be chosen now, else why not (a panel line).
+        s = self.game.state
+        if i == _M_PASS:
+            return None if s.phase == P_TURN else "The build has begun"
+        if i == _M_BUILD:
+            if s.phase == P_BUILD or s.phase == P_DICE:
+                return None
+            c = self.selected()
+            if s.phase != P_TURN or c < 0 or KIND[c] == KIND_CHAOS:
+                return "Select a track card"
+            return None if s.why_not(A_LAY + c) is None else self.reason(c)
+        if i == _M_CHAOS:
+            if s.phase != P_TURN and s.phase != P_CHAOS:
+                return "Finish the build"
+            for c in s.hands[s.seat]:
+                if KIND[c] == KIND_CHAOS:
+                    return None
+            return "No chaos card"
+        if i == _M_HINT:
+            return None if self.app.store.hints else "Hints are off"
+        return None
+
+    def open_menu(self):
+        self.step = S_MENU
+        self.mi = 0
+        self.draw_menu()
+
+    def draw_menu(self):
+        s = self.game.state
+        ui = self.ui
+        ui.clear_panel()
+        ui.pline(0, "Your move", YELLOW)
+        composing = s.phase == P_BUILD or s.phase == P_DICE
+        c = self.selected()
+        for i in range(len(MENU)):
+            text = MENU[i]
+            if i == _M_BUILD:
+                if composing:
+                    text = "Build: roll dice"
+                elif c >= 0 and KIND[c] != KIND_CHAOS:
+                    text = "Build: %d %s" % (VALUE[c], "curve" if SHAPE[c] == SHAPE_CURVE
+                                             else "straight")
+            why = self.menu_why(i)
+            colour = GREY if why else WHITE
+            if i == self.mi:
+                colour = YELLOW if not why else 0xB0A040
+            ui.pline(1 + i, ("> " if i == self.mi else "  ") + text, colour)
+        why = self.menu_why(self.mi)
+        ui.pline(6, why or _MENU_HELP[self.mi], GREY if why else GREEN)
+        ui.show(ui.play, True)
+        self.app.dirty = True
+
+    def key_menu(self, k):
+        if k == K_UP or k == K_DOWN:
+            self.mi = (self.mi + (1 if k == K_DOWN else len(MENU) - 1)) % len(MENU)
+            self.draw_menu()
+        elif k == K_B or k == K_START:
+            self.step = S_HAND
+            self.ui.show(self.ui.play)
+            self.draw()
+        elif k == K_A:
+            i = self.mi
+            if self.menu_why(i) is not None:
+                return
+            self.step = S_HAND
+            self.ui.show(self.ui.play)
+            s = self.game.state
+            if i == _M_PASS:
+                self.act(A_PASS)
+            elif i == _M_BUILD:
+                if s.phase == P_TURN:
+                    self.pick()
+                else:
+                    if s.phase == P_BUILD:
+                        s.apply(A_STOP)
+                    self.start_roll()
+            elif i == _M_CHAOS:
+                self.discard_chaos()
+            elif i == _M_HINT:
+                self.show_hint()
+            else:
+                self.app.save_and_quit(self.game, self.undo)
+
+    def discard_chaos(self):
+        """Discards every chaos card in hand, in the order that scores best (RULES.md §6)."""
+        s = self.game.state
+        seat = s.seat
+        chaos = []
+        for c in s.hands[seat]:
+            if KIND[c] == KIND_CHAOS:
+                chaos.append(c)
+        for c in best(s.piles[seat], chaos):
+            s.apply(A_CHAOS + c)  # the last one ends the turn (RULES.md §4)
+        self.toast("Chaos out: score %d" % s.score(seat))
+        self.advance()
+
+    def show_hint(self):
+        """Shows the hint (engine.bots.hint) in a panel and puts the cursor on its card."""
+        g = self.game
+        s = g.state
+        reason = ""
+        try:
+            if _hint is not None:
+                action, reason = _hint(s)
+            else:
+                from engine.bots import BOTS
+
+                action = BOTS["random"](s, g.bot_rng)
+        except Exception:  # a hint must never end the game
+            self.toast("No hint now")
+            self.advance()
+            return
+        if action == A_PASS:
+            text = "Pass"
+        elif action == A_STOP:
+            text = "Roll the dice" if s.phase != P_CHAOS else "Stop discarding"
+        elif action >= A_PILE:
+            text = "Pile %s" % describe(action - A_PILE)
+        elif action >= A_CHAOS:
+            text = "Discard " + describe(action - A_CHAOS)
+        elif action >= A_LAY:
+            text = "Lay " + describe(action - A_LAY)
+        else:
+            text = "Bend " + ("left" if action == A_BEND_L else "right")
+        card = action - A_CHAOS if action >= A_CHAOS else action - A_LAY
+        cards = self.cards()
+        for i in range(len(cards)):
+            if action >= A_LAY and cards[i] == card:
+                self.sel = i
+        if action == A_STOP:
+            self.sel = len(cards)
+        self.clamp_sel()
+        ui = self.ui
+        ui.clear_panel()
+        ui.pline(0, "Hint", YELLOW)
+        ui.pline(2, text, GREEN)
+        ui.pline(3, reason or "")
+        ui.pline(6, "A: OK", GREY)
+        self.draw()
+        self.step = S_INFO
+        ui.show(ui.play, True)
+        self.app.dirty = True
+

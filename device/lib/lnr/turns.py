@@ -1,0 +1,544 @@
+"""The flow of a game on the play screen: whose turn, what happens on its own, what waits for
+a key. Play (lnr/play.py) adds the player's keys on top of this class.
+
+After every change to the State, advance() decides the next step: the game over; an opponent
+playing on a timer (the rival by RULES.md §8, table bots by engine.bots); dice rolling one by one
+on a timer (RULES.md §4, §5); a forced step applied at once (a single legal action); or a
+step that waits for the player. Timed steps keep the keys queued (they are read when the step
+waits again), so a scripted run behaves the same whatever the timing.
+"""
+import gc
+
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, describe
+from engine.risk import permille
+from engine.state import (
+    A_PASS, A_BEND_L, A_BEND_R, A_ROLL0, A_LAY, A_CHAOS, A_PILE,
+    P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL,
+    CHALLENGE_DERAILS,
+)
+from lnr import sprites
+from lnr.mapview import MapView, card_top, card_bottom
+from lnr.order import orders
+from lnr.ui import put, HAND_N, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# Steps of the play screen.
+S_HAND = const(0)  # choose a card of the hand (or the roll / done button)
+S_BEND = const(1)  # choose a curve's bend
+S_MENU = const(2)  # the action menu
+S_LOOK = const(3)  # looking around the track
+S_ORDER = const(4)  # choose the order of the penalty cards
+S_ROLL = const(5)  # dice rolling (timed)
+S_RESULT = const(6)  # what a move did; A goes on
+S_AUTO = const(7)  # an opponent plays (timed)
+S_HANDOFF = const(8)  # hot seat: hands hidden until the next player presses A
+S_INFO = const(9)  # a panel of text (hint); A closes
+
+_TICKS_MASK = const(0x1FFFFFFF)
+_HALF = const(0x10000000)
+DIE_MS = const(160)  # between two dice
+AUTO_MS = const(450)  # between two steps of an opponent
+TOAST_MS = const(1800)
+
+BTN_NONE = const(0)
+BTN_ROLL = const(1)
+BTN_DONE = const(2)
+
+
+def after(now, t):
+    """Returns True if tick `now` is at or past tick `t` (ticks wrap at 2**29)."""
+    return ((now - t) & _TICKS_MASK) < _HALF
+
+
+def risk_text(num, den):
+    """Returns e.g. "Risk 12%", "Risk <1%" for a derailment chance num/den."""
+    pm = permille(num, den)
+    pct = (pm + 5) // 10
+    if num and not pct:
+        return "Risk <1%"
+    return "Risk %d%%" % pct
+
+
+def risk_colour(num, den):
+    pm = permille(num, den)
+    return GREEN if pm < 100 else (YELLOW if pm < 400 else RED)
+
+
+class Turns:
+    """The game's flow on the play screen; see the module docstring."""
+
+    def __init__(self, app):
+        self.app = app
+        self.ui = app.ui
+        self.view = MapView(app.ui)
+        self.game = None
+        self.step = S_HAND
+        self.sel = 0  # hand cursor: index into the slots (cards, then a button)
+        self.hoff = 0  # first slot shown
+        self.bend = A_BEND_L
+        self.undo = None  # the State at the start of the player's turn (B undoes a build)
+        self.before = None  # the State before a curve was picked (B cancels its bend)
+        self.seen_turn = -1
+        self.due = 0
+        self.dice = []
+        self.dice_total = 0
+        self.opts = None  # penalty orders offered, best first
+        self.oi = 0
+        self.mi = 0  # menu cursor
+        self.toast_due = -1
+        self.title = ""  # the result panel's title: what the mover did
+        self.mover = 0  # the seat whose move the result panel shows
+
+    # ------------------------------------------------------------------ flow
+
+    def begin(self, game):
+        """Shows `game` (new or resumed) and goes on from its position."""
+        self.game = game
+        self.seen_turn = -1
+        self.step = S_HAND
+        self.ui.show(self.ui.play)
+        self.hide_toast()
+        self.advance()
+
+    def state(self):
+        return self.game.state
+
+    def wait(self, step, ms):
+        self.step = step
+        self.due = (self.app.now + ms) & _TICKS_MASK
+
+    def advance(self):
+        """Decides what comes next after the State changed (see the module docstring)."""
+        g = self.game
+        s = g.state
+        ui = self.ui
+        if s.is_terminal():
+            self.app.game_over(g)
+            return
+        if s.turn != self.seen_turn:
+            self.seen_turn = s.turn
+            if self.new_turn():
+                return
+        ui.show(ui.play)
+        self.app.dirty = True
+        if not g.human(s.seat):
+            if s.is_chance():
+                self.start_roll()
+            elif s.phase == P_ORDER:
+                self.apply_order_auto()
+            else:
+                self.wait(S_AUTO, AUTO_MS)
+                self.draw()
+            return
+        acts = s.legal_actions()
+        if s.phase == P_ORDER:
+            self.start_order()
+            return
+        if s.phase == P_BEND:
+            if len(acts) == 1:  # a forced step: one bend fits
+                s.apply(acts[0])
+                self.advance()
+                return
+            self.step = S_BEND
+            self.bend = self.default_bend()
+            self.toast("</>: bend  A: lay")
+        elif s.phase == P_TURN and len(acts) == 1:  # nothing fits and no chaos: pass (§4)
+            self.toast("Nothing fits: pass")
+            self.act(A_PASS)
+            return
+        else:
+            self.step = S_HAND
+            if s.phase == P_DICE or (s.phase == P_CHAOS and self.sel >= len(self.cards())):
+                self.sel = len(self.cards())  # on the button: A rolls
+        self.clamp_sel()
+        self.draw()
+
+    def new_turn(self):
+        # A turn began: keep its start for undo and save, hide hands between people at a
+        # hot-seat table. Returns True if the step waits for the hand-over.
+        g = self.game
+        s = g.state
+        gc.collect()  # a quiet point (STYLE.md)
+        if not g.human(s.seat):
+            self.toast("%s plays" % g.name(s.seat))
+            return False
+        self.undo = s.clone()
+        self.sel = 0
+        self.hoff = 0
+        if g.humans() > 1:
+            self.step = S_HANDOFF
+            ui = self.ui
+            ui.clear_panel()
+            ui.pline(0, "Hot seat", YELLOW)
+            ui.pline(2, "Pass the device to %s" % g.name(s.seat))
+            ui.pline(4, "%s: press A" % g.name(s.seat), GREEN)
+            self.draw()
+            ui.show(ui.play, True)
+            return True
+        return False
+
+    def act(self, action):
+        """Applies a player's or opponent's action and goes on (a move shows its result)."""
+        s = self.game.state
+        seat = s.seat
+        moves = action == A_PASS or (s.is_rival(seat) and (
+            action == A_BEND_L or action == A_BEND_R or (
+                A_LAY <= action < A_CHAOS and SHAPE[action - A_LAY] != SHAPE_CURVE)))
+        if s.phase == P_TURN:
+            self.title = self.describe(seat, action)
+        self.mover = seat
+        s.apply(action)
+        if moves:
+            self.ui.clear_panel()
+            if s.is_rival(seat) and action != A_PASS:
+                c = s.track[-1]
+                self.ui.cards[0, 0] = card_top(c)
+                self.ui.cards[0, 1] = card_bottom(c)
+            self.show_result()
+        else:
+            self.advance()
+
+    def describe(self, seat, action):
+        # The result panel's title for the first action of a turn.
+        name = self.game.name(seat)
+        if action == A_PASS:
+            if self.game.state.is_rival(seat):
+                return "%s can't lay %d" % (name, VALUE[self.game.state.hands[seat][0]])
+            return "%s pass%s" % (name, "" if name == "YOU" else "es")
+        if action >= A_CHAOS:
+            return "%s: chaos %d" % (name, VALUE[action - A_CHAOS])
+        return "%s lay %s" % (name, describe(action - A_LAY))
+
+    def auto_step(self):
+        # One step of an opponent: the rival by its rules (§8), a bot by engine.bots.
+        g = self.game
+        s = g.state
+        if s.is_rival(s.seat):
+            action = s.rival_action()
+        else:
+            action = g.bot(s.seat)(s, g.bot_rng)
+        self.act(action)
+
+    def apply_order_auto(self):
+        # An opponent's penalty cards: the rival piles them as taken (§8), a bot by its choice.
+        g = self.game
+        s = g.state
+        while s.phase == P_ORDER:
+            if s.is_rival(s.seat):
+                s.apply(s.rival_action())
+            else:
+                s.apply(g.bot(s.seat)(s, g.bot_rng))
+        self.advance()
+
+    # ------------------------------------------------------------------ dice
+
+    def start_roll(self):
+        """Rolls the build's dice one at a time on a timer (the engine is in P_DICE)."""
+        s = self.game.state
+        self.dice = []
+        self.dice_total = s.dice_left
+        ui = self.ui
+        ui.clear_panel()
+        self.mover = s.seat
+        ui.pline(0, "%s: %d dice" % (self.game.name(s.seat), s.dice_left), YELLOW)
+        ui.pline(4, "Track ahead: %d" % s.ahead())
+        ui.pline(5, risk_text(*s.build_risk()), risk_colour(*s.build_risk()))
+        self.draw_dice()
+        ui.show(ui.play, True)
+        self.app.leds.dice(self.dice, self.dice_total)
+        self.wait(S_ROLL, DIE_MS)
+        self.app.dirty = True
+
+    def roll_step(self):
+        g = self.game
+        s = g.state
+        last = s.dice_left == 1
+        action = s.sample_chance(g.rng)
+        s.apply(action)
+        self.dice.append(action - A_ROLL0)
+        self.draw_dice()
+        self.app.leds.dice(self.dice, self.dice_total)
+        self.app.dirty = True
+        if last:
+            self.show_result()
+        else:
+            self.wait(S_ROLL, DIE_MS)
+
+    def draw_dice(self):
+        cards = self.ui.cards
+        n = len(self.dice)
+        for i in range(16):
+            if i < n:
+                t = sprites.T_DIE + self.dice[i]
+            elif i < self.dice_total:
+                t = sprites.T_DIE + 2
+            else:
+                t = sprites.T_NONE
+            cards[i % 8, i // 8] = t
+
+    # ------------------------------------------------------------------ results
+
+    def show_result(self):
+        """Shows what the move did (RULES.md §5, §6) and starts the LED effect."""
+        g = self.game
+        s = g.state
+        ui = self.ui
+        leds = self.app.leds
+        title = self.title
+        if self.dice:
+            wheels = 0
+            for d in self.dice:
+                wheels += d
+            title = "%s: %d wheel%s" % (g.name(self.mover), wheels, "" if wheels == 1 else "s")
+        ui.pline(0, title, YELLOW)
+        text = "Loco +%d" % s.moved if s.moved else "Loco stays"
+        if s.hits:
+            text += ", broken x%d" % s.hits
+            leds.broken_hit()
+        ui.pline(4, text, RED if s.hits else WHITE)
+        text = ""
+        if s.derail_left:
+            text = "DERAILED! %d left" % s.derail_left
+            if s.mode == MODE_CHALLENGE:
+                left = CHALLENGE_DERAILS - 1 - s.derails
+                text = "DERAILED! Lives %d" % left if left >= 0 else "DERAILED! Game lost"
+            leds.derail()
+        ui.pline(5, text, RED)
+        if s.earned:
+            text = "Penalty %d" % s.earned
+            if s.taken < s.earned:
+                text += ", %d taken" % s.taken
+        else:
+            text = "No penalty"
+        ui.pline(6, text + "   A>")
+        self.dice = []
+        self.title = ""
+        self.step = S_RESULT
+        self.draw()
+        ui.show(ui.play, True)
+        self.app.dirty = True
+
+    # ------------------------------------------------------------------ penalty order
+
+    def start_order(self):
+        """Offers the orders of the penalty cards (§6), best first; one order: applied."""
+        s = self.game.state
+        pile = s.piles[s.seat]
+        self.opts = orders(pile, s.penalty)
+        self.oi = 0
+        if len(self.opts) == 1:  # forced: every order gives the same values
+            self.apply_order()
+            return
+        self.step = S_ORDER
+        self.draw_order()
+
+    def draw_order(self):
+        s = self.game.state
+        ui = self.ui
+        ui.clear_panel()
+        score, order = self.opts[self.oi]
+        pile = s.piles[s.seat]
+        before = 0
+        for c in pile:
+            before += VALUE[c]
+        ui.pline(0, "Penalty onto the pile", YELLOW)
+        cards = ui.cards
+        if pile:
+            cards[0, 0] = card_top(pile[-1])
+            cards[0, 1] = card_bottom(pile[-1])
+        for i in range(len(order)):
+            if i < 6:
+                cards[2 + i, 0] = card_top(order[i])
+                cards[2 + i, 1] = card_bottom(order[i])
+        ui.pline(4, "pile  then 1st, 2nd.." if pile else "      1st, 2nd.. go on", GREY)
+        ui.pline(5, "Score +%d%s" % (score - before, "  (best)" if self.oi == 0 else ""),
+                 GREEN if self.oi == 0 else WHITE)
+        ui.pline(6, "<> order %d/%d  A: put" % (self.oi + 1, len(self.opts)))
+        ui.show(ui.play, True)
+        self.app.dirty = True
+
+    def apply_order(self):
+        s = self.game.state
+        for c in self.opts[self.oi][1]:
+            s.apply(A_PILE + c)
+        self.opts = None
+        self.ui.show(self.ui.play)
+        self.advance()
+
+    # ------------------------------------------------------------------ drawing
+
+    def viewer(self):
+        # The seat whose hand and score are shown: the player on turn, else the one person
+        # at the table (hot seat with several: nobody's between turns).
+        g = self.game
+        s = g.state
+        if g.human(s.seat):
+            return s.seat
+        if g.humans() == 1:
+            return g.first_human()
+        return -1
+
+    def cards(self):
+        v = self.viewer()
+        return self.game.state.hands[v] if v >= 0 else ()
+
+    def button(self):
+        # The extra slot after the cards while a build waits for its roll or chaos cards
+        # are being discarded.
+        s = self.game.state
+        if not self.game.human(s.seat) or self.step == S_HANDOFF:
+            return BTN_NONE
+        if s.phase == P_BUILD or s.phase == P_DICE:
+            return BTN_ROLL
+        if s.phase == P_CHAOS:
+            return BTN_DONE
+        return BTN_NONE
+
+    def slots(self):
+        return len(self.cards()) + (1 if self.button() else 0)
+
+    def clamp_sel(self):
+        n = self.slots()
+        if self.sel >= n:
+            self.sel = n - 1
+        if self.sel < 0:
+            self.sel = 0
+        if self.sel < self.hoff:
+            self.hoff = self.sel
+        if self.sel >= self.hoff + HAND_N:
+            self.hoff = self.sel - HAND_N + 1
+
+    def draw(self):
+        """Draws the map, the hand, the side panel and the LEDs' picture."""
+        s = self.game.state
+        if self.step != S_LOOK:
+            self.view.follow(s)
+        if self.step == S_BEND:
+            self.view.draw(s, s.pending, self.bend - A_BEND_L + 1)
+        else:
+            self.view.draw(s)
+        self.draw_hand()
+        self.draw_side()
+        self.app.dirty = True
+
+    def draw_hand(self):
+        ui = self.ui
+        hand = ui.hand
+        cards = self.cards()
+        hidden = self.step == S_HANDOFF
+        btn = self.button()
+        n = len(cards)
+        for i in range(HAND_N):
+            j = self.hoff + i
+            if hidden or j > n or (j == n and not btn):
+                top = bottom = sprites.T_NONE
+            elif j == n:
+                top = sprites.T_ROLL if btn == BTN_ROLL else sprites.T_DONE
+                bottom = sprites.T_GO
+            else:
+                top = card_top(cards[j])
+                bottom = card_bottom(cards[j])
+            hand[i, 0] = top
+            hand[i, 1] = bottom
+        show = self.game.human(self.game.state.seat) and not hidden and (
+            self.step == S_HAND or self.step == S_MENU)
+        ui.cursor.hidden = not show
+        ui.cursor.x = 16 * (self.sel - self.hoff)
+
+    def selected(self):
+        """Returns the card under the hand cursor, or -1 (the button, or no card)."""
+        cards = self.cards()
+        return cards[self.sel] if 0 <= self.sel < len(cards) else -1
+
+    def draw_side(self):
+        g = self.game
+        s = g.state
+        side = self.ui.side
+        seat = s.seat
+        me = self.viewer()
+        name = g.name(seat)
+        put(side[0], name if g.human(seat) or s.is_rival(seat) else name + " bot", SIDE_W,
+            RED if s.is_rival(seat) else (GREEN if name == "YOU" else CYAN))
+        put(side[1], "Deck %d" % len(s.deck), SIDE_W)
+        if me >= 0:
+            pile = s.piles[me]
+            put(side[2], "Score %d" % s.score(me), SIDE_W)
+            put(side[3], "Pile %d" % VALUE[pile[-1]] if pile else "Pile -", SIDE_W)
+        else:
+            put(side[2], "", SIDE_W)
+            put(side[3], "", SIDE_W)
+        put(side[4], "End %d" % VALUE[s.track[-1]], SIDE_W)
+        if s.mode == MODE_CHALLENGE:
+            left = CHALLENGE_DERAILS - 1 - s.derails
+            put(side[5], "Lives %d" % (left if left > 0 else 0), SIDE_W, RED if left < 1 else WHITE)
+        elif s.mode == MODE_RIVAL:
+            put(side[5], "Rival %d" % s.score(0), SIDE_W, RED)
+        else:
+            put(side[5], "Seat %d/%d" % (seat + 1, s.players) if s.players > 1 else "", SIDE_W)
+        put(side[6], "Ahead %d" % s.ahead(), SIDE_W)
+        self.draw_risk()
+
+    def draw_risk(self):
+        # The derailment risk of the build being composed, with the card under the cursor
+        # added when it could join (state.build_risk, RULES.md §5); LEDs follow it.
+        s = self.game.state
+        lbl = self.ui.side[7]
+        leds = self.app.leds
+        risk = None
+        if self.game.human(s.seat) and self.step != S_HANDOFF:
+            c = self.selected()
+            if s.phase == P_BEND:
+                risk = s.build_risk(s.pending)
+            elif (s.phase == P_TURN or s.phase == P_BUILD) and c >= 0 and KIND[c] != KIND_CHAOS \
+                    and s.why_not(A_LAY + c) is None:
+                risk = s.build_risk(c)
+            elif s.phase == P_BUILD or s.phase == P_DICE:
+                risk = s.build_risk()
+        if risk is None:
+            put(lbl, "", SIDE_W)
+            if self.step != S_ROLL:
+                leds.progress(s.ahead(), len(s.track))
+            return
+        num, den = risk
+        put(lbl, risk_text(num, den), SIDE_W, risk_colour(num, den))
+        leds.risk(permille(num, den))
+
+    # ------------------------------------------------------------------ toast
+
+    def toast(self, text):
+        put(self.ui.toast, text, 18)
+        self.ui.toast.hidden = False
+        self.toast_due = (self.app.now + TOAST_MS) & _TICKS_MASK
+        self.app.dirty = True
+
+    def hide_toast(self):
+        self.ui.toast.hidden = True
+        self.toast_due = -1
+
+    def tick(self, now):
+        """Runs timed steps and hides an old toast."""
+        if self.toast_due >= 0 and after(now, self.toast_due):
+            self.hide_toast()
+            self.app.dirty = True
+        if (self.step == S_AUTO or self.step == S_ROLL) and after(now, self.due):
+            if self.step == S_ROLL:
+                self.roll_step()
+            else:
+                self.auto_step()
+
+    def busy(self):
+        """Returns True while a timed step runs (keys wait in their queue)."""
+        return self.step == S_AUTO or self.step == S_ROLL
+
+    def default_bend(self):
+        # The bend offered first: the one with more free cells straight ahead (as the rival
+        # chooses, engine rival_action), so A alone rarely boxes the track in.
+        s = self.game.state
+        return s.rival_action() if s.phase == P_BEND else A_BEND_L
