@@ -9,12 +9,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 MPVM := tools/mpvm/node_modules/.package-lock.json
+STUBS := .venv-stubs
 
-.PHONY: test pytest mpcheck play flash bench screenshots clean
+.PHONY: test pytest mpcheck typecheck play flash bench screenshots clean
 
 test: pytest mpcheck
 
-pytest: $(VENV)/.stamp $(MPVM)
+pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp
 	$(PY) -m pytest -q host_tests/
 
 # The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
@@ -24,6 +25,12 @@ mpcheck: $(MPVM)
 $(VENV)/.stamp: requirements/*.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements/all.txt
+	touch $@
+
+# circuitpython-stubs rewrites its venv's board stubs, so the type check has a venv of its own.
+$(STUBS)/.stamp: requirements/typecheck.txt
+	test -x $(STUBS)/bin/python || $(PYTHON) -m venv $(STUBS)
+	$(STUBS)/bin/python -m pip install -q --disable-pip-version-check -r requirements/typecheck.txt
 	touch $@
 
 $(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
@@ -38,5 +45,15 @@ play: $(VENV)/.stamp
 membudget: $(VENV)/.stamp $(MPVM)
 	$(PY) -m tools.membudget
 
+# Copy the game to the connected board over USB serial with mpremote: only changed files, then
+# a reset. PORT=/dev/ttyACM0 picks a board; TO=/media/$USER/CIRCUITPY writes a mounted drive
+# (or any folder) instead: the first install.
+flash: $(VENV)/.stamp
+	$(PY) -m tools.deploy $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
+
+# Device code against circuitpython-stubs for the PyBadge and the PyGamer (also in make test).
+typecheck: $(VENV)/.stamp $(STUBS)/.stamp
+	$(PY) -m pytest -q host_tests/test_typecheck.py
+
 clean:
-	rm -rf $(VENV) tools/mpvm/node_modules build
+	rm -rf $(VENV) $(STUBS) tools/mpvm/node_modules build
