@@ -329,11 +329,12 @@ class App:
     def records(self):
         self.text_screen(SC_RECORDS, "RECORDS")
         st = self.store
+        self.line(0, "Mode        best   games", GREY)
         for m in range(4):
             best = st.best[m]
-            self.line(m, "%-9s best %-3s  %d played" % (
+            self.line(1 + m, "%-10s %5s %7d" % (
                 games.MODE_TITLES[m], "-" if best is None else str(best), st.played[m]))
-        self.line(4, "Wins over the rival: %d" % st.rival_wins)
+        self.line(5, "Rival beaten: %d" % st.rival_wins)
         self.line(7, "A/B: back", GREY)
 
     def settings(self):

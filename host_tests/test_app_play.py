@@ -1,0 +1,366 @@
+"""The device app's play screen, driven through the headless simulator (tools/sim.py) with key
+scripts made by playing the engine (tools/app_script.py): a build that derails, a pass, a chaos
+discard, the bend choice, the penalty order, the derailment risk on screen and on the
+NeoPixels, the rival and table opponents, the hot seat. Each test checks the engine State the
+keys led to against the model, and the screen's pixels and the NeoPixel colours against what
+the rules say should show.
+
+Seeds are searched with the engine at test time (deterministic ranges), so the situations
+stay found if the deal changes.
+"""
+import itertools
+import os
+
+import pytest
+
+pytest.importorskip("pygame")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tools import sim, sim_fast  # noqa: E402
+from tools.app_script import Model, SETTLE, find, derailing_card, chaos_card  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
+from engine.risk import permille  # noqa: E402
+from engine.state import (  # noqa: E402
+    A_BEND_L, A_BEND_R, A_LAY, A_PASS, A_PILE, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER,
+    P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
+)
+from lnr import leds as L  # noqa: E402
+from lnr import sprites  # noqa: E402
+from lnr.order import orders, pile_after  # noqa: E402
+from lnr.turns import S_BEND, S_HAND, S_HANDOFF, S_ORDER, S_RESULT  # noqa: E402
+from lnr.ui import RED, GREEN, YELLOW  # noqa: E402
+
+PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
+HAND = (0, 96, 160, 128)
+
+
+def rgb565(colour):
+    """The colour a 0xRRGGBB palette entry shows on the ST7735R, as the simulator reads it."""
+    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
+    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
+
+
+def count(result, box, colour):
+    """Returns how many pixels in box (x0, y0, x1, y1) show `colour` (0xRRGGBB)."""
+    want = rgb565(colour)
+    x0, y0, x1, y1 = box
+    n = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            if result.pixel(x, y) == want:
+                n += 1
+    return n
+
+
+def line_box(i):
+    """The box of text line i of the panel (lnr/ui.py: 12 px lines from y 4, x from 14)."""
+    return (14, 4 + 12 * i, 152, 16 + 12 * i)
+
+
+def run(keys, seed, fast=True, **kw):
+    if fast:
+        with sim_fast.fast():
+            r = sim.run_headless(keys, seed=seed, **kw)
+    else:
+        r = sim.run_headless(keys, seed=seed, **kw)
+    assert r.ok, r.error
+    return r
+
+
+def text(label):
+    return label.text.rstrip()
+
+
+# ---------------------------------------------------------------- a build that derails
+
+
+def test_a_build_that_derails_shows_red_on_screen_and_leds():
+    # RULES.md §5: more wheels than cards ahead derails; the mover earns a penalty per move
+    # left. The seed is one where laying a card of the first hand alone derails.
+    seed, card = find(MODE_SOLO, derailing_card)
+    m = Model(MODE_SOLO, seed)
+    m.build(card)
+    keys_before_result = m.keys[:m.result_at]  # up to the result panel
+    r = run(keys_before_result + [SETTLE], seed)
+    s = r.app.game.state
+    assert r.app.play.step == S_RESULT
+    assert s.derails == 1 and s.derail_left > 0
+    # The panel: its title in yellow, "DERAILED!" in red on line 5.
+    assert count(r, line_box(0), YELLOW) > 30
+    assert count(r, line_box(5), RED) > 40
+    assert text(r.app.ui.plines[5]).startswith("DERAILED! %d left" % s.derail_left)
+    assert text(r.app.ui.plines[6]).startswith("Penalty %d" % s.earned)
+    # The dice row: one die tile per die rolled; a wheel is a black ring on white.
+    assert r.app.play.dice == []  # the roll is over
+    # NeoPixels: the roll lit one pixel per die (wheel white-grey), then every pixel red.
+    assert any(L.WHEEL in frame for frame in r.leds)
+    assert (L.RED,) * 5 in r.leds
+    first_red = r.leds.index((L.RED,) * 5)
+    assert any(L.WHEEL in frame for frame in r.leds[:first_red])
+    # All the keys: the turn ends in the same State as the engine's.
+    r = run(m.keys + [SETTLE], seed)
+    assert r.app.game.state == m.state
+
+
+def _derails_with_dice(m):
+    card = derailing_card(m)
+    return card if card is not None and VALUE[card] >= 3 else None
+
+
+def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
+    # RULES.md §4: a build rolls as many dice as the values laid; the app rolls them one by
+    # one (lnr/turns.py DIE_MS apart) so the screen and the LEDs can follow.
+    seed, card = find(MODE_SOLO, _derails_with_dice)
+    m = Model(MODE_SOLO, seed)
+    m.build(card)
+    # Stop a few frames into the roll: the dice rolled so far show, the rest are pending.
+    r = run(m.keys[:m.result_at], seed, settle=8)
+    play = r.app.play
+    assert play.dice_total >= 3 and 0 < len(play.dice) < play.dice_total
+    cards = r.app.ui.cards
+    for i in range(play.dice_total):
+        want = sprites.T_DIE + play.dice[i] if i < len(play.dice) else sprites.T_DIE + 2
+        assert cards[i % 8, i // 8] == want
+    frame = r.leds[-1]
+    for i in range(len(play.dice)):
+        assert frame[i] == (L.WHEEL if play.dice[i] else L.BLANK)
+    assert frame[len(play.dice)] == L.PENDING
+    # Pending dice are grey, rolled ones white: both on screen.
+    assert count(r, (16, 18, 144, 34), sprites.COLOURS[sprites.C_EDGE]) > 50
+
+
+# ---------------------------------------------------------------- pass, chaos
+
+
+def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
+    # RULES.md §4: a pass moves the loco 1 card forward (never derails), then 1 penalty card.
+    seed = 11
+    m = Model(MODE_SOLO, seed)
+    start = m.state.clone()
+    r = run(m.keys + ["START", "A", SETTLE], seed)
+    s = r.app.game.state
+    expect = start.clone()
+    expect.apply(A_PASS)
+    assert s == expect
+    assert r.app.play.step == S_RESULT
+    assert text(r.app.ui.plines[0]) == "YOU pass"
+    assert text(r.app.ui.plines[4]) == ("Loco +1" if start.ahead() else "Loco stays")
+    assert text(r.app.ui.plines[6]).startswith("Penalty %d" % s.earned)
+    assert count(r, line_box(0), YELLOW) > 30
+    assert count(r, line_box(5), RED) == 0  # no derailment on a pass
+    # Closing the panel finishes the turn as the engine does (the one penalty card piled).
+    m.pass_turn()
+    r = run(m.keys + [SETTLE], seed)
+    assert r.app.game.state == m.state
+    assert text(r.app.ui.side[2]) == "Score %d" % m.state.score(0)
+
+
+def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
+    # RULES.md §4: discard chaos: no move, no penalty; §6 combining applies.
+    seed, card = find(MODE_SOLO, chaos_card)
+    m = Model(MODE_SOLO, seed)
+    before = m.state.clone()
+    m.chaos(card)
+    r = run(m.keys + [SETTLE], seed)
+    s = r.app.game.state
+    assert s == m.state
+    assert card not in s.hands[0] and (card in s.piles[0] or card in s.box)
+    assert s.loco == before.loco and s.track == before.track
+    # The hand no longer shows a chaos card (brown face) unless the new draw is one.
+    chaos_left = sum(1 for c in s.hands[0] if KIND[c] == KIND_CHAOS)
+    brown = count(r, HAND, sprites.COLOURS[sprites.C_CHAOS])
+    assert (brown > 0) == (chaos_left > 0)
+    top = s.piles[0][-1] if s.piles[0] else None
+    assert text(r.app.ui.side[3]) == ("Pile %d" % VALUE[top] if top is not None else "Pile -")
+
+
+# ---------------------------------------------------------------- bend, risk
+
+
+def _curve_with_two_bends(m):
+    s = m.state
+    for c in s.hands[0]:
+        if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
+            t = s.clone()
+            t.apply(A_LAY + c)
+            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
+                return c
+    return None
+
+
+def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
+    # RULES.md §2: a curve turns left or right, the layer's choice (D6).
+    seed, card = find(MODE_SOLO, _curve_with_two_bends)
+    m = Model(MODE_SOLO, seed)
+    i = m.state.hands[0].index(card)
+    keys = m.keys + ["RIGHT"] * i + ["A"]
+    r = run(keys + [SETTLE], seed)
+    play = r.app.play
+    s = r.app.game.state
+    assert play.step == S_BEND and s.phase == P_BEND and s.pending == card
+    first = play.bend
+    # The map shows that curve, entered with the track's heading, at the open end, framed.
+    view = play.view
+    tx, ty = s.target() // 128 - 64 - view.ox, s.target() % 128 - 64 - view.oy
+    exit_ = (s.head + TURN[first - A_BEND_L + 1]) & 3
+    from lnr.mapview import track_tile
+    assert r.app.ui.map[tx, ty] == track_tile(card, s.head, exit_)
+    assert not r.app.ui.frame.hidden
+    assert count(r, (16 * tx, 16 * ty, 16 * tx + 16, 16 * ty + 2), YELLOW) >= 14
+    # The other way: RIGHT (or LEFT) picks the other bend, A lays it.
+    other = A_BEND_R if first == A_BEND_L else A_BEND_L
+    r = run(keys + ["RIGHT" if other == A_BEND_R else "LEFT", "A", SETTLE], seed)
+    s = r.app.game.state
+    assert s.track[-1] == card and s.bends[-1] == other - A_BEND_L + 1
+    # B before A: the card is back in hand, nothing laid.
+    r = run(keys + ["B", SETTLE], seed)
+    assert r.app.game.state == m.state and r.app.play.step == S_HAND
+
+
+def _layable(m):
+    s = m.state
+    for c in s.hands[0]:
+        if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None:
+            return c
+    return None
+
+
+def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_build():
+    # state.build_risk(card): the exact chance the build derails (RULES.md §5).
+    seed, card = find(MODE_SOLO, _layable)
+    m = Model(MODE_SOLO, seed)
+    s0 = m.state
+    i = s0.hands[0].index(card)
+    r = run(m.keys + ["RIGHT"] * i + [SETTLE], seed)
+    num, den = s0.build_risk(card)
+    pm = permille(num, den)
+    side = text(r.app.ui.side[7])
+    assert side.startswith("Risk ")
+    pct = (pm + 5) // 10
+    assert side == ("Risk <1%" if num and not pct else "Risk %d%%" % pct)
+    # The LEDs show the risk bar (lnr/leds.py): lit pixels in the ramp colour.
+    lit = max(1, (pm * 5 + 999) // 1000)
+    colour = L.RISK[(pm + 50) // 100]
+    assert r.leds[-1] == (colour,) * lit + (L.OFF,) * (5 - lit)
+    # Lay it (any bend offered first): the build is being composed; B undoes it entirely.
+    keys = m.keys + ["RIGHT"] * i + ["A"]
+    t = s0.clone()
+    t.apply(A_LAY + card)
+    if t.phase == P_BEND and len(t.legal_actions()) > 1:
+        keys.append("A")
+    r = run(keys + [SETTLE], seed)
+    s = r.app.game.state
+    assert s.phase in (P_BUILD, P_DICE) and s.track[-1] == card
+    r = run(keys + ["B", SETTLE], seed)
+    assert r.app.game.state == s0
+    assert r.app.play.step == S_HAND
+
+
+# ---------------------------------------------------------------- penalty order
+
+
+def _order_choice(m):
+    # A first build that derails with several penalty cards taken that can go in more than
+    # one order (RULES.md §6).
+    card = derailing_card(m)
+    if card is None:
+        return None
+    t = _played(m, card)
+    if t.phase == P_ORDER:
+        opts = orders(t.piles[0], t.penalty)
+        if opts[0][0] < opts[-1][0]:  # the order matters to the score
+            return card
+    return None
+
+
+def _played(m, card):
+    # The State after the first build of `card` alone and its dice, on a copy.
+    s = m.state.clone()
+    s.apply(A_LAY + card)
+    if s.phase == P_BEND:
+        s.apply(s.rival_action())
+    if s.phase == P_BUILD:
+        s.apply(A_STOP)
+    rng = m.copy_rng()
+    while s.phase == P_DICE:
+        s.apply(s.sample_chance(rng))
+    return s
+
+
+def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():
+    # RULES.md §6: equal values next to each other (and to the pile top) combine; the order
+    # that scores best comes first.
+    seed, card = find(MODE_SOLO, _order_choice, range(1, 2000))
+    m = Model(MODE_SOLO, seed)
+    m.build(card)
+    keys = m.keys[:m.order_at]  # up to the order panel
+    r = run(keys + [SETTLE], seed)
+    play = r.app.play
+    assert play.step == S_ORDER
+    s = r.app.game.state
+    pile = s.piles[0]
+    best = min(pile_after(pile, p) for p in itertools.permutations(s.penalty))
+    assert play.opts[0][0] == best
+    assert all(play.opts[0][0] <= o[0] for o in play.opts)
+    assert text(r.app.ui.plines[5]).endswith("(best)")
+    assert count(r, line_box(5), GREEN) > 20
+    # The cards shown, in that order, after the pile's top.
+    for i, c in enumerate(play.opts[0][1][:6]):
+        assert r.app.ui.cards[2 + i, 0] == sprites.T_DIGIT + VALUE[c] - 1 or \
+            r.app.ui.cards[2 + i, 0] == sprites.T_CDIGIT + VALUE[c] - 1
+    # RIGHT then A: the second order goes on the pile, one card after the other.
+    r = run(keys + ["RIGHT", "A", SETTLE], seed)
+    second = play.opts[1][1]
+    expect = s.clone()
+    for c in second:
+        expect.apply(A_PILE + c)
+    assert r.app.game.state.piles[0] == expect.piles[0]
+    # A alone: the best order, as the model plays it.
+    r = run(m.keys + [SETTLE], seed)
+    assert r.app.game.state == m.state
+
+
+# ---------------------------------------------------------------- opponents
+
+
+def test_rival_plays_first_on_its_own_and_its_card_count_shows():
+    # RULES.md §8: the rival plays first, by fixed rules; its score is its pile's card count.
+    seed = 21
+    m = Model(MODE_RIVAL, seed)
+    m.play_passes(3)
+    r = run(m.keys + [SETTLE], seed)
+    s = r.app.game.state
+    assert s == m.state
+    assert s.seat == 1 and s.phase == P_TURN
+    assert text(r.app.ui.side[5]) == "Rival %d" % s.score(0)
+    assert text(r.app.ui.side[0]) == "YOU"
+    assert count(r, (112, 60, 160, 72), RED) > 10  # the rival's count in red
+
+
+def test_table_bots_play_their_turns_to_the_end_of_the_game():
+    # RULES.md §8 table: built-in opponents take the other seats (engine.bots).
+    seed = 6
+    m = Model(MODE_TABLE, seed)
+    m.play_passes()
+    r = run(m.keys + [SETTLE], seed, render_every=0)
+    assert r.app.game is None and r.app.screen == 7  # the game over screen
+    assert r.app.store.played[3] == 1
+
+
+def test_hot_seat_hides_the_hand_until_the_next_player_presses_a():
+    # A table of two people passing the device: hands are secret (RULES.md §3.5).
+    seed = 7
+    nav = ["LEFT", "DOWN", "RIGHT", "DOWN", "A"]  # seats 3 -> 2; P2 bot -> person; Start
+    m = Model(MODE_TABLE, seed, players=2, table_roles=bytes([0]), nav=nav)
+    m.pass_turn()
+    keys = m.keys[:-1]  # the last key is the hot-seat panel's A before P2's hand shows
+    r = run(keys + [SETTLE], seed)
+    s = r.app.game.state
+    assert s.seat == 1 and r.app.play.step == S_HANDOFF
+    assert all(r.app.ui.hand[x, y] == sprites.T_NONE for x in range(10) for y in range(2))
+    assert count(r, HAND, 0xFFFFFF) == 0  # no card face at all
+    r = run(m.keys + [SETTLE], seed)
+    assert r.app.play.step == S_HAND and r.app.game.state == m.state
+    assert count(r, HAND, 0xFFFFFF) > 100  # P2's cards
+    assert text(r.app.ui.side[0]) == "P2"
