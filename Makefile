@@ -55,5 +55,10 @@ flash: $(VENV)/.stamp
 typecheck: $(VENV)/.stamp $(STUBS)/.stamp
 	$(PY) -m pytest -q host_tests/test_typecheck.py
 
+# The README's pictures of the device app's screens (docs/screenshots/*.png): real positions
+# of real games, reached by key scripts in the headless simulator (tools/screenshots.py).
+screenshots: $(VENV)/.stamp
+	$(PY) -m tools.screenshots --out docs/screenshots
+
 clean:
 	rm -rf $(VENV) $(STUBS) tools/mpvm/node_modules build

@@ -43,6 +43,7 @@ def run(keys, seed=1, **kw):
     with sim_fast.fast():
         r = sim.run_headless(keys, seed=seed, **kw)
     assert r.ok, r.error
+    assert not r.hw.overflowed
     return r
 
 

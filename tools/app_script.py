@@ -26,10 +26,19 @@ from engine.state import (  # noqa: E402
 )
 from lnr import game as games  # noqa: E402
 from lnr.order import orders  # noqa: E402
+from lnr.turns import AUTO_MS, DIE_MS  # noqa: E402
+
+FRAME_MS = 30  # tools/sim.py's frame step
 
 # Frames for any roll shown die by die or an opponent's pauses: keys pressed meanwhile wait in
-# the queue, so this is only needed before a screenshot of what follows.
+# the queue (64 deep, as keypad's), so scripts wait out each timed step (_busy) to keep it
+# short, and end with SETTLE before a screenshot of what follows.
 SETTLE = "WAIT*80"
+
+
+def _busy(ms):
+    # A WAIT for a timed step of `ms`, rounded up to frames, plus one.
+    return "WAIT*%d" % (ms // FRAME_MS + 2)
 
 
 class Model:
@@ -46,6 +55,7 @@ class Model:
         # keys before these indices stop on that panel.
         self.result_at = -1
         self.order_at = -1
+        self.roll_at = -1
         self.keys = ["A"] + ["DOWN"] * mode + ["A"]  # title: New game; modes: the mode
         if mode == MODE_TABLE:
             # The table screen: Seats, P2.., Start. `nav` reaches Start another way.
@@ -87,6 +97,8 @@ class Model:
             s.apply(A_STOP)
         else:
             self.keys.append("A")  # the cursor waits on the roll button
+        self.roll_at = len(self.keys)  # the keys before this start the roll
+        self.keys.append(_busy(DIE_MS * s.dice_left))
         while s.phase == P_DICE:
             s.apply(s.sample_chance(self.game.rng))
         self.result_at = len(self.keys)
@@ -121,6 +133,7 @@ class Model:
         s = g.state
         while not s.is_terminal() and not g.human(s.seat):
             if s.is_chance():
+                self.keys.append(_busy(DIE_MS * s.dice_left))
                 while s.phase == P_DICE:
                     s.apply(s.sample_chance(g.rng))
                 self.keys.append("A")
@@ -129,6 +142,7 @@ class Model:
                     s.apply(s.rival_action() if s.is_rival(s.seat) else g.bot(s.seat)(s, g.bot_rng))
             else:
                 rival = s.is_rival(s.seat)
+                self.keys.append(_busy(AUTO_MS))
                 a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
                 moves = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
                     A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
@@ -137,6 +151,30 @@ class Model:
                     self.keys.append("A")
         if not s.is_terminal() and g.humans() > 1:
             self.keys.append("A")  # the hot-seat panel
+
+    def play_simple(self, turns=10 ** 6, max_risk=350):
+        """Plays like a cautious person for `turns` of the player's turns or to the end: a
+        lone chaos card is discarded; else the card whose build alone is least likely to
+        derail is laid if that chance is below `max_risk` per mille; else a pass."""
+        from engine.risk import permille
+
+        while turns and not self.state.is_terminal():
+            s = self.state
+            hand = s.hands[s.seat]
+            chaos = [c for c in hand if KIND[c] == KIND_CHAOS]
+            best = None
+            for c in hand:
+                if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None:
+                    risk = permille(*s.build_risk(c))
+                    if best is None or risk < best[0]:
+                        best = (risk, c)
+            if len(chaos) == 1:
+                self.chaos(chaos[0])
+            elif best is not None and best[0] < max_risk:
+                self.build(best[1])
+            else:
+                self.pass_turn()
+            turns -= 1
 
     def play_passes(self, turns=10 ** 6):
         """Passes for `turns` turns or to the end of the game."""

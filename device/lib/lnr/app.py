@@ -72,6 +72,7 @@ class App:
         self.mi = 0
         self.items = []
         self.page = 0
+        self.pages = 1
         self.mode = MODE_SOLO
         self.players = 3
         self.roles = bytearray(3)
@@ -317,11 +318,17 @@ class App:
                       GREEN if won else WHITE)
             for seat in range(s.players):
                 self.line(2 + seat, "%s: %d" % (game.name(seat), s.score(seat)))
+        if mode != MODE_TABLE:
+            self.line(4, "Cards: %d  Derailed: %d" % (
+                len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
+            self.line(5, "Games of %s: %d" % (games.MODE_TITLES[mode],
+                                               self.store.played[mode]), GREY)
         if record:
             self.line(6, "NEW RECORD!", GREEN)
         elif best is not None:
             self.line(6, "Record: %d" % best, CYAN)
         self.line(7, "A: title", GREY)
+        self.leds.off()
         gc.collect()
 
     # ------------------------------------------------------------------ records, settings
@@ -340,6 +347,7 @@ class App:
     def settings(self):
         self.text_screen(SC_SETTINGS, "SETTINGS")
         self.mi = 0
+        self.leds.progress(2, 6)  # a sample picture to judge the LEDs by
         self.draw_settings()
 
     def draw_settings(self):
@@ -375,22 +383,26 @@ class App:
             self.draw_settings()
 
     def howto(self):
+        # The pages are imported for the screen, then dropped (their strings cost RAM).
+        import sys
+
         from lnr.howto import PAGES
 
         self.text_screen(SC_HOWTO, "HOW TO PLAY")
+        self.pages = n = len(PAGES)
+        self.page %= n
         page = PAGES[self.page]
         for i in range(TEXT_LINES - 1):
             self.line(i, page[i] if i < len(page) else "")
-        self.line(7, "%d/%d  </>: page  B: back" % (self.page + 1, len(PAGES)), GREY)
+        self.line(7, "%d/%d  </>: page  B: back" % (self.page + 1, n), GREY)
+        del PAGES
+        sys.modules.pop("lnr.howto", None)
 
     def key_howto(self, k):
-        from lnr.howto import PAGES
-
         if k == K_B:
             self.title()
         elif k == K_LEFT or k == K_RIGHT or k == K_A:
-            n = len(PAGES)
-            self.page = (self.page + (n - 1 if k == K_LEFT else 1)) % n
+            self.page += self.pages - 1 if k == K_LEFT else 1
             self.howto()
 
     # ------------------------------------------------------------------ error

@@ -17,10 +17,10 @@ from lnr.turns import (
 )
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
-try:
-    from engine.bots import hint as _hint
-except ImportError:  # no hint() in this engine yet: a random legal action, no reason
-    _hint = None
+from engine import bots as _bots
+
+# engine.bots.hint(state) -> (action, reason); until the engine has it, a random legal action.
+_hint = getattr(_bots, "hint", None)
 
 MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
 # What each item does, under the menu (RULES.md §4).
@@ -79,7 +79,7 @@ class Play(Turns):
             self.open_menu()
         elif k == K_SELECT:
             self.step = S_LOOK
-            self.toast("Look: D-pad, B back")
+            self.toast("Look: D-pad, B back", True)
             self.ui.cursor.hidden = True
             self.app.dirty = True
 
@@ -117,7 +117,7 @@ class Play(Turns):
         # Says what the keys do once a build has begun (its dice not rolled yet).
         p = self.game.state.phase
         if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
-            self.toast("A: roll  B: undo" if p == P_DICE else "A: add/roll B:undo")
+            self.toast("A: roll  B: undo" if p == P_DICE else "A: add/roll B:undo", True)
 
     def reason(self, c):
         # Why card c cannot be picked now, in 18 characters or fewer (the toast).
@@ -291,9 +291,7 @@ class Play(Turns):
             if _hint is not None:
                 action, reason = _hint(s)
             else:
-                from engine.bots import BOTS
-
-                action = BOTS["random"](s, g.bot_rng)
+                action = _bots.BOTS["random"](s, g.bot_rng)
         except Exception:  # a hint must never end the game
             self.toast("No hint now")
             self.advance()

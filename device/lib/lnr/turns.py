@@ -93,6 +93,7 @@ class Turns:
         self.oi = 0
         self.mi = 0  # menu cursor
         self.toast_due = -1
+        self.sticky = False
         self.title = ""  # the result panel's title: what the mover did
         self.mover = 0  # the seat whose move the result panel shows
 
@@ -122,6 +123,8 @@ class Turns:
         if s.is_terminal():
             self.app.game_over(g)
             return
+        if self.sticky:
+            self.hide_toast()
         if s.turn != self.seen_turn:
             self.seen_turn = s.turn
             if self.new_turn():
@@ -148,7 +151,7 @@ class Turns:
                 return
             self.step = S_BEND
             self.bend = self.default_bend()
-            self.toast("</>: bend  A: lay")
+            self.toast("</>: bend  A: lay", True)
         elif s.phase == P_TURN and len(acts) == 1:  # nothing fits and no chaos: pass (§4)
             self.toast("Nothing fits: pass")
             self.act(A_PASS)
@@ -353,11 +356,15 @@ class Turns:
         if pile:
             cards[0, 0] = card_top(pile[-1])
             cards[0, 1] = card_bottom(pile[-1])
+        else:
+            cards[0, 0] = sprites.T_NOPILE
+            cards[0, 1] = sprites.T_NOPILE + 1
+        cards[1, 0] = sprites.T_ONTO
         for i in range(len(order)):
             if i < 6:
                 cards[2 + i, 0] = card_top(order[i])
                 cards[2 + i, 1] = card_bottom(order[i])
-        ui.pline(4, "pile  then 1st, 2nd.." if pile else "      1st, 2nd.. go on", GREY)
+        ui.pline(4, "pile <- 1st, 2nd, ..." if pile else "empty <- 1st, 2nd, ...", GREY)
         ui.pline(5, "Score +%d%s" % (score - before, "  (best)" if self.oi == 0 else ""),
                  GREEN if self.oi == 0 else WHITE)
         ui.pline(6, "<> order %d/%d  A: put" % (self.oi + 1, len(self.opts)))
@@ -512,15 +519,19 @@ class Turns:
 
     # ------------------------------------------------------------------ toast
 
-    def toast(self, text):
+    def toast(self, text, sticky=False):
+        """Shows a line over the map's foot: for a while, or (`sticky`: the keys of the step
+        on screen) until the State changes."""
         put(self.ui.toast, text, 18)
         self.ui.toast.hidden = False
-        self.toast_due = (self.app.now + TOAST_MS) & _TICKS_MASK
+        self.sticky = sticky
+        self.toast_due = -1 if sticky else (self.app.now + TOAST_MS) & _TICKS_MASK
         self.app.dirty = True
 
     def hide_toast(self):
         self.ui.toast.hidden = True
         self.toast_due = -1
+        self.sticky = False
 
     def tick(self, now):
         """Runs timed steps and hides an old toast."""

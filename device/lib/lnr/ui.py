@@ -1,4 +1,4 @@
-"""Every displayio object of the app, built once at start (STYLE.md, Device).
+"""Every displayio object of the app, built once at start (STYLE.md, Device) by lnr/make.py.
 
 Three layers share the root Group and the sprite sheet; screens only show or hide them and
 change tile indices, colours and text:
@@ -11,10 +11,6 @@ change tile indices, colours and text:
 Labels are bitmap_labels in terminalio.FONT padded to a fixed width, so a new text reuses
 the label's bitmap instead of allocating another.
 """
-import displayio
-import terminalio
-from adafruit_display_text import bitmap_label
-
 from lnr import sprites
 
 try:
@@ -62,64 +58,25 @@ def put(label, text, width, color=None):
         label.color = color
 
 
-def _label(group, x, y, width, scale=1, color=WHITE, background=None):
-    lbl = bitmap_label.Label(terminalio.FONT, text=_SPACES[:width], color=color,
-                             background_color=background, scale=scale,
-                             anchor_point=(0, 0), anchored_position=(x, y))
-    group.append(lbl)
-    return lbl
-
-
-def _grid(group, sheet, pal, w, h, x, y, tw=16, th=16):
-    tg = displayio.TileGrid(sheet, pixel_shader=pal, width=w, height=h, tile_width=tw,
-                            tile_height=th, default_tile=sprites.T_NONE, x=x, y=y)
-    group.append(tg)
-    return tg
-
-
 class Ui:
     """The display objects; `root` goes to hw.display.root_group."""
 
     def __init__(self):
-        sheet, pal = sprites.build()
-        self.root = displayio.Group()
+        # Built by lnr/make.py, which is then dropped: its code is needed once.
+        import sys
 
-        text = self.text = displayio.Group()
-        self.deco = _grid(text, sheet, pal, 10, 1, 0, 30)
-        self.deco_loco = _grid(text, sheet, pal, 1, 1, 96, 30)  # a sprite over the rails
-        self.title = _label(text, 4, 2, 13, scale=2, color=YELLOW)
-        self.lines = []
-        for i in range(TEXT_LINES):
-            self.lines.append(_label(text, 2, 30 + 12 * i, LINE_W))
-        self.root.append(text)
+        import lnr
+        from lnr import make
 
-        play = self.play = displayio.Group()
-        self.map = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)
-        self.frame = _grid(play, sheet, pal, 1, 1, 0, 0)
-        self.loco = _grid(play, sheet, pal, 1, 1, 0, 0)
-        self.side = []
-        for i in range(8):
-            self.side.append(_label(play, 112, 12 * i, SIDE_W))
-        self.hand = _grid(play, sheet, pal, HAND_N, 2, 0, 96)
-        self.cursor = _grid(play, sheet, pal, 1, 2, 0, 96)
-        self.cursor[0, 0] = sprites.T_CURSOR
-        self.cursor[0, 1] = sprites.T_CURSOR + 1
-        self.frame[0, 0] = sprites.T_FRAME
-        self.toast = _label(play, 0, 84, 18, color=WHITE, background=0x000000)
-        self.root.append(play)
-
-        panel = self.panel = displayio.Group(x=8, y=0)
-        box = _grid(panel, sheet, pal, 9, 6, 0, 0)
-        for y in range(6):
-            for x in range(9):
-                col = 0 if x == 0 else (2 if x == 8 else 1)
-                row = 0 if y == 0 else (2 if y == 5 else 1)
-                box[x, y] = sprites.T_PANEL + row * 3 + col
-        self.cards = _grid(panel, sheet, pal, 8, 2, 8, 18)
-        self.plines = []
-        for i in range(PANEL_LINES):
-            self.plines.append(_label(panel, 6, 4 + 12 * i, PANEL_W))
-        self.root.append(panel)
+        (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
+         self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
+         self.panel, self.cards, self.plines) = make.build()
+        del make
+        sys.modules.pop("lnr.make", None)
+        try:
+            del lnr.make  # the package keeps its submodules as attributes too
+        except (AttributeError, TypeError):
+            pass
         self._written = 0
         self.show(None)
 
