@@ -22,7 +22,7 @@ from tools.app_script import Model, SETTLE, find, derailing_card, chaos_card  # 
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.risk import permille  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_BEND_L, A_BEND_R, A_LAY, A_PASS, A_PILE, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER,
+    A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER,
     P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
 )
 from lnr import leds as L  # noqa: E402
@@ -365,3 +365,66 @@ def test_hot_seat_hides_the_hand_until_the_next_player_presses_a():
     assert r.app.play.step == S_HAND and r.app.game.state == m.state
     assert count(r, HAND, 0xFFFFFF) > 100  # P2's cards
     assert text(r.app.ui.side[0]) == "P2"
+
+
+# ---------------------------------------------------------------- broken track, hint, look
+
+
+def _pass_hits_broken(m):
+    s = m.state.clone()
+    s.apply(A_PASS)
+    return s.hits > 0
+
+
+def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
+    # RULES.md §5, D1: each broken card the loco enters costs a penalty card, a pass too.
+    for seed in range(1, 3000):
+        m = Model(MODE_SOLO, seed)
+        for _ in range(6):
+            if m.state.is_terminal() or _pass_hits_broken(m):
+                break
+            m.pass_turn()
+        if not m.state.is_terminal() and _pass_hits_broken(m):
+            break
+    else:
+        raise AssertionError("no pass onto a broken card found")
+    m.pass_turn()
+    r = run(m.keys[:m.result_at] + [SETTLE], seed)
+    s = r.app.game.state
+    assert s.hits == 1
+    assert text(r.app.ui.plines[4]) == "Loco +1, broken x1"
+    assert count(r, line_box(4), RED) > 30
+    assert (L.AMBER,) * 5 in r.leds
+
+
+def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
+    seed = 12
+    m = Model(MODE_SOLO, seed)
+    r = run(m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", SETTLE], seed)
+    play = r.app.play
+    s = r.app.game.state
+    assert text(r.app.ui.plines[0]) == "Hint"
+    said = text(r.app.ui.plines[2])
+    assert said and count(r, line_box(2), GREEN) > 20
+    # What it says is something the player may do now, and the cursor is on its card.
+    legal = s.legal_actions()
+    if said == "Pass":
+        assert A_PASS in legal
+    else:
+        c = play.selected()
+        assert c >= 0 and (said.startswith("Lay") or said.startswith("Discard"))
+        assert any(a - A_LAY == c or a - A_CHAOS == c for a in legal)
+    assert s == m.state  # a hint changes nothing
+
+
+def test_select_looks_around_the_track_and_back_follows_the_loco():
+    seed = 12
+    m = Model(MODE_SOLO, seed)
+    r0 = run(m.keys + [SETTLE], seed)
+    ox, oy = r0.app.play.view.ox, r0.app.play.view.oy
+    r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", SETTLE], seed)
+    assert (r.app.play.view.ox, r.app.play.view.oy) == (ox - 2, oy - 1)
+    assert r.app.ui.map[2, 1] == r0.app.ui.map[0, 0]  # the picture moved with the view
+    r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", "B", SETTLE], seed)
+    assert (r.app.play.view.ox, r.app.play.view.oy) == (ox, oy)
+    assert r.screen == r0.screen

@@ -82,21 +82,21 @@ def build():
             cursor, toast, panel, cards, plines)
 
 
-_LOCO_ART = (
+_LOCO_ART = (  # seen from above, heading east: cab, boiler with its chimney, lamps, buffers
     "................",
     "................",
-    "..........kk....",
-    "..cccc....kk....",
-    "..cwwc....kk....",
-    "..cwwc.ccccccc..",
-    "..cccc.cccccccy.",
-    "..ccccccccccccy.",
-    "..ccccccccccccc.",
-    "..ccccccccccccc.",
-    ".rkkkkkkkkkkkkkr",
-    "...kkk..kkk.kkk.",
-    "...k.k..k.k.k.k.",
-    "...kkk..kkk.kkk.",
+    "................",
+    "................",
+    "..kkkkkkkkkkkk..",
+    ".kgggkcccccccckr",
+    ".kgwgkccccccccky",
+    ".kgwgkccccckkck.",
+    ".kgwgkccccckkck.",
+    ".kgwgkccccccccky",
+    ".kgggkcccccccckr",
+    "..kkkkkkkkkkkk..",
+    "................",
+    "................",
     "................",
     "................",
 )

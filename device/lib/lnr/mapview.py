@@ -75,6 +75,7 @@ class MapView:
         self.ui = ui
         self.ox = 0
         self.oy = 0
+        self.end_row = 0  # the map row of the open end, last drawn
 
     def follow(self, state):
         """Scrolls so that the loco and the open end are in view, with as much of the track
@@ -136,11 +137,18 @@ class MapView:
         ui.frame.hidden = not (inside and ghost >= 0)
         if inside:
             if ghost >= 0:
-                grid[x, y] = track_tile(ghost, state.head, (state.head + TURN[bend]) & 3)
+                # The curve being placed, framed, and the open end it would leave.
+                turned = (state.head + TURN[bend]) & 3
+                grid[x, y] = track_tile(ghost, state.head, turned)
                 ui.frame.x = 16 * x
                 ui.frame.y = 16 * y
+                nx = x + (1 if turned == 0 else (-1 if turned == 2 else 0))
+                ny = y + (1 if turned == 1 else (-1 if turned == 3 else 0))
+                if 0 <= nx < MAP_W and 0 <= ny < MAP_H and grid[nx, ny] == sprites.T_EMPTY:
+                    grid[nx, ny] = sprites.T_END + turned
             else:
                 grid[x, y] = sprites.T_END + state.head
+        self.end_row = y
 
     def scroll(self, dx, dy):
         """Moves the view by whole cells (looking around the track)."""

@@ -431,6 +431,11 @@ class Turns:
             self.view.draw(s, s.pending, self.bend - A_BEND_L + 1)
         else:
             self.view.draw(s)
+        # The toast goes on the half of the map away from the open end.
+        y = 0 if self.view.end_row >= 3 else 84
+        toast = self.ui.toast
+        if toast.anchored_position[1] != y:
+            toast.anchored_position = (0, y)
         self.draw_hand()
         self.draw_side()
         self.app.dirty = True
@@ -455,7 +460,7 @@ class Turns:
             hand[i, 0] = top
             hand[i, 1] = bottom
         show = self.game.human(self.game.state.seat) and not hidden and (
-            self.step == S_HAND or self.step == S_MENU)
+            self.step == S_HAND or self.step == S_MENU or self.step == S_BEND)
         ui.cursor.hidden = not show
         ui.cursor.x = 16 * (self.sel - self.hoff)
 
@@ -489,7 +494,11 @@ class Turns:
             put(side[5], "Rival %d" % s.score(0), SIDE_W, RED)
         else:
             put(side[5], "Seat %d/%d" % (seat + 1, s.players) if s.players > 1 else "", SIDE_W)
-        put(side[6], "Ahead %d" % s.ahead(), SIDE_W)
+        n = len(self.cards())
+        if n > HAND_N:  # the hand scrolls: say how many cards it holds
+            put(side[6], "Hand %d" % n, SIDE_W, CYAN)
+        else:
+            put(side[6], "Ahead %d" % s.ahead(), SIDE_W, WHITE)
         self.draw_risk()
 
     def draw_risk(self):
