@@ -12,9 +12,10 @@ from engine.state import (
 )
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.order import best
-from lnr.turns import (
-    Turns, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_RESULT, S_HANDOFF, S_INFO, BTN_ROLL,
+from lnr.hud import (
+    S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_RESULT, S_HANDOFF, S_INFO, BTN_ROLL,
 )
+from lnr.turns import Turns
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
 from engine import bots as _bots
