@@ -157,6 +157,9 @@ class App:
         if self.store.saved is not None:
             items.insert(0, "Continue")
         self.menu(items, 2)
+        if self.store.notice:  # e.g. a write that failed at the last game's end
+            self.message = self.store.notice
+            self.store.notice = None
         if self.message:
             lines = wrap(self.message, LINE_W)
             for i in range(len(lines)):

@@ -156,6 +156,8 @@ class Turns(Hud):
             self.title = self.describe(seat, action)
         self.mover = seat
         s.apply(action)
+        if not moves and not self.game.human(seat) and self.title:
+            self.toast(self.title)  # an opponent's lay or chaos discard, said in passing
         if moves:
             self.ui.clear_panel()
             if s.is_rival(seat) and action != A_PASS:
