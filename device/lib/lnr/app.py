@@ -196,6 +196,8 @@ class App:
 
     def draw_modes(self):
         self.menu(list(games.MODE_TITLES), 1)
+        if self.store.saved is not None:  # finish_game drops it (storage.py)
+            self.line(5, "Finishing drops your save", GREY)
         self.line(6, _MODE_INFO[self.mi], CYAN)
         self.line(7, "A: play  B: back", GREY)
 
