@@ -177,7 +177,7 @@ class Turns(Hud):
             return "%s pass%s" % (name, "" if name == "YOU" else "es")
         if action >= A_CHAOS:
             return "%s: chaos %d" % (name, VALUE[action - A_CHAOS])
-        return "%s lay %s" % (name, describe(action - A_LAY))
+        return "%s lay%s %s" % (name, "" if name == "YOU" else "s", describe(action - A_LAY))
 
     def auto_step(self):
         # One step of an opponent: the rival by its rules (§8), a bot by engine.bots.
