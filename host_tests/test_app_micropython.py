@@ -162,6 +162,7 @@ st.load()
 print("PLAYED", st.played[0], st.played[1], st.played[2], st.played[3])
 print("BEST", st.best[0], st.best[1], st.best[2], st.best[3])
 print("REFRESHES", hw.display.refreshes)
+print("SETTINGS", st.brightness, st.pixel_count)
 """
 
 
@@ -180,6 +181,8 @@ def _vm(tmp_path, frames, seed):
          "--tree", "%s:/lib" % lib, str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
+    # lnr.main prints an exception it shows on the error screen: none may happen.
+    assert "error" not in out.stdout.lower() and "Traceback" not in out.stdout, out.stdout
     lines = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines())
     return lines
 
@@ -190,7 +193,10 @@ def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
     m = Model(mode, seed)
     m.play_simple()
     assert m.state.is_terminal()
-    frames = _script(m.keys + ["WAIT*80"])
+    # Then every other screen: title, records, settings (a change), how to play (2 pages).
+    tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
+            "B", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "RIGHT", "B"]
+    frames = _script(m.keys + tour)
     out = _vm(tmp_path, frames, seed)
     played = [int(n) for n in out["PLAYED"].split()]
     assert played == [1 if i == mode else 0 for i in range(4)]
@@ -199,6 +205,7 @@ def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
     won = me in s.winners()
     best = out["BEST"].split()[mode]
     assert best == (str(s.score(me)) if won else "None")
+    assert out["SETTINGS"].split() == ["3", "1"]  # brightness 2 -> 3; pixels 5 -> 1 (wraps)
     assert int(out["REFRESHES"]) > 50
 
 
