@@ -111,7 +111,6 @@ class Turns(Hud):
             self.bend = self.default_bend()
             self.toast("</>: bend  A: lay", True)
         elif s.phase == P_TURN and len(acts) == 1:  # nothing fits and no chaos: pass (§4)
-            self.toast("Nothing fits: pass")
             self.act(A_PASS)
             return
         else:
@@ -171,9 +170,12 @@ class Turns(Hud):
     def describe(self, seat, action):
         # The result panel's title for the first action of a turn.
         name = self.game.name(seat)
+        s = self.game.state
         if action == A_PASS:
-            if self.game.state.is_rival(seat):
-                return "%s can't lay %d" % (name, VALUE[self.game.state.hands[seat][0]])
+            if s.is_rival(seat):
+                return "%s can't lay %d" % (name, VALUE[s.hands[seat][0]])
+            if len(s.legal_actions()) == 1:
+                return "Can't lay: %s pass%s" % (name, "" if name == "YOU" else "es")
             return "%s pass%s" % (name, "" if name == "YOU" else "es")
         if action >= A_CHAOS:
             return "%s: chaos %d" % (name, VALUE[action - A_CHAOS])
