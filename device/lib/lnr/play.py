@@ -107,7 +107,7 @@ class Play(Turns):
         if action >= A_CHAOS:
             self.act(action)
             if self.game.state.phase != P_CHAOS:
-                self.toast("Chaos %d on the pile" % VALUE[c])
+                self.toast("Chaos %d discarded" % VALUE[c])
             return
         if SHAPE[c] == SHAPE_CURVE:
             self.before = s.clone()
