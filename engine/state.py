@@ -233,78 +233,16 @@ class State:
                     acts.append(A_LAY + c)
         return acts
 
+    def is_legal(self, action):
+        """Returns True if `action` is legal now (what legal_actions() lists)."""
+        return action in self.legal_actions()
+
     def why_not(self, action):
-        """Returns None if `action` is legal now, else the reason it is not, in words."""
-        p = self.phase
-        if p == P_OVER:
-            return "the game is over"
-        if p == P_SETUP:
-            return "the game has not started"
-        if p == P_DICE:
-            if action == A_ROLL0 or action == A_ROLL1:
-                return None
-            return "roll the dice first: %d to go" % self.dice_left
-        if action == A_ROLL0 or action == A_ROLL1:
-            return "there are no dice to roll now"
-        if p == P_ORDER:
-            c = action - A_PILE
-            if not 0 <= c < 55:
-                return "put your penalty cards %s on your pile first" % self.penalty
-            if c not in self.penalty:
-                return "card %d is not among the penalty cards %s" % (c, self.penalty)
-            if self.is_rival(self.seat) and c != self.penalty[0]:
-                return "the rival piles its penalty cards in the order taken (RULES 8)"
-            return None
-        if action >= A_PILE:
-            return "there are no penalty cards to put down"
-        if p == P_BEND:
-            if action == A_BEND_L or action == A_BEND_R:
-                return _fit_reason(self, self.pending, action - A_BEND_L + BEND_L)
-            return "choose the bend of card %d first: L or R" % self.pending
-        if action == A_BEND_L or action == A_BEND_R:
-            return "no curve card waits for its bend"
-        hand = self.hands[self.seat]
-        rival = self.is_rival(self.seat)
-        if action == A_PASS:
-            if p != P_TURN:
-                return "a pass replaces the whole action: this turn's action has begun"
-            if rival and self._rival_forced(hand[0]) != A_PASS:
-                return "the rival passes only when its card cannot be laid (RULES 8)"
-            return None
-        if action == A_STOP:
-            if p == P_BUILD or p == P_CHAOS:
-                return None
-            return "there is nothing to finish: lay or discard a card first"
-        if A_LAY <= action < A_LAY + 55:
-            c = action - A_LAY
-            if c not in hand:
-                return "card %d is not in the hand" % c
-            if KIND[c] == KIND_CHAOS:
-                return "card %d is a chaos card: it has no rails, it can only be discarded" % c
-            if p == P_CHAOS:
-                return "this turn discards chaos cards: no building"
-            if p == P_BUILD and VALUE[c] != self.build_value:
-                return "a build lays cards of one value: this one lays %ds" % self.build_value
-            if SHAPE[c] == SHAPE_CURVE:
-                why = _fit_reason(self, c, BEND_L)
-                if why is not None:
-                    why_r = _fit_reason(self, c, BEND_R)
-                    if why_r is None:
-                        return None
-                    if why_r != why:
-                        why = "bent left, " + why + "; bent right, " + why_r
-                return why
-            return _fit_reason(self, c, BEND_S)
-        if A_CHAOS <= action < A_CHAOS + 55:
-            c = action - A_CHAOS
-            if c not in hand:
-                return "card %d is not in the hand" % c
-            if KIND[c] != KIND_CHAOS:
-                return "card %d is not a chaos card" % c
-            if p == P_BUILD:
-                return "this turn builds: finish the build first"
-            return None
-        return "there is no action %d" % action
+        """Returns None if `action` is legal now, else the reason it is not, in words. The words
+        live in engine.explain, imported on first use: the device rarely needs them (memory)."""
+        from engine.explain import why_not
+
+        return why_not(self, action)
 
     def score(self, seat):
         """Returns the seat's score (§7): the values in hand and pile; for the rival (§8), the
@@ -381,9 +319,8 @@ class State:
 
     def apply(self, action):
         """Applies a legal action; raises IllegalAction with the reason otherwise."""
-        why = self.why_not(action)
-        if why is not None:
-            raise IllegalAction(why)
+        if not self.is_legal(action):
+            raise IllegalAction(self.why_not(action) or "action %d is not legal now" % action)
         if action == A_ROLL0 or action == A_ROLL1:
             self.wheels += action - A_ROLL0
             self.dice_left -= 1
@@ -592,23 +529,6 @@ def _has_chaos(hand):
     return False
 
 
-def _fit_reason(state, card, bend):
-    # The words for State.fit(), citing the placement rule of §2 that fails.
-    r = state.fit(card, bend)
-    if r == FIT_OK:
-        return None
-    if r == FIT_SHAPE:
-        return "card %d cannot take bend %s (RULES 2.1)" % (card, BEND_NAMES[bend])
-    if r == FIT_VALUE:
-        return "value rule: a %d cannot follow a %d (RULES 2.2)" % (
-            VALUE[card], VALUE[state.track[-1]])
-    x, y = cell_xy(state.target())
-    if r == FIT_TAKEN:
-        return "the cell ahead (%d, %d) holds a card (RULES 2.3)" % (x, y)
-    return "bent %s at (%d, %d) the track would point into a card (no block, RULES 2.4)" % (
-        BEND_NAMES[bend], x, y)
-
-
 def players_for(mode, players=None):
     """Returns the number of seats for a mode (§8), checking a requested number."""
     if mode == MODE_SOLO or mode == MODE_CHALLENGE:
@@ -663,51 +583,4 @@ def new_game(mode, rng, players=None):
     """Returns a State set up by §3 with the first turn begun."""
     s = deal(mode, rng, players)
     s.start()
-    return s
-
-
-def from_setup(mode, players, track, removed, hands, deck):
-    """Returns a State, before its first turn, from a recorded setup (§10): `track` as
-    (card, bend) pairs in laying order, `deck` top first. Raises ValueError naming what is
-    wrong with the setup."""
-    players = players_for(mode, players)
-    s = State(mode, players)
-    seen = bytearray(55)
-    everything = [c for c, _ in track] + list(removed) + list(deck)
-    for hand in hands:
-        everything += hand
-    for c in everything:
-        if not (type(c) is int and 0 <= c < 55):
-            raise ValueError("%s is not a card id" % (c,))
-        if seen[c]:
-            raise ValueError("card %d appears twice" % c)
-        seen[c] = 1
-    if len(everything) != 55:
-        raise ValueError("the setup holds %d cards, not 55" % len(everything))
-    if len(track) != 4:
-        raise ValueError("the initial track has %d cards, not 4 (RULES 3.2)" % len(track))
-    for i in range(len(track)):
-        c, bend = track[i]
-        if KIND[c] == KIND_CHAOS:
-            raise ValueError("initial track card %d is a chaos card (RULES 3.2)" % c)
-        if s.fit(c, bend) != FIT_OK:
-            raise ValueError("initial track card %d: %s" % (c, _fit_reason(s, c, bend)))
-        s._lay(c, bend)
-    s.loco = 2
-    want = REMOVED_AT_SETUP[players]
-    if len(removed) != want:
-        raise ValueError("%d cards removed, not %d (RULES 3.4)" % (len(removed), want))
-    s.box = list(removed)
-    if len(hands) != players:
-        raise ValueError("%d hands for %d seats" % (len(hands), players))
-    for seat in range(players):
-        want = 0 if s.is_rival(seat) else 2
-        if len(hands[seat]) != want:
-            raise ValueError("seat %d is dealt %d cards, not %d (RULES 3.5)" % (
-                seat, len(hands[seat]), want))
-        s.hands[seat] = list(hands[seat])
-    if not deck:
-        raise ValueError("the deck is empty")
-    s.deck = list(deck)
-    s.deck.reverse()  # we keep the top at the end
     return s

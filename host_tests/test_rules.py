@@ -14,6 +14,7 @@ import pytest
 from engine import state as st
 from engine.risk import derail_chance, permille, wheel_counts
 from engine.rng import Rng
+from engine.setup import from_setup
 from engine.state import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1, A_STOP,
     MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, P_BEND, P_BUILD, P_CHAOS, P_DICE,
@@ -291,11 +292,11 @@ def test_s2_2_value_rule_not_checked_for_the_first_card_but_for_the_second():
     hands = [[rest[0], rest[1]]]
     removed = rest[2:13]
     deck = rest[13:]
-    s = st.from_setup(MODE_SOLO, 1, [(S3[0], 0), (S4[0], 0), (S4[1], 0), (S4[2], 0)],
+    s = from_setup(MODE_SOLO, 1, [(S3[0], 0), (S4[0], 0), (S4[1], 0), (S4[2], 0)],
                       removed, hands, deck + [S1[0], S3[1], S3[2], S4[3]])
     assert s.track == [S3[0], S4[0], S4[1], S4[2]]
     with pytest.raises(ValueError) as e:
-        st.from_setup(MODE_SOLO, 1, [(S1[0], 0), (S3[0], 0), (S3[1], 0), (S3[2], 0)],
+        from_setup(MODE_SOLO, 1, [(S1[0], 0), (S3[0], 0), (S3[1], 0), (S3[2], 0)],
                       removed, hands, deck + [S4[0], S4[1], S4[2], S4[3]])
     assert "2.2" in str(e.value)
 
