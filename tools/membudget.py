@@ -1,30 +1,50 @@
-"""What the game costs in RAM on a PyBadge, estimated on the desktop (`make membudget`).
+"""What the game costs in RAM on a PyBadge, measured on the desktop (`make membudget`).
 
-    python -m tools.membudget [--app MODULE:FUNCTION] [--heap-kb 192]
+    python -m tools.membudget [--heap-kb 192] [--out docs/memory.md] [--app lnr.main:run]
 
-1. Display objects: runs the app headless in the simulator until its start-up settles, then
-   walks hw.display.root_group and also looks for displayio objects the app built but has
-   not attached (screens kept for later). Each Bitmap costs ceil(w*bpp/32)*4*h bytes of
-   pixel data (HARDWARE.md) plus its object; a TileGrid its object plus its tile map (one
-   byte per tile, two when the bitmap holds over 255 tiles, none for up to 4 tiles: packed
-   in the pointer), as common_hal_displayio_tilegrid_construct() allocates. Object sizes are
-   estimates from the CircuitPython 10 structs, rounded to the heap's 16-byte blocks.
-2. Modules: imports every device module on the real MicroPython VM (tools/mpvm) one after
-   the other and prints the live heap each one keeps (code, globals, interned names). App
-   modules that import displayio, terminalio or adafruit_display_text get stand-ins with no
-   behaviour, loaded first so that their own cost is not counted.
-3. A game: the live heap of the largest game state (table, 4 seats) with its dice Rng.
+The issue's budget: the game must leave more than half of the PyBadge's 192 KB heap free, so
+its peak may be at most 96 KB. Prints the table below and writes it to docs/memory.md; exits 1
+over budget. How each number is found:
 
-It then checks that the sum leaves more than half of a ~192 KB heap free: the budget is
-about 100 KB for the game (HARDWARE.md), the rest is CircuitPython's own and fragmentation.
-Exits 1 if not. A .py module is compiled in RAM at import and briefly needs several times
-its kept size: the device should get .mpy files (HARDWARE.md, Toolchain).
+1. Display objects (the simulator, Blinka): the app runs headless to its title screen and into
+   a game; every displayio object reachable from the display, or alive but not attached, is
+   counted once. A Bitmap costs ceil(w*bpp/32)*4*h bytes of pixels (HARDWARE.md) plus its
+   object; a TileGrid its object plus its tile map (one byte per tile, two when the bitmap
+   holds over 255 tiles, none for up to 4 bytes: packed in the pointer), as
+   common_hal_displayio_tilegrid_construct() allocates. Object sizes are estimates from the
+   CircuitPython 10 structs, rounded to the heap's 16-byte blocks. These objects are built
+   once at start and live for the whole run, so every phase carries them.
+2. Modules (the real MicroPython VM, tools/mpvm): every module the device can import (found
+   from the import statements reachable from lnr.main and lnr.boards) is imported on its own,
+   after the modules it imports at load: `kept` is the live heap it adds (code, globals,
+   interned names), `import needs` everything allocated while it loads from .py source
+   (compiler garbage included: what an import briefly needs; less from .mpy). C modules
+   (displayio, terminalio, board, keypad, ...) get stand-ins loaded first, not charged.
+3. Phases (the VM): the real app (lnr.main.start / lnr.main.step) plays one long session as
+   a player would, from power-up: a solo game (with a hint, save & quit, Continue), a
+   challenge, a rival and a table game with two bots, each to its end, then records, settings,
+   how to play and the mode and table screens. After every frame the VM really collects and
+   reads the live heap: modules resident at that moment, the game's State and every app
+   object. MicroPython never frees an interned name, so names of modules loaded and dropped
+   earlier in the session stay counted. The stand-in display objects' own heap (a counted
+   number of objects of calibrated size) is taken out and the CircuitPython bytes of (1) are
+   put in. `bound` adds everything the frame allocated before the collection (garbage
+   included): a frame that imports a module from .py source cannot need more than that.
+   Start-up is measured apart: everything lnr.main imports plus lnr.make with all display
+   objects built (the moment before lnr.make is dropped).
+4. Board: lnr.boards, the PyBadge profile and the neopixel library with its Hardware object,
+   on the VM with fake board parts; resident in every phase.
+
+Not measured (hence the margin under 96 KB): CircuitPython's own heap use (USB, the display's
+bus and internals, the supervisor), fragmentation, and C-module objects' exact sizes.
 """
 import argparse
+import ast
 import gc
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,26 +60,263 @@ PALETTE_ENTRY = 16  # _displayio_color_t: rgb888, cached colour and colourspace,
 GROUP_OBJ = 48  # displayio_group_t plus the list object holding its children
 GROUP_SLOT = 4  # one pointer per child in that list
 
-ENGINE_MODULES = ("engine.cards", "engine.risk", "engine.rng", "engine.state", "engine.bots",
-                  "engine.ai", "engine.codec")
-FIRST_LNR = ("lnr.keys", "lnr.leds", "lnr.storage")
-STUBS = {
-    "displayio.py": (
-        "class _Any:\n"
-        "    def __init__(self, *a, **k):\n"
-        "        pass\n"
-        "Group = TileGrid = Bitmap = Palette = ColorConverter = OnDiskBitmap = _Any\n"),
-    "terminalio.py": "FONT = object()\n",
-    "adafruit_display_text/__init__.py": "",
-    "adafruit_display_text/bitmap_label.py": (
-        "class Label:\n"
-        "    def __init__(self, *a, **k):\n"
-        "        pass\n"),
-    "adafruit_display_text/label.py": (
-        "class Label:\n"
-        "    def __init__(self, *a, **k):\n"
-        "        pass\n"),
+HEAP_KB = 192  # a PyBadge's SAMD51J19
+RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+SEED = 11  # the session's first game; the app counts up from it
+ROOTS = ("lnr.main", "lnr.boards")
+# Device libraries from the venv (the pinned PyPI packages: the bundle's sources, HARDWARE.md).
+LIBRARIES = ("adafruit_display_text", "adafruit_ticks", "neopixel")
+
+# Stand-ins for the C modules, loaded before anything is measured. The displayio ones keep
+# no pixels and allocate nothing after construction (tile maps come from one pool made here),
+# so each kind costs the same per object: the session counts them and takes their calibrated
+# size out of the live heap.
+STANDINS = {
+    "displayio.py": '''
+_POOL = bytearray(4096)
+_TOP = [0]
+
+
+class Group:
+    n = 0
+    scale = 1
+
+    def __init__(self, *, scale=1, x=0, y=0):
+        # No `scale` attribute: adafruit_display_text's labels (Group subclasses) make it a
+        # property that needs their own attributes first.
+        Group.n += 1
+        self.x = x
+        self.y = y
+        self.hidden = False
+
+    def append(self, item):
+        pass
+
+    def insert(self, i, item):
+        pass
+
+    def pop(self, i=-1):
+        pass
+
+    def remove(self, item):
+        pass
+
+    def __len__(self):
+        return 0
+
+    def __iter__(self):
+        return iter(())
+
+
+class Bitmap:
+    n = 0
+
+    def __init__(self, width, height, value_count):
+        Bitmap.n += 1
+        self.width = width
+        self.height = height
+
+    def __setitem__(self, xy, v):
+        pass
+
+    def __getitem__(self, xy):
+        return 1
+
+    def fill(self, v):
+        pass
+
+    def blit(self, x, y, source, **kw):
+        pass
+
+
+class Palette:
+    n = 0
+
+    def __init__(self, count, *, dither=False):
+        Palette.n += 1
+        self.count = count
+
+    def __setitem__(self, i, v):
+        pass
+
+    def __getitem__(self, i):
+        return 0
+
+    def __len__(self):
+        return self.count
+
+    def make_transparent(self, i):
+        pass
+
+    def make_opaque(self, i):
+        pass
+
+    def is_transparent(self, i):
+        return False
+
+
+class TileGrid:
+    n = 0
+
+    def __init__(self, bitmap, *, pixel_shader, width=1, height=1, tile_width=None,
+                 tile_height=None, default_tile=0, x=0, y=0):
+        TileGrid.n += 1
+        self.width = width
+        self.height = height
+        self.x = x
+        self.y = y
+        self.hidden = False
+        self.o = _TOP[0]
+        _TOP[0] += width * height
+        for i in range(width * height):
+            _POOL[self.o + i] = default_tile
+
+    def _at(self, i):
+        if type(i) is tuple:
+            x, y = i
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise IndexError("tile index")
+            return self.o + y * self.width + x
+        return self.o + i
+
+    def __setitem__(self, i, t):
+        _POOL[self._at(i)] = t
+
+    def __getitem__(self, i):
+        return _POOL[self._at(i)]
+
+
+class OnDiskBitmap:
+    n = 0
+
+    def __init__(self, f):
+        OnDiskBitmap.n += 1
+        self.width = 128
+        self.height = 112
+        self.pixel_shader = Palette(16)
+
+
+def standin_bytes(unit):
+    return (Group.n * unit[0] + Bitmap.n * unit[1] + Palette.n * unit[2] +
+            TileGrid.n * unit[3] + OnDiskBitmap.n * unit[4])
+''',
+    "terminalio.py": '''
+import displayio
+
+
+class _Glyph:
+    def __init__(self):
+        self.bitmap = displayio.Bitmap(6, 12, 2)
+        self.tile_index = 0
+        self.width = 6
+        self.height = 12
+        self.dx = 0
+        self.dy = -2
+        self.shift_x = 6
+        self.shift_y = 0
+
+
+class _Font:
+    def __init__(self):
+        self.glyph = _Glyph()
+        self.bitmap = self.glyph.bitmap
+
+    def get_glyph(self, code):
+        return self.glyph
+
+    def get_bounding_box(self):
+        return (6, 12)
+
+
+FONT = _Font()
+displayio.Bitmap.n = 0
+''',
+    "fontio.py": "",
+    "bitmaptools.py": "def blit(*a, **k):\n    pass\n\n\ndef replace_color(*a):\n    pass\n",
+    "supervisor.py": '''
+import time
+
+
+def ticks_ms():
+    return (time.ticks_ms() + 0x1FFF0000) & 0x1FFFFFFF
+''',
+    "adafruit_pixelbuf.py": '''
+class PixelBuf:
+    def __init__(self, n, *, byteorder="BGR", brightness=1.0, auto_write=False, **kw):
+        self._n = n
+        self._buf = bytearray(3 * n)
+        self.brightness = brightness
+        self.auto_write = auto_write
+
+    def __len__(self):
+        return self._n
+
+    def __setitem__(self, i, v):
+        pass
+
+    def fill(self, v):
+        pass
+
+    def show(self):
+        self._transmit(self._buf)
+''',
+    "board.py": '''
+board_id = "pybadge"
+NEOPIXEL = BUTTON_CLOCK = BUTTON_OUT = BUTTON_LATCH = object()
+
+
+class _Display:
+    width = 160
+    height = 128
+    auto_refresh = True
+    root_group = None
+
+    def refresh(self):
+        pass
+
+
+DISPLAY = _Display()
+''',
+    "keypad.py": '''
+class Event:
+    def __init__(self, key_number=0, pressed=True):
+        self.key_number = key_number
+        self.pressed = pressed
+
+
+class _Queue:
+    def get_into(self, ev):
+        return False
+
+
+class ShiftRegisterKeys:
+    def __init__(self, **kw):
+        self.events = _Queue()
+''',
+    "microcontroller.py": "nvm = bytearray(256)\n",
+    "neopixel_write.py": "def neopixel_write(pin, buf):\n    pass\n",
+    "digitalio.py": '''
+class DigitalInOut:
+    def __init__(self, pin):
+        self.direction = None
+
+    def deinit(self):
+        pass
+
+
+class Direction:
+    OUTPUT = 1
+''',
+    "analogio.py": '''
+class AnalogIn:
+    def __init__(self, pin):
+        self.value = 32768
+''',
 }
+STANDIN_MODULES = ("displayio", "terminalio", "supervisor", "adafruit_pixelbuf", "board",
+                   "keypad", "microcontroller", "neopixel_write", "digitalio", "analogio")
+C_MODULES = set(n[:-3] for n in STANDINS) | {
+    "gc", "sys", "os", "time", "micropython", "traceback", "random", "struct", "math"}
 
 
 def blocks(n):
@@ -90,6 +347,10 @@ def palette_bytes(palette):
 
 def group_bytes(group):
     return blocks(GROUP_OBJ) + blocks(GROUP_SLOT * max(len(group), 1))
+
+
+# ------------------------------------------------------------------------------------------
+# 1. Display objects
 
 
 class Census:
@@ -156,186 +417,748 @@ class Census:
         for i, obj in enumerate(found):
             self.walk(obj, "unattached%d:%s" % (i, type(obj).__name__))
 
+    def grouped(self):
+        """Returns [(bytes, count, kind, bytes each, what)] of the Bitmaps and TileGrids,
+        equal ones together, largest first."""
+        same = {}
+        for kind, what, nbytes in self.rows:
+            if kind in ("Bitmap", "TileGrid"):
+                same[(kind, what, nbytes)] = same.get((kind, what, nbytes), 0) + 1
+        out = [(n * b, n, k, b, w) for (k, w, b), n in same.items()]
+        out.sort(key=lambda r: (-r[0], r[2], r[4]))
+        return out
 
-def display_census(app):
-    """Runs the app to its settled start screen; returns the Census of its display tree."""
+    def by_kind(self):
+        out = {}
+        for kind, _, nbytes in self.rows:
+            out[kind] = out.get(kind, 0) + nbytes
+        return out
+
+
+def display_census(app, keys):
+    """Runs the app through `keys`; returns (the Census of its display objects at the end,
+    how many displayio objects appeared after the first frame: 0 when all are built at
+    start)."""
     from tools import sim
+    import displayio
 
     run = sim.load_app(app)  # ImportError: the app is not there yet
-    result = sim.run_headless([], app=run, settle=30)
+    kinds = (displayio.Group, displayio.TileGrid, displayio.Bitmap, displayio.Palette)
+
+    def alive():
+        gc.collect()
+        return [o for o in gc.get_objects() if isinstance(o, kinds)]
+
+    before = alive()  # kept, so that their ids stay unique: the library's, not the app's
+    first = []
+
+    def on_frame(hw):
+        if hw.frame == 1:
+            first.extend(alive())
+
+    result = sim.run_headless(keys, app=run, settle=30, on_frame=on_frame)
     if result.error:
         sys.stderr.write(result.error)
-        raise SystemExit("membudget: the app failed at start-up")
+        raise SystemExit("membudget: the app failed in the simulator")
     census = Census()
     census.skip_library()
+    census.seen.update(id(o) for o in before)
     root = result.hw.display.root_group
     if root is not None:
         census.walk(root)
     census.detached()
-    return census
+    known = set(id(o) for o in first)
+    later = sum(1 for o in alive() if id(o) not in known and id(o) in census.seen)
+    return census, later
 
 
-def vm_script():
-    """Returns the MicroPython script that measures each module's import."""
-    return """
+# ------------------------------------------------------------------------------------------
+# 2. Modules
+
+
+def _site_packages():
+    return sysconfig.get_paths()["purelib"]
+
+
+def module_path(name):
+    """Returns the source file of a device module (app, engine or library), or None."""
+    parts = name.split(".")
+    if parts[0] == "lnr":
+        bases = [os.path.join(ROOT, "device", "lib")]
+    elif parts[0] == "engine":
+        bases = [ROOT]
+    elif parts[0] in LIBRARIES:
+        bases = [_site_packages()]
+    else:
+        return None
+    for base in bases:
+        path = os.path.join(base, *parts)
+        if os.path.isfile(path + ".py"):
+            return path + ".py"
+        if os.path.isfile(os.path.join(path, "__init__.py")):
+            return os.path.join(path, "__init__.py")
+    return None
+
+
+def _imports(name):
+    """Returns (modules imported at load, every module imported anywhere) by module `name`:
+    device modules only, packages' own __init__ left out."""
+    path = module_path(name)
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+
+    def found(node):
+        out = []
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                out.append(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            for alias in node.names:
+                sub = base + "." + alias.name
+                out.append(sub if module_path(sub) else base)
+        return [m for m in out if module_path(m) and m != name]
+
+    every = set()
+    for node in ast.walk(tree):
+        every.update(found(node))
+    at_load = set()
+    todo = list(tree.body)
+    while todo:  # module level, including top-level try/if blocks, not function bodies
+        node = todo.pop()
+        at_load.update(found(node))
+        if isinstance(node, (ast.Try, ast.If)):
+            todo.extend(node.body + node.orelse)
+            for h in getattr(node, "handlers", ()):
+                todo.extend(h.body)
+    return at_load, every
+
+
+def _reachable():
+    """Returns {module: modules it imports at load} for every device module reachable from
+    ROOTS through any import statement."""
+    deps = {}
+    todo = list(ROOTS)
+    while todo:
+        name = todo.pop()
+        if name in deps or module_path(name) is None:
+            continue
+        at_load, every = _imports(name)
+        # A package's submodule loads its package first: charge the package apart.
+        parent = name.rpartition(".")[0]
+        if parent and module_path(parent) and not parent in ("lnr", "engine"):
+            at_load.add(parent)
+        deps[name] = at_load
+        todo.extend(every | at_load)
+    return deps
+
+
+def _group(name):
+    top = name.split(".")[0]
+    return 0 if top in LIBRARIES else (1 if top == "engine" else 2)
+
+
+def device_modules(with_libraries=False):
+    """Returns the device modules in import order: libraries (if asked), the engine's, then
+    lnr's, each after the ones it imports at load (so each is charged only its own cost);
+    the board profiles before the app, lnr.main last."""
+    deps = _reachable()
+    first = ("lnr.keys", "lnr.leds", "lnr.storage")
+
+    def rank(m):
+        return (_group(m), m == "lnr.main", m not in first,
+                first.index(m) if m in first else 0, m)
+
+    order = []
+    state = {}
+
+    def visit(m):
+        if state.get(m):
+            return  # done, or on the stack: a cycle, taken as it comes
+        state[m] = 1
+        for d in sorted(deps.get(m, ()), key=rank):
+            if d in deps:
+                visit(d)
+        order.append(m)
+
+    for m in sorted(deps, key=rank):
+        visit(m)
+    if not with_libraries:
+        order = [m for m in order if _group(m)]
+    return order
+
+
+def _vm_tree(tmp):
+    """Writes the stand-ins and copies the libraries into tmp/lib; returns run.mjs's --tree
+    arguments for the device tree (engine, lnr, libraries)."""
+    lib = os.path.join(tmp, "lib")
+    for rel, text in STANDINS.items():
+        path = os.path.join(lib, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text.lstrip("\n"))
+    site = _site_packages()
+    for top in LIBRARIES:
+        src = os.path.join(site, top)
+        if os.path.isdir(src):
+            os.makedirs(os.path.join(lib, top), exist_ok=True)
+            files = [(os.path.join(src, n), os.path.join(lib, top, n))
+                     for n in os.listdir(src) if n.endswith(".py")]
+        elif os.path.isfile(src + ".py"):
+            files = [(src + ".py", os.path.join(lib, top + ".py"))]
+        else:
+            files = []
+        for a, b in files:
+            with open(a) as fa, open(b, "w") as fb:
+                fb.write(fa.read())
+    return ["--tree", os.path.join(ROOT, "engine"),
+            "--tree", os.path.join(ROOT, "device", "lib", "lnr") + ":/lib/lnr",
+            "--tree", lib + ":/lib"]
+
+
+# Shared by the VM scripts: the live heap after a real collection. Each await leaves a JS
+# proxy (28-30 B of the VM's heap) that only Node's collector frees: node runs with
+# --expose-gc and live() runs it, then lets its finalizers run, then MicroPython's.
+_VM_PRELUDE = """
 import gc
 import sys
+import js
 import mpvm
 
 
 async def live():
+    js.gc()
+    await js.Promise.new(lambda res, rej: js.setTimeout(res, 0))
     await mpvm.collect()
     return gc.mem_alloc()
 
 
-async def main(names, stubs):
-    for name in stubs:
-        __import__(name)
-    for name in names:
-        a = await live()
-        try:
-            __import__(name)
-        except Exception as e:
-            print("FAIL", name, "%s: %s" % (type(e).__name__, e))
-            continue
-        print("IMPORT", name, (await live()) - a)
-    from engine.rng import Rng
-    from engine.state import new_game
-    a = await live()
-    rng = Rng(7)
-    state = new_game(3, rng, 4)
-    print("STATE table4", (await live()) - a)
-    gc.collect()
-    print("HEAP", gc.mem_alloc())
-
-
-await main(sys.argv[1].split(","), sys.argv[2].split(","))
 """
 
 
-def _lnr_deps(path):
-    # The lnr modules a module imports, read from its source (module level or not).
-    import re
+def _vm(script, args=()):
+    """Runs `script` (text, after _VM_PRELUDE) on the MicroPython VM with the device tree;
+    returns its stdout lines split into words."""
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
+        raise SystemExit("membudget: the MicroPython VM is not installed "
+                         "(npm ci --prefix tools/mpvm)")
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = _vm_tree(tmp)
+        path = os.path.join(tmp, "membudget_vm.py")
+        with open(path, "w") as f:
+            f.write(_VM_PRELUDE + script)
+        out = subprocess.run(["node", "--expose-gc", RUNNER] + trees + [path] + list(args),
+                             capture_output=True, text=True, cwd=ROOT)
+    if out.returncode:
+        sys.stderr.write(out.stdout[-3000:] + out.stderr)
+        raise SystemExit("membudget: the MicroPython VM run failed")
+    return [line.split() for line in out.stdout.splitlines() if line.strip()]
 
-    deps = set()
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"\s*from lnr import (.+)", line)
-            if m:
-                deps.update(n.strip().split()[0] for n in m.group(1).split(","))
-                continue
-            m = re.match(r"\s*(?:from|import) lnr\.(\w+)", line)
-            if m:
-                deps.add(m.group(1))
-    return deps
 
-
-def device_modules():
-    """Returns the device modules in import order: the engine's, then lnr's with each
-    module after the ones it imports (so each is charged only its own cost), main last."""
-    names = [m for m in ENGINE_MODULES
-             if os.path.exists(os.path.join(ROOT, *m.split(".")) + ".py")]
-    lnr = os.path.join(ROOT, "device", "lib", "lnr")
-    mods = sorted(f[:-3] for f in os.listdir(lnr) if f.endswith(".py") and f != "__init__.py")
-    deps = {m: _lnr_deps(os.path.join(lnr, m + ".py")) & set(mods) for m in mods}
-    first = [m[4:] for m in FIRST_LNR if m[4:] in mods]
-    order = []
-    while len(order) < len(mods):
-        ready = [m for m in first + mods if m not in order and deps[m] <= set(order)]
-        if not ready:  # an import cycle: take the rest as they come
-            ready = [m for m in mods if m not in order]
-        pick = [m for m in ready if m != "main"] or ready
-        order.append(pick[0])
-    return names + ["lnr." + m for m in order]
+_IMPORTS_VM = """
+STANDIN_NAMES = sys.argv[1].split(",")
+NAMES = sys.argv[2].split(",")
+for name in STANDIN_NAMES:
+    __import__(name)
+for name in NAMES:
+    a = await live()
+    try:
+        __import__(name)
+    except Exception as e:
+        print("FAIL", name, type(e).__name__, e)
+        continue
+    b = gc.mem_alloc()
+    print("IMPORT", name, (await live()) - a, b - a)
+# The board's Hardware object with the fake parts (lnr.boards picks the PyBadge profile).
+from lnr.boards import open_hardware
+a = await live()
+hw = open_hardware()
+print("HARDWARE", (await live()) - a)
+"""
 
 
 def import_costs(names):
-    """Runs the imports on the MicroPython VM; returns ({module: bytes}, failures, state)."""
-    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
-    with tempfile.TemporaryDirectory() as tmp:
-        stubs = os.path.join(tmp, "stubs")
-        for rel, text in STUBS.items():
-            path = os.path.join(stubs, rel)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
-        script = os.path.join(tmp, "membudget_vm.py")
-        with open(script, "w") as f:
-            f.write(vm_script())
-        stub_names = "displayio,terminalio,adafruit_display_text.bitmap_label"
-        out = subprocess.run(
-            ["node", runner, "--tree", os.path.join(ROOT, "engine"),
-             "--tree", os.path.join(ROOT, "device", "lib", "lnr") + ":/lib/lnr",
-             "--tree", stubs + ":/lib", script, ",".join(names), stub_names],
-            capture_output=True, text=True, cwd=ROOT)
-    if out.returncode:
-        sys.stderr.write(out.stderr)
-        raise SystemExit("membudget: the MicroPython VM run failed")
+    """Imports each module on the VM after its dependencies; returns ({module: (kept, import
+    needs)}, {module: failure}, the board's Hardware object's bytes)."""
+    lines = _vm(_IMPORTS_VM, [",".join(STANDIN_MODULES), ",".join(names)])
     costs = {}
     fails = {}
-    state = 0
-    for line in out.stdout.splitlines():
-        parts = line.split(None, 2)
+    hardware = 0
+    for parts in lines:
         if parts[0] == "IMPORT":
-            costs[parts[1]] = int(parts[2])
+            costs[parts[1]] = (int(parts[2]), int(parts[3]))
         elif parts[0] == "FAIL":
-            fails[parts[1]] = parts[2]
-        elif parts[0] == "STATE":
-            state = int(parts[2])
-    return costs, fails, state
+            fails[parts[1]] = " ".join(parts[2:])
+        elif parts[0] == "HARDWARE":
+            hardware = int(parts[1])
+    return costs, fails, hardware
+
+
+# ------------------------------------------------------------------------------------------
+# 3. Phases
+
+LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "hint shown")
+
+_SESSION_VM = """
+import builtins
+import displayio
+import terminalio
+
+FRAMES = %(frames)r
+SC_PLAY = %(sc_play)d
+S_INFO = %(s_info)d
+N = %(labels)d
+MAXL = [-1] * N  # per phase: live peak and its frame, bound peak and its frame
+ATL = [0] * N
+MAXB = [-1] * N
+ATB = [0] * N
+LOADED = {}  # every device module: imported at some point of the session?
+for _name in sys.argv[1].split(","):
+    LOADED[_name] = False
+_import = builtins.__import__
+
+
+def _hook(name, globals=None, locals=None, fromlist=(), level=0):
+    mod = _import(name, globals, locals, fromlist, level)
+    if name in LOADED:
+        LOADED[name] = True
+    return mod
+
+
+builtins.__import__ = _hook
+
+
+class _Display:
+    def __init__(self):
+        self.root_group = None
+
+    def refresh(self):
+        pass
+
+
+class _Pixels:
+    def __init__(self):
+        self.p = [(0, 0, 0)] * 5
+        self.brightness = 1.0
+
+    def __len__(self):
+        return 5
+
+    def __setitem__(self, i, v):
+        self.p[i] = v
+
+    def show(self):
+        pass
+
+
+class Hw:
+    # The board as the app sees it (lnr.boards), keys from FRAMES into a keypad-like queue.
+    name = "vm"
+    width = 160
+    height = 128
+    max_pixels = 5
+
+    def __init__(self):
+        self.display = _Display()
+        self.pixels = _Pixels()
+        self.nvm = bytearray(b"\\xff" * 256)
+        self.seed = %(seed)d
+        self.now = 0x1FFF0000
+        self.i = 0
+        self.queue = [0] * 80
+        self.head = 0
+        self.tail = 0
+        self.idle = 0
+
+    def ticks_ms(self):
+        return self.now
+
+    def next_key(self):
+        if self.head == self.tail:
+            return -1
+        k = self.queue[self.head %% 80]
+        self.head += 1
+        return k
+
+    def wait_frame(self):
+        if self.i < len(FRAMES):
+            k = FRAMES[self.i]
+            self.i += 1
+            if k >= 0:
+                if self.tail - self.head >= 64:
+                    raise RuntimeError("key queue overflow at frame %%d" %% self.i)
+                self.queue[self.tail %% 80] = k
+                self.tail += 1
+        else:
+            self.idle += 1
+            if self.idle > 60 and self.head == self.tail:
+                return False
+        self.now = (self.now + 30) & 0x1FFFFFFF
+        return True
+
+
+async def units():
+    # The heap one stand-in object of each kind takes (16 of each, kept in a list made first).
+    out = [0] * 5
+    keep = [None] * 80
+    bmp = displayio.Bitmap(8, 8, 2)
+    pal = displayio.Palette(2)
+    a = await live()
+    for i in range(16):
+        keep[i] = displayio.Group()
+    b = await live()
+    out[0] = (b - a) // 16
+    for i in range(16):
+        keep[16 + i] = displayio.Bitmap(8, 8, 2)
+    c = await live()
+    out[1] = (c - b) // 16
+    for i in range(16):
+        keep[32 + i] = displayio.Palette(2)
+    d = await live()
+    out[2] = (d - c) // 16
+    for i in range(16):
+        keep[48 + i] = displayio.TileGrid(bmp, pixel_shader=pal, width=1, height=1,
+                                          tile_width=8, tile_height=8)
+    e = await live()
+    out[3] = (e - d) // 16
+    for i in range(4):
+        keep[64 + i] = displayio.OnDiskBitmap(None)
+    f = await live()
+    out[4] = (f - e) // 4 - out[2]  # its Palette is counted apart
+    displayio.Group.n = displayio.Bitmap.n = displayio.Palette.n = 0
+    displayio.TileGrid.n = displayio.OnDiskBitmap.n = 0
+    displayio._TOP[0] = 0
+    return out
+
+
+def label(app):
+    if app.screen != SC_PLAY or app.game is None:
+        return 0
+    play = app.play
+    if play is not None and play.step == S_INFO:
+        return 5
+    return 1 + app.game.state.mode
+
+
+def modules():
+    names = []
+    for m in sys.modules:
+        if m in LOADED:
+            names.append(m)
+    names.sort()
+    return ",".join(names)
+
+
+UNIT = await units()
+print("UNIT", UNIT[0], UNIT[1], UNIT[2], UNIT[3], UNIT[4])
+hw = Hw()
+base = await live()
+import lnr.main
+print("IMPORTED", (await live()) - base - displayio.standin_bytes(UNIT))
+app = lnr.main.start(hw)
+a = gc.mem_alloc()
+b = await live()
+sb = displayio.standin_bytes(UNIT)
+print("STARTED", b - base - sb, a - base - sb, sb)
+print("MODS", 0, -1, modules())
+prev_screen = app.screen
+prev_n = len(sys.modules)
+prev_label = 0
+frame = 0
+k = 0  # awaits since the last live()
+while True:
+    lnr.main.step(hw, app)
+    more = hw.wait_frame()
+    frame += 1
+    a = gc.mem_alloc()
+    await mpvm.collect()
+    b = gc.mem_alloc()
+    lab = label(app)
+    n = len(sys.modules)
+    changed = app.screen != prev_screen or n != prev_n or lab != prev_label
+    # The exact figure (live()) where this frame may be a new peak, at every change of
+    # screen or modules, and every 16 frames; else b is high by the awaits' proxies.
+    k += 1
+    if b - base - sb - 24 * k > MAXL[lab] or changed or k >= 16:
+        b = await live()
+        k = 0
+    sb = displayio.standin_bytes(UNIT)
+    adj = b - base - sb
+    bound = a - base - sb
+    if adj > MAXL[lab]:
+        MAXL[lab] = adj
+        ATL[lab] = frame
+    if bound > MAXB[lab]:
+        MAXB[lab] = bound
+        ATB[lab] = frame
+    if changed:
+        prev_screen = app.screen
+        prev_n = n
+        prev_label = lab
+        print("MODS", frame, lab, modules())
+        await live()
+        k = 0
+    if not more:
+        break
+for i in range(N):
+    print("PEAK", i, MAXL[i], ATL[i], MAXB[i], ATB[i])
+loaded = []
+for name in LOADED:
+    if LOADED[name]:
+        loaded.append(name)
+print("LOADED", ",".join(loaded))
+print("FRAMES", frame)
+"""
+
+_STARTUP_VM = """
+import displayio
+import terminalio
+
+UNIT = [int(x) for x in sys.argv[1].split(",")]
+base = await live()
+import lnr.main
+from lnr import make
+parts = make.build()
+print("MAKE", (await live()) - base - displayio.standin_bytes(UNIT))
+"""
+
+
+def session_keys(seed=SEED):
+    """Returns the session's frames (a key number or -1 per frame) and what it plays, in
+    words: games of every mode made by playing the engine (tools/app_script.py)."""
+    from tools.app_script import Model, SETTLE
+    from tools.sim import _script
+    from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
+
+    keys = []
+    said = []
+    # Solo: a hint at the first turn, save & quit, Continue, then the whole game.
+    m = Model(MODE_SOLO, seed)
+    nav = len(m.keys)
+    keys += m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
+                      "START", "UP", "A", "WAIT*5", "A"]
+    m.play_simple()
+    keys += m.keys[nav:] + [SETTLE, "A"]
+    said.append("solo (seed %d) with a hint, save & quit and Continue" % seed)
+    last = MODE_SOLO
+    for i, mode in enumerate((MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
+        m = Model(mode, seed + 1 + i)
+        m.play_simple()
+        # The mode select's cursor starts on the last mode played (app.py), not on Solo.
+        assert m.keys[:2 + mode] == ["A"] + ["DOWN"] * mode + ["A"]
+        keys += ["A"] + ["DOWN"] * ((mode - last) % 4) + ["A"] + m.keys[2 + mode:]
+        keys += [SETTLE, "A"]
+        last = mode
+        said.append("%s (seed %d)" % (("challenge", "rival", "table, you and 2 bots")[i],
+                                       seed + 1 + i))
+    # Records, settings (one change), how to play (two pages), the table screen (the mode
+    # select's cursor is on Table, the last mode).
+    keys += ["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
+             "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE]
+    said.append("records, settings, how to play, mode select and table seats")
+    frames = [-1 if k is None else k for k in _script(keys)]
+    return frames, said
+
+
+def phases(names):
+    """Runs the session and the start-up probe on the VM; returns what they found."""
+    from lnr.app import SC_PLAY
+    try:
+        from lnr.hud import S_INFO
+    except ImportError:
+        S_INFO = -1
+    frames, said = session_keys()
+    script = _SESSION_VM % {"frames": frames, "sc_play": SC_PLAY, "s_info": S_INFO,
+                            "seed": SEED, "labels": len(LABELS)}
+    out = {"said": said, "mods": [], "peaks": {}, "loaded": set()}
+    for parts in _vm(script, [",".join(names)]):
+        tag = parts[0]
+        if tag == "UNIT":
+            out["unit"] = [int(x) for x in parts[1:]]
+        elif tag == "IMPORTED":
+            out["imported"] = int(parts[1])
+        elif tag == "STARTED":
+            out["started"] = (int(parts[1]), int(parts[2]))
+            out["standins"] = int(parts[3])
+        elif tag == "MODS":
+            out["mods"].append((int(parts[1]), int(parts[2]),
+                                parts[3].split(",") if len(parts) > 3 else []))
+        elif tag == "PEAK":
+            out["peaks"][int(parts[1])] = tuple(int(x) for x in parts[2:])
+        elif tag == "LOADED":
+            out["loaded"] = set(parts[1].split(",")) if len(parts) > 1 else set()
+        elif tag == "FRAMES":
+            out["frames"] = int(parts[1])
+    unit = ",".join(str(u) for u in out["unit"])
+    for parts in _vm(_STARTUP_VM, [unit]):
+        if parts[0] == "MAKE":
+            out["make"] = int(parts[1])
+    return out
+
+
+def resident_at(mods, frame):
+    """Returns the device modules in sys.modules at the end of `frame` of the session."""
+    names = []
+    for f, _, ms in mods:
+        if f > frame:
+            break
+        names = ms
+    return names
+
+
+# ------------------------------------------------------------------------------------------
+# Report
+
+
+def kb(n):
+    return "%.1f KB" % (n / 1024)
+
+
+def _board(name):
+    return name == "neopixel" or (name.startswith("lnr.boards") and name != "lnr.boards.pygamer")
+
+
+def report(census, later, names, costs, fails, hardware, ph, heap_kb):
+    """Returns (text lines, Markdown lines, peak, budget) of the whole budget."""
+    budget = heap_kb * 1024 // 2
+    display = census.total
+    board = hardware + sum(costs[n][0] for n in names if n in costs and _board(n))
+    peaks = ph["peaks"]
+    rows = []
+    start_live, start_bound = ph["started"]
+    rows.append(("start-up: lnr.make resident, every display object built",
+                 max(ph.get("make", 0), start_live), start_bound))
+    for lab, name in enumerate(LABELS):
+        if lab in peaks and peaks[lab][0] >= 0:
+            rows.append((name if lab == 0 else "playing: " + name, peaks[lab][0],
+                         peaks[lab][2]))
+    worst = max(r[1] for r in rows) + display + board
+    worst_bound = max(r[2] for r in rows) + display + board
+    txt = []
+    md = []
+    ok = worst < budget
+    verdict = ("%s: the peak is %s, %s under the %s budget (half of a %d KB heap)"
+               % ("OK" if ok else "OVER BUDGET", kb(worst),
+                  kb(budget - worst) if ok else "not", kb(budget), heap_kb))
+
+    txt.append("Peaks by phase: app heap on the VM (stand-in display objects taken out) "
+               "+ display objects %d B + board %d B" % (display, board))
+    md += ["## Peaks by phase", "",
+           "The app plays one session on the MicroPython VM from power-up: %s (%d frames). The "
+           "live heap is read after a real collection at every frame (*app heap*: everything "
+           "but the display objects). *total* adds the display objects (%d B) and the board "
+           "profile (%d B), resident in every phase. *bound* adds what the peak frame "
+           "allocated before its collection, garbage included: a frame that imports a module "
+           "from .py source never needs more."
+           % ("; ".join(ph["said"]), ph.get("frames", 0), display, board), "",
+           "| phase | app heap | total | bound |", "|---|---:|---:|---:|"]
+    for name, live, bound in rows:
+        total = live + display + board
+        tb = bound + display + board
+        txt.append("  %-58s %6d  %8s  (bound %s)" % (name, live, kb(total), kb(tb)))
+        md.append("| %s | %d | **%s** | %s |" % (name, live, kb(total), kb(tb)))
+    txt.append(verdict)
+    md += ["", "**%s.** The bound (%s) matters only while an import compiles .py source; "
+           "`make flash` sends .mpy files when CircuitPython's mpy-cross is at hand." % (
+               verdict, kb(worst_bound)), ""]
+
+    txt.append("")
+    txt.append("Display objects (built once at start; CircuitPython bytes, HARDWARE.md "
+               "formula):")
+    md += ["## Display objects", "",
+           "Built once at start and kept for the whole run%s. A Bitmap's pixels by "
+           "HARDWARE.md's formula ceil(w*bpp/32)*4*h plus its object, a TileGrid's object plus "
+           "its tile map, in 16-byte heap blocks (object sizes from the CircuitPython 10 "
+           "structs)." % ("" if not later else " (%d made after start-up!)" % later), "",
+           "| bytes | count | object | each |", "|---:|---:|---|---:|"]
+    for total, n, kind, each, what in census.grouped():
+        txt.append("  %6d  %2d x %-8s %5d B: %s" % (total, n, kind, each, what))
+        md.append("| %d | %d | %s %s | %d |" % (total, n, kind, what, each))
+    kinds = census.by_kind()
+    for kind in ("Palette", "Group"):
+        txt.append("  %6d  all %ss" % (kinds.get(kind, 0), kind))
+        md.append("| %d | | all %ss | |" % (kinds.get(kind, 0), kind))
+    txt.append("  %6d  display total" % display)
+    md += ["| **%d** | | **display total** | |" % display, ""]
+
+    where = {}
+    for lab in range(len(LABELS)):
+        if lab in peaks and peaks[lab][0] >= 0:
+            for m in resident_at(ph["mods"], peaks[lab][1]):
+                where.setdefault(m, []).append(lab)
+    seen_labels = [lab for lab in range(len(LABELS)) if lab in peaks and peaks[lab][0] >= 0]
+    txt.append("")
+    txt.append("Modules on the MicroPython VM: kept (live heap it adds), import needs (all it "
+               "allocates loading from .py), where resident:")
+    md += ["## Modules", "",
+           "Each imported alone on the MicroPython VM after the modules it imports at load. "
+           "*kept*: the live heap it adds (code, globals, interned names); *import needs*: all "
+           "it allocates while loading from .py source, compiler garbage included. *resident*: "
+           "the phases at whose peak it was in sys.modules.", "",
+           "| module | kept | import needs | resident |", "|---|---:|---:|---|"]
+    for name in names:
+        if name not in costs:
+            continue
+        kept, needs = costs[name]
+        if _board(name):
+            res = "always (the PyBadge's profile)"
+        elif name.startswith("lnr.boards"):
+            res = "PyGamer only"
+        elif name in where:
+            labs = where[name]
+            res = "always" if labs == seen_labels else ", ".join(LABELS[i] for i in labs)
+        elif name in ph["loaded"] or name in ("lnr.make",):
+            res = "loaded for a moment, then dropped"
+        else:
+            res = "not loaded in the session"
+        txt.append("  %6d  %6d  %-36s %s" % (kept, needs, name, res))
+        md.append("| %s | %d | %d | %s |" % (name, kept, needs, res))
+    for name, why in fails.items():
+        txt.append("     n/a  %s: %s" % (name, why))
+        md.append("| %s | n/a | | %s |" % (name, why))
+    txt.append("  %6d          Hardware object (PyBadge profile, fake board parts)" % hardware)
+    md += ["| Hardware object (PyBadge profile) | %d | | always |" % hardware, ""]
+    md += ["## What is not measured", "",
+           "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
+           "bus, the supervisor), fragmentation, and the exact size of C objects (display "
+           "objects are estimates from the CircuitPython 10 structs; the VM counts the app's "
+           "Python objects exactly). Made by `make membudget` (tools/membudget.py), which "
+           "explains each number in its docstring."]
+    return txt, md, worst, budget
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.membudget",
-                                     description="RAM estimate of the game on a PyBadge.")
+                                     description="RAM of the game on a PyBadge.")
     parser.add_argument("--app", default="lnr.main:run",
                         help="the app to start in the simulator (default lnr.main:run)")
-    parser.add_argument("--heap-kb", type=int, default=192, help="the board's RAM in KB")
+    parser.add_argument("--heap-kb", type=int, default=HEAP_KB, help="the board's RAM in KB")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "memory.md"),
+                        help="the Markdown table to write (default docs/memory.md; '' none)")
     args = parser.parse_args(argv)
-    heap = args.heap_kb * 1024
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-    census = None
-    try:
-        census = display_census(args.app)
-    except ImportError as e:
-        print("display objects: skipped, the app does not import yet (%s)" % e)
-    if census is not None:
-        print("Display objects after start-up (estimated CircuitPython bytes; same ones"
-              " counted together):")
-        by_kind = {}
-        same = {}
-        for kind, what, nbytes in census.rows:
-            by_kind[kind] = by_kind.get(kind, 0) + nbytes
-            if kind in ("Bitmap", "TileGrid"):
-                same[(kind, what, nbytes)] = same.get((kind, what, nbytes), 0) + 1
-        for (kind, what, nbytes), n in sorted(same.items(), key=lambda i: -i[0][2] * i[1]):
-            print("  %6d  %2d x %-8s %5d B: %s" % (n * nbytes, n, kind, nbytes, what))
-        for kind in sorted(by_kind):
-            print("  %6d  all %ss" % (by_kind[kind], kind))
-        print("  %6d  display total" % census.total)
-
-    costs, fails, state = import_costs(device_modules())
-    print("Modules, live heap kept after import on the MicroPython VM:")
-    for name, nbytes in costs.items():
-        print("  %6d  %s" % (nbytes, name))
-    for name, why in fails.items():
-        print("     n/a  %s: %s" % (name, why))
-    imports = sum(costs.values())
-    print("  %6d  modules total" % imports)
-    print("  %6d  largest game state (table, 4 seats, with its Rng)" % state)
-
-    display = census.total if census is not None else 0
-    total = display + imports + state
-    print("TOTAL %d B = %.1f KB of a %d KB heap; free for the rest: %.1f KB" % (
-        total, total / 1024, args.heap_kb, (heap - total) / 1024))
-    if total * 2 >= heap:
-        print("OVER BUDGET: the game must leave more than half of the heap free")
-        return 1
-    if fails:
-        print("(some modules could not be measured: the total is a lower bound)")
-    return 0
+    census, later = display_census(args.app, ["A", "A", "WAIT*10", "START", "WAIT*10"])
+    names = device_modules(with_libraries=True)
+    costs, fails, hardware = import_costs(names)
+    ph = phases(names)
+    txt, md, peak, budget = report(census, later, names, costs, fails, hardware, ph,
+                                   args.heap_kb)
+    print("\n".join(txt))
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write("# Memory budget\n\nWhat the game needs of a PyBadge's %d KB heap: it must "
+                    "leave more than half free, so its peak may be %s at most.\n\n"
+                    % (args.heap_kb, kb(budget)))
+            f.write("\n".join(md) + "\n")
+        print("(written to %s)" % os.path.relpath(args.out, ROOT))
+    return 0 if peak < budget else 1
 
 
 if __name__ == "__main__":

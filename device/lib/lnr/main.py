@@ -16,15 +16,7 @@ from lnr.ui import Ui
 def run(hw):
     """Runs the app on `hw` (lnr.boards or the simulator); returns only when
     hw.wait_frame() says stop (the simulator)."""
-    ui = Ui()
-    hw.display.root_group = ui.root
-    store = Storage(hw.nvm)
-    store.load()
-    leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
-                else hw.max_pixels)
-    leds.set_brightness(store.brightness)
-    app = App(hw, ui, leds, store)
-    gc.collect()
+    app = start(hw)
     while True:
         try:
             if loop(hw, app):
@@ -35,24 +27,43 @@ def run(hw):
                 return
 
 
+def start(hw):
+    """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
+    returns the App."""
+    ui = Ui()
+    hw.display.root_group = ui.root
+    store = Storage(hw.nvm)
+    store.load()
+    leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
+                else hw.max_pixels)
+    leds.set_brightness(store.brightness)
+    app = App(hw, ui, leds, store)
+    gc.collect()
+    return app
+
+
 def loop(hw, app):
     """Runs frames until wait_frame() returns False (returns True then)."""
-    leds = app.leds
-    display = hw.display
     while True:
-        now = hw.ticks_ms()
-        app.now = now
-        if not app.busy():
-            k = hw.next_key()
-            if k >= 0:
-                app.key(k)
-        app.tick(now)
-        if app.dirty:
-            app.dirty = False
-            display.refresh()
-        leds.update(now)
+        step(hw, app)
         if not hw.wait_frame():
             return True
+
+
+def step(hw, app):
+    """One frame's work (tools/membudget.py runs frames with this too): a key if the
+    screen takes one, timers, a refresh if something changed, the LEDs."""
+    now = hw.ticks_ms()
+    app.now = now
+    if not app.busy():
+        k = hw.next_key()
+        if k >= 0:
+            app.key(k)
+    app.tick(now)
+    if app.dirty:
+        app.dirty = False
+        hw.display.refresh()
+    app.leds.update(now)
 
 
 def crashed(hw, app, exc):
