@@ -660,39 +660,68 @@ def _vm(script, args=()):
 
 
 _IMPORTS_VM = """
+import micropython
+
 STANDIN_NAMES = sys.argv[1].split(",")
 NAMES = sys.argv[2].split(",")
 for name in STANDIN_NAMES:
     __import__(name)
 for name in NAMES:
     a = await live()
+    print("QSTR")
+    micropython.qstr_info()
     try:
         __import__(name)
     except Exception as e:
         print("FAIL", name, type(e).__name__, e)
         continue
     b = gc.mem_alloc()
-    print("IMPORT", name, (await live()) - a, b - a)
+    c = await live()
+    print("QSTR")
+    micropython.qstr_info()
+    print("IMPORT", name, c - a, b - a)
 # The board's Hardware object with the fake parts (lnr.boards picks the PyBadge profile).
 from lnr.boards import open_hardware
 a = await live()
 hw = open_hardware()
 print("HARDWARE", (await live()) - a)
 """
+QSTR_ENTRY = 7  # a qstr pool entry: the pointer, a 2-byte hash, a 1-byte length
+
+
+def _qstr_info(parts):
+    # "qstr pool: n_pool=1, n_qstr=12, n_str_data_bytes=101, n_total_bytes=277"
+    out = {}
+    for word in parts[2:]:
+        key, _, value = word.rstrip(",").partition("=")
+        out[key] = int(value)
+    return out
 
 
 def import_costs(names):
     """Imports each module on the VM after its dependencies; returns ({module: (kept, import
-    needs)}, {module: failure}, the board's Hardware object's bytes)."""
+    needs)}, {module: failure}, the board's Hardware object's bytes).
+
+    MicroPython keeps interned names in pools it grows by doubling, so the module that
+    happens to overflow a pool would be charged the whole new pool: `kept` counts instead
+    what the module's own names take (their text, and a pool entry each)."""
     lines = _vm(_IMPORTS_VM, [",".join(STANDIN_MODULES), ",".join(names)])
     costs = {}
     fails = {}
     hardware = 0
-    for parts in lines:
-        if parts[0] == "IMPORT":
-            costs[parts[1]] = (int(parts[2]), int(parts[3]))
+    q = []
+    for i, parts in enumerate(lines):
+        if parts[0] == "QSTR":
+            q.append(_qstr_info(lines[i + 1]))
+        elif parts[0] == "IMPORT":
+            before, after = q[-2], q[-1]
+            pools = after["n_total_bytes"] - before["n_total_bytes"]
+            own = (after["n_str_data_bytes"] - before["n_str_data_bytes"]
+                   + QSTR_ENTRY * (after["n_qstr"] - before["n_qstr"]))
+            costs[parts[1]] = (int(parts[2]) - pools + own, int(parts[3]))
         elif parts[0] == "FAIL":
             fails[parts[1]] = " ".join(parts[2:])
+            q.pop()
         elif parts[0] == "HARDWARE":
             hardware = int(parts[1])
     return costs, fails, hardware
