@@ -1,7 +1,7 @@
 """The device app's own code on the real MicroPython VM (tools/mpvm), not only on CPython: whole
 games of every mode played through lnr.main.run with the same key scripts as the simulator
 tests, with stand-ins for displayio, terminalio and bitmap_label (objects that only keep what
-they are given: no pixels) and a scripted hw. MicroPython-only mistakes (a formatting flag, a
+they are given: no pixels; the font's glyphs are blank) and a scripted hw. MicroPython-only mistakes (a formatting flag, a
 str or list method it lacks, a long int where a small one is meant) show up here before a board
 runs the code. Each run checks the game reached its end and was counted once in the NVM.
 """
@@ -72,7 +72,21 @@ STANDINS = {
             def __getitem__(self, xy):
                 return self.tiles[xy[1] * self.w + xy[0]]
         """,
-    "terminalio.py": "FONT = object()\n",
+    "terminalio.py": """
+        import displayio
+        class _Glyph:
+            def __init__(self):
+                self.bitmap = displayio.Bitmap(6, 12, 2)
+                self.tile_index = 0
+                self.width = 6
+                self.height = 12
+        class _Font:
+            def __init__(self):
+                self.glyph = _Glyph()
+            def get_glyph(self, code):
+                return self.glyph
+        FONT = _Font()
+        """,
     "adafruit_display_text/__init__.py": "",
     "adafruit_display_text/bitmap_label.py": """
         class Label:

@@ -124,9 +124,9 @@ class Hud:
             self.view.draw(s)
         # The toast goes on the half of the map away from the open end.
         y = 0 if self.view.end_row >= 3 else 84
-        toast = self.ui.toast
-        if toast.anchored_position[1] != y:
-            toast.anchored_position = (0, y)
+        toast = self.ui.toast.grid
+        if toast.y != y:
+            toast.y = y
         self.draw_hand()
         self.draw_side()
         self.app.dirty = True
@@ -223,12 +223,12 @@ class Hud:
         """Shows a line over the map's foot: for a while, or (`sticky`: the keys of the step
         on screen) until the State changes."""
         put(self.ui.toast, text, 18)
-        self.ui.toast.hidden = False
+        self.ui.toast.grid.hidden = False
         self.sticky = sticky
         self.toast_due = -1 if sticky else (self.app.now + TOAST_MS) & _TICKS_MASK
         self.app.dirty = True
 
     def hide_toast(self):
-        self.ui.toast.hidden = True
+        self.ui.toast.grid.hidden = True
         self.toast_due = -1
         self.sticky = False

@@ -1,12 +1,17 @@
-"""Start-up only: draws the sprite sheet and builds every display object of lnr/ui.py.
+"""Start-up only: draws the sprite sheet and the font sheet and builds every display object of
+lnr/ui.py.
 
 Drawing the tiles in code costs a few hundred bytes of source instead of a 7 KB literal that
 the board would have to compile in RAM; and once the objects exist, this module's code is
 needed no more: lnr.ui drops it from sys.modules so the collector can take it back.
+
+Text is drawn as TileGrids of one 1-bit sheet of terminalio.FONT's 95 printable glyphs (864 B),
+as CircuitPython's own terminal does, not with adafruit_display_text: its import alone kept
+about 28 KB of the heap, and each bitmap_label about 1.5 KB more. The pixels are the same
+(every glyph fills its 6x12 cell, so a character is a tile).
 """
 import displayio
 import terminalio
-from adafruit_display_text import bitmap_label
 
 from lnr import sprites
 from lnr.sprites import (
@@ -16,17 +21,53 @@ from lnr.sprites import (
     T_PANEL, T_ONTO, T_NOPILE,
 )
 from lnr.ui import MAP_W, MAP_H, HAND_N, SIDE_W, LINE_W, PANEL_W, TEXT_LINES, PANEL_LINES
-from lnr.ui import WHITE, YELLOW
-
-_SPACES = " " * 32
+from lnr.ui import WHITE, YELLOW, Text, GLYPHS, GLYPH_W, GLYPH_H
 
 
-def _label(group, x, y, width, scale=1, color=WHITE, background=None):
-    lbl = bitmap_label.Label(terminalio.FONT, text=_SPACES[:width], color=color,
-                             background_color=background, scale=scale,
-                             anchor_point=(0, 0), anchored_position=(x, y))
-    group.append(lbl)
-    return lbl
+def _font():
+    # The printable ASCII glyphs of terminalio.FONT side by side in a 1-bit Bitmap: tile n
+    # is character 32 + n.
+    font = terminalio.FONT
+    sheet = displayio.Bitmap(GLYPHS * GLYPH_W, GLYPH_H, 2)
+    for n in range(GLYPHS):
+        _glyph(sheet, n, font.get_glyph(32 + n))
+    return sheet
+
+
+def _glyph(sheet, n, g):
+    # Copies glyph g into tile n. On the board a glyph's bitmap is the font's whole strip
+    # (tile_index picks the glyph); on Blinka each glyph has its own: both read the same way.
+    if g is None:
+        return
+    src = g.bitmap
+    per_row = src.width // g.width
+    sx = (g.tile_index % per_row) * g.width
+    sy = (g.tile_index // per_row) * g.height
+    for y in range(min(g.height, GLYPH_H)):
+        for x in range(min(g.width, GLYPH_W)):
+            if src[sx + x, sy + y]:
+                sheet[n * GLYPH_W + x, y] = 1
+
+
+def _label(group, font, x, y, width, scale=1, color=WHITE, background=None):
+    # A line of `width` characters at (x, y) (its top left), on a transparent or a solid
+    # background; scale 2 doubles it in a Group of its own.
+    pal = displayio.Palette(2)
+    if background is None:
+        pal.make_transparent(0)
+    else:
+        pal[0] = background
+    pal[1] = color
+    grid = displayio.TileGrid(font, pixel_shader=pal, width=width, height=1,
+                              tile_width=GLYPH_W, tile_height=GLYPH_H, default_tile=0,
+                              x=x if scale == 1 else 0, y=y if scale == 1 else 0)
+    if scale == 1:
+        group.append(grid)
+    else:
+        big = displayio.Group(scale=scale, x=x, y=y)
+        big.append(grid)
+        group.append(big)
+    return Text(grid, pal, color)
 
 
 def _grid(group, sheet, pal, w, h, x, y, tw=16, th=16):
@@ -40,15 +81,16 @@ def build():
     """Draws the sprite sheet and builds every display object; returns them in the order
     lnr.ui.Ui takes them."""
     sheet, pal = _sheet()
+    font = _font()
     root = displayio.Group()
 
     text = displayio.Group()
     deco = _grid(text, sheet, pal, 10, 1, 0, 30)
     deco_loco = _grid(text, sheet, pal, 1, 1, 96, 30)  # a sprite over the rails
-    title = _label(text, 4, 2, 13, scale=2, color=YELLOW)
+    title = _label(text, font, 4, 2, 13, scale=2, color=YELLOW)
     lines = []
     for i in range(TEXT_LINES):
-        lines.append(_label(text, 2, 30 + 12 * i, LINE_W))
+        lines.append(_label(text, font, 2, 30 + 12 * i, LINE_W))
     root.append(text)
 
     play = displayio.Group()
@@ -57,13 +99,13 @@ def build():
     loco = _grid(play, sheet, pal, 1, 1, 0, 0)
     side = []
     for i in range(8):
-        side.append(_label(play, 112, 12 * i, SIDE_W))
+        side.append(_label(play, font, 112, 12 * i, SIDE_W))
     hand = _grid(play, sheet, pal, HAND_N, 2, 0, 96)
     cursor = _grid(play, sheet, pal, 1, 2, 0, 96)
     cursor[0, 0] = sprites.T_CURSOR
     cursor[0, 1] = sprites.T_CURSOR + 1
     frame[0, 0] = sprites.T_FRAME
-    toast = _label(play, 0, 84, 18, color=WHITE, background=0x000000)
+    toast = _label(play, font, 0, 84, 18, color=WHITE, background=0x000000)
     root.append(play)
 
     panel = displayio.Group(x=8, y=0)
@@ -76,7 +118,7 @@ def build():
     cards = _grid(panel, sheet, pal, 8, 2, 8, 18)
     plines = []
     for i in range(PANEL_LINES):
-        plines.append(_label(panel, 6, 4 + 12 * i, PANEL_W))
+        plines.append(_label(panel, font, 6, 4 + 12 * i, PANEL_W))
     root.append(panel)
     return (root, text, deco, deco_loco, title, lines, play, map_, frame, loco, side, hand,
             cursor, toast, panel, cards, plines)

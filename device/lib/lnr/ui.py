@@ -8,8 +8,9 @@ change tile indices, colours and text:
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
   panel  a framed box over the map for the action menu, dice, penalty order and turn results:
          7 lines and a row of 8 cards (or 16 dice)
-Labels are bitmap_labels in terminalio.FONT padded to a fixed width, so a new text reuses
-the label's bitmap instead of allocating another.
+Text lines are Text objects: a TileGrid of the font sheet (terminalio.FONT's glyphs, one tile
+per character) with a 2-colour palette of its own, so new text only changes tile numbers and a
+new colour one palette entry.
 """
 from lnr import sprites
 
@@ -29,6 +30,9 @@ LINE_W = const(26)  # characters in a full-width line
 PANEL_W = const(22)
 TEXT_LINES = const(8)
 PANEL_LINES = const(7)
+GLYPHS = const(95)  # the font sheet: characters 32 (space) to 126 (~)
+GLYPH_W = const(6)  # terminalio.FONT's cell
+GLYPH_H = const(12)
 
 WHITE = const(0xFFFFFF)
 GREY = const(0x7C8494)
@@ -50,11 +54,29 @@ def fit(text, width):
     return text + _SPACES[:width - n]
 
 
+class Text:
+    """A line of text on screen: `grid` (a TileGrid of the font sheet, hidden, x and y as any),
+    `palette` (0 the background, 1 the ink), `text` (what it shows, padded), `color` (ink)."""
+
+    def __init__(self, grid, palette, color):
+        self.grid = grid
+        self.palette = palette
+        self.color = color
+        self.text = ""
+
+
 def put(label, text, width, color=None):
-    """Sets a label's text, padded to its fixed width (no new bitmap), and optionally its
-    colour (a palette change only)."""
-    label.text = fit(text, width)
+    """Sets a Text's text, padded to its fixed width (tile numbers only, and only when the text
+    changed), and optionally its colour (a palette entry)."""
+    text = fit(text, width)
+    if text != label.text:
+        grid = label.grid
+        for i in range(width):
+            c = ord(text[i]) - 32
+            grid[i, 0] = c if 0 <= c < GLYPHS else 31  # "?" for what the font lacks
+        label.text = text
     if color is not None and label.color != color:
+        label.palette[1] = color
         label.color = color
 
 
