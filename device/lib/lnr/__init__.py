@@ -1,1 +1,22 @@
 """Lok'n'Roll on PyBadge-class boards: the device app, one module per concern."""
+import sys
+
+# On CPython (the simulator, host tests) drop() keeps modules: tests hold and patch them, and
+# RAM is no concern there. A test sets it False to run the app as the device does.
+KEEP = sys.implementation.name == "cpython"
+
+
+def drop(*names):
+    """Forgets modules (sys.modules and their package's attribute) so that the collector can
+    take their code back once nothing else refers to it: the menus' code while a game is
+    played, the play screen's in the menus, the save codec between saves. Interned names stay
+    (MicroPython never frees them)."""
+    if KEEP:
+        return
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            parts = name.split(".")
+            try:
+                delattr(sys.modules[".".join(parts[:-1])], parts[-1])
+            except (KeyError, AttributeError, NameError):
+                pass

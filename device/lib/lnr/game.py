@@ -3,14 +3,14 @@ plays each seat, and the save blob made of them (engine/codec.py).
 
 Chance (the deal and the dice) draws from Rng(seed, 0) as engine/selfplay.py does, so a seed
 and the player's choices replay a game; built-in opponents draw from stream 1.
+
+engine.bots and engine.codec are imported only when needed (RAM, docs/memory.md): the bots
+for the table's opponents and the hint (lnr/app.py drops them with the play screen), the
+codec for a save, dropped right after it.
 """
 from engine.rng import Rng
 from engine.state import deal, MODE_RIVAL, MODE_TABLE
-
-try:
-    from engine.bots import BOTS
-except ImportError:  # pragma: no cover - the engine always has them; keep the app alive
-    BOTS = {}
+from lnr import drop
 
 try:
     from micropython import const
@@ -30,11 +30,21 @@ MODE_TITLES = ("Solo", "Challenge", "Rival", "Table")
 SEED_MASK = const(0xFFFFFF)  # seeds stay small ints on the device (3 bytes)
 
 
+def bots():
+    """Returns engine.bots.BOTS (name -> function(state, rng) -> action), importing it."""
+    try:
+        from engine.bots import BOTS
+    except ImportError:  # pragma: no cover - the engine always has them; keep the app alive
+        return {}
+    return BOTS
+
+
 def bot_names():
     """Returns the opponent kinds this build has, as indices into BOT_NAMES."""
+    have = bots()
     out = []
     for i in range(len(BOT_NAMES)):
-        if BOT_NAMES[i] in BOTS:
+        if BOT_NAMES[i] in have:
             out.append(i)
     return out
 
@@ -82,7 +92,8 @@ class Game:
         """Returns the function playing an opponent seat (engine.bots)."""
         i = self.roles[seat] - ROLE_BOT
         name = BOT_NAMES[i] if 0 <= i < len(BOT_NAMES) else "random"
-        return BOTS.get(name) or BOTS["random"]
+        have = bots()
+        return have.get(name) or have["random"]
 
     def meta(self):
         """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
@@ -119,7 +130,10 @@ def pack(game, state=None):
     """Returns the save blob of `game` (or of `state` in its place: the turn's start)."""
     from engine.codec import pack as _pack
 
-    return _pack(state or game.state, game.rng, game.meta())
+    try:
+        return _pack(state or game.state, game.rng, game.meta())
+    finally:
+        drop("engine.codec")
 
 
 def unpack(saved):

@@ -204,7 +204,7 @@ class Hud:
             if s.phase == P_BEND:
                 risk = s.build_risk(s.pending)
             elif (s.phase == P_TURN or s.phase == P_BUILD) and c >= 0 and KIND[c] != KIND_CHAOS \
-                    and s.why_not(A_LAY + c) is None:
+                    and s.is_legal(A_LAY + c):
                 risk = s.build_risk(c)
             elif s.phase == P_BUILD or s.phase == P_DICE:
                 risk = s.build_risk()

@@ -17,14 +17,19 @@ def run(hw):
     """Runs the app on `hw` (lnr.boards or the simulator); returns only when
     hw.wait_frame() says stop (the simulator)."""
     app = start(hw)
+    back = False
     while True:
         try:
+            if back:  # after the error screen: the title, once the traceback is gone (it
+                back = False  # holds the failed screen's code, which the title drops)
+                app.title()
             if loop(hw, app):
                 return
         except Exception as exc:  # the error screen, never a frozen one
             _report(exc)
             if crashed(hw, app, exc):
                 return
+            back = True
 
 
 def start(hw):
@@ -67,7 +72,7 @@ def step(hw, app):
 
 
 def crashed(hw, app, exc):
-    """Shows the error screen and waits for A (then back to the title: returns False), or
+    """Shows the error screen and waits for A (returns False: run() shows the title), or
     for the end of the run (returns True)."""
     try:
         app.error(exc)
@@ -80,7 +85,6 @@ def crashed(hw, app, exc):
         if not hw.wait_frame():
             return True
         if hw.next_key() == K_A:
-            app.title()
             return False
 
 

@@ -18,11 +18,6 @@ from lnr.hud import (
 from lnr.turns import Turns
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
-from engine import bots as _bots
-
-# engine.bots.hint(state) -> (action, reason); until the engine has it, a random legal action.
-_hint = getattr(_bots, "hint", None)
-
 MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
 # What each item does, under the menu (RULES.md §4).
 _MENU_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
@@ -101,7 +96,7 @@ class Play(Turns):
         if c < 0:
             return
         action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
-        if s.why_not(action) is not None:
+        if not s.is_legal(action):
             self.toast(self.reason(c))
             return
         if action >= A_CHAOS:
@@ -156,7 +151,7 @@ class Play(Turns):
         s = self.game.state
         if k == K_LEFT or k == K_RIGHT:
             want = A_BEND_L if k == K_LEFT else A_BEND_R
-            if s.why_not(want) is None:
+            if s.is_legal(want):
                 self.bend = want
                 self.draw()
             else:
@@ -197,7 +192,7 @@ class Play(Turns):
             c = self.selected()
             if s.phase != P_TURN or c < 0 or KIND[c] == KIND_CHAOS:
                 return "Select a track card"
-            return None if s.why_not(A_LAY + c) is None else self.reason(c)
+            return None if s.is_legal(A_LAY + c) else self.reason(c)
         if i == _M_CHAOS:
             if s.phase != P_TURN and s.phase != P_CHAOS:
                 return "Finish the build"
@@ -284,15 +279,20 @@ class Play(Turns):
         self.advance()
 
     def show_hint(self):
-        """Shows the hint (engine.bots.hint) in a panel and puts the cursor on its card."""
+        """Shows the hint (engine.bots.hint, imported now: lnr/app.py drops it with the play
+        screen) in a panel and puts the cursor on its card."""
         g = self.game
         s = g.state
         reason = ""
         try:
-            if _hint is not None:
-                action, reason = _hint(s)
+            from engine import bots
+
+            # hint(state) -> (action, reason); until the engine has it, a random legal action.
+            hint = getattr(bots, "hint", None)
+            if hint is not None:
+                action, reason = hint(s)
             else:
-                action = _bots.BOTS["random"](s, g.bot_rng)
+                action = bots.BOTS["random"](s, g.bot_rng)
         except Exception:  # a hint must never end the game
             self.toast("No hint now")
             self.advance()

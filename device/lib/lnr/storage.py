@@ -39,7 +39,7 @@ except ImportError:  # CPython
         return x
 
 
-from engine.codec import crc16, unpack
+from lnr import drop
 
 NVM_BYTES = const(256)
 SLOT_SIZE = const(128)
@@ -75,6 +75,23 @@ NOTICE_OLDER = "Last save was damaged: older copy restored"
 NOTICE_GAME = "Saved game could not be restored"
 NOTICE_WRITE = "Could not save: storage write failed"
 NOTICE_NO_NVM = "No storage on this board: nothing is saved"
+
+
+def crc16(data, start=0, end=-1):
+    """Returns the CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end] (end -1:
+    to the end), as engine.codec's: kept here so that reading the NVM does not load the codec
+    (about 10 KB of RAM; resume() loads it for a moment)."""
+    if end < 0:
+        end = len(data)
+    crc = 0xFFFF
+    for i in range(start, end):
+        crc ^= data[i] << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
 
 
 def _slot_status(raw):
@@ -288,6 +305,8 @@ class Storage:
         save or drop_saved(), so a resumed game survives another power cut."""
         if self.saved is None:
             return None
+        from engine.codec import unpack
+
         try:
             return unpack(self.saved)
         except ValueError:
@@ -295,3 +314,5 @@ class Storage:
             self.saved = None
             self.commit()
             return None
+        finally:
+            drop("engine.codec")

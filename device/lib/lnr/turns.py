@@ -69,6 +69,18 @@ class Turns(Hud):
         self.hide_toast()
         self.advance()
 
+    def rejoin(self, game, undo, sel, hoff):
+        """Shows `game` again as the player left it (a save the NVM refused): the turn's
+        start kept for undo, the cursor where it was."""
+        self.game = game
+        self.undo = undo
+        self.seen_turn = game.state.turn
+        self.sel = sel
+        self.hoff = hoff
+        self.step = S_HAND
+        self.ui.show(self.ui.play)
+        self.advance()
+
     def wait(self, step, ms):
         self.step = step
         self.due = (self.app.now + ms) & _TICKS_MASK

@@ -85,20 +85,13 @@ class Ui:
 
     def __init__(self):
         # Built by lnr/make.py, which is then dropped: its code is needed once.
-        import sys
-
-        import lnr
-        from lnr import make
+        from lnr import drop, make
 
         (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
          self.panel, self.cards, self.plines) = make.build()
         del make
-        sys.modules.pop("lnr.make", None)
-        try:
-            del lnr.make  # the package keeps its submodules as attributes too
-        except (AttributeError, TypeError):
-            pass
+        drop("lnr.make")
         self._written = 0
         self.show(None)
 
