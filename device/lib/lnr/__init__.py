@@ -20,3 +20,10 @@ def drop(*names):
                 delattr(sys.modules[".".join(parts[:-1])], parts[-1])
             except (KeyError, AttributeError, NameError):
                 pass
+
+
+def drop_new(had):
+    """Drops every module imported since `had` (a list of sys.modules' names) was taken."""
+    for name in list(sys.modules):
+        if name not in had:
+            drop(name)

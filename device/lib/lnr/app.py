@@ -3,17 +3,19 @@
 and the play screen (lnr/play.py and the modules under it), plus the error screen.
 
 RAM (docs/memory.md): the menus' code and the play screen's are never resident together.
-Going from one to the other drops the first (lnr.drop), collects, then imports the second;
-while a game is on, the menus' code is not in RAM, and in the menus the play screen's is not.
+Going from one to the other drops every module imported since the first was loaded (its own,
+and e.g. engine.bots after a game with bots), collects, then imports the second: while a game
+is on the menus' code is not in RAM, and in the menus the play screen's is not.
 A screen's code asks for the move (start, resume, save_and_quit, game_over) and the move is
 made once its key or frame handler has returned, so that none of its code is still running.
 Records and the saved game go through lnr/storage.py, which writes the NVM only at a game's
 end, on save & quit and when the settings are left (flash wear, HARDWARE.md).
 """
 import gc
+import sys
 
 from engine.state import MODE_SOLO
-from lnr import drop
+from lnr import drop_new
 from lnr import game as games
 from lnr.keys import K_A, K_B
 from lnr.ui import put, LINE_W, WHITE, GREY, YELLOW, RED
@@ -35,12 +37,6 @@ SC_HOWTO = const(5)
 SC_PLAY = const(6)
 SC_OVER = const(7)
 SC_ERROR = const(8)
-
-# The modules of each side, dropped when the other side comes up. engine.bots (and what it
-# imports) serve the table's bots and the hint: loaded on demand, dropped with the play screen.
-_MENUS = ("lnr.menus", "lnr.howto")
-_PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "lnr.order", "engine.bots",
-         "engine.ai")
 
 # Moves asked for by a screen's code, made when its handler has returned.
 _W_START = const(0)  # a new game: (mode, players)
@@ -88,11 +84,13 @@ class App:
         self.mode = MODE_SOLO
         self.players = 3
         self.roles = None  # the table seats' roles (bytearray), set by the table screen
+        self.kinds = None  # the opponent kinds this build has (lnr/menus.py), once asked
         seed = getattr(hw, "seed", None)
         self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
         self.message = store.notice  # shown once on the title (storage.notice)
         store.notice = None
         self._want = None  # a move asked for by the running handler
+        self._had = None  # sys.modules' names before the screen code now loaded
         self.title()
 
     # ------------------------------------------------------------------ loop hooks
@@ -145,12 +143,19 @@ class App:
         """Counts the game and shows its result (asked by the play screen)."""
         self._want = (_W_OVER, game)
 
+    def _unload(self):
+        # Drops the screen code loaded last and every module imported since, then collects.
+        self.menus = None
+        self.play = None
+        if self._had is not None:
+            drop_new(self._had)
+        gc.collect()
+        self._had = list(sys.modules)
+
     def _menus(self):
         # The menus' module, loaded once the play screen's code is gone.
         if self.menus is None:
-            self.play = None
-            drop(*_PLAY)
-            gc.collect()
+            self._unload()
             from lnr import menus
 
             self.menus = menus
@@ -159,81 +164,48 @@ class App:
     def _player(self):
         # The play screen, loaded once the menus' code is gone.
         if self.play is None:
-            self.menus = None
-            drop(*_MENUS)
-            gc.collect()
+            self._unload()
             from lnr.play import Play
 
             self.play = Play(self)
         return self.play
 
     def _move(self):
+        # Game over needs the menus' code only. The other moves drop both screens' code and
+        # collect before lnr.moves deals, unpacks or packs the game.
         want = self._want
         self._want = None
         kind = want[0]
         if kind == _W_OVER:
             self._menus().game_over(self, want[1])
             return
-        if kind == _W_SAVE:
-            self._save(want[1], want[2])
-            return
-        # A new or a saved game: the menus' code goes before the game is dealt or unpacked.
-        self.menus = None
-        drop(*_MENUS)
-        gc.collect()
+        play = self.play
+        if play is not None:  # save & quit: where the cursor was, if the save fails
+            sel = play.sel
+            hoff = play.hoff
+        play = None
+        self._unload()
+        from lnr import moves
+
         if kind == _W_START:
-            seed = self.seed
-            self.seed = (seed + 1) & games.SEED_MASK
-            self._begin(games.new_game(want[1], seed, want[2], self.roles))
-            return
-        store = self.store
-        saved = store.resume()  # engine.codec, loaded for the moment
-        game = None
-        if saved is not None:
-            try:
-                game = games.unpack(saved)
-            except ValueError:
-                game = None
+            game = moves.start(self, want[1], want[2])
+        elif kind == _W_RESUME:
+            game = moves.resume(self)
+        else:
+            game = None if moves.save(self, want[1], want[2]) else want[1]
+        moves = None  # dropped by the next screen's _unload()
         if game is None:
-            self.message = store.notice or "Saved game could not be restored"
-            store.notice = None
-            if self.writes and store.saved is not None:
-                store.drop_saved()
+            self.game = None
             self.title()
             return
-        self._begin(game)
-
-    def _begin(self, game):
         self.game = game
         self.screen = SC_PLAY
-        self._player().begin(game)
-
-    def _save(self, game, start):
-        # The play screen's code goes first, then the codec packs the game; if the NVM
-        # refuses it the game comes back as it was, with the cursor where it was.
-        play = self.play
-        sel = play.sel
-        hoff = play.hoff
-        play = None
-        self.play = None
-        drop(*_PLAY)
-        gc.collect()
-        store = self.store
-        blob = games.pack(game, start)
-        before = store.notice
-        ok = store.save_game(blob)
-        # An unchanged save is not rewritten (storage spares the flash): still saved.
-        if not ok and store.notice == before and store.saved == blob:
-            ok = True
-        if ok:
-            self.game = None
-            self.message = "Game saved: Continue resumes it"
-            self.title()
-            return
-        store.notice = before
         play = self._player()
-        play.rejoin(game, start, sel, hoff)
-        play.toast("Could not save")
+        if kind == _W_SAVE:  # the NVM refused it: back to the game as it was
+            play.rejoin(game, want[2], sel, hoff)
+            play.toast("Could not save")
+        else:
+            play.begin(game)
 
     # ------------------------------------------------------------------ text screens
 

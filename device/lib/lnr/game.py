@@ -4,13 +4,12 @@ plays each seat, and the save blob made of them (engine/codec.py).
 Chance (the deal and the dice) draws from Rng(seed, 0) as engine/selfplay.py does, so a seed
 and the player's choices replay a game; built-in opponents draw from stream 1.
 
-engine.bots and engine.codec are imported only when needed (RAM, docs/memory.md): the bots
-for the table's opponents and the hint (lnr/app.py drops them with the play screen), the
-codec for a save, dropped right after it.
+engine.bots is imported only when needed (RAM, docs/memory.md): for the table's opponents
+and the hint; lnr/app.py drops it with the play screen. A save's bytes are made and read by
+lnr/moves.py.
 """
 from engine.rng import Rng
 from engine.state import deal, MODE_RIVAL, MODE_TABLE
-from lnr import drop
 
 try:
     from micropython import const
@@ -72,6 +71,13 @@ class Game:
                 n += 1
         return n
 
+    def has_bots(self):
+        """Returns True if a built-in bot plays a seat (engine.bots is needed)."""
+        for r in self.roles:
+            if r >= ROLE_BOT:
+                return True
+        return False
+
     def first_human(self):
         """Returns the lowest seat a person plays, or -1."""
         for i in range(len(self.roles)):
@@ -95,16 +101,6 @@ class Game:
         have = bots()
         return have.get(name) or have["random"]
 
-    def meta(self):
-        """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
-        s = self.seed
-        out = bytearray(3 + len(self.roles))
-        out[0] = (s >> 16) & 255
-        out[1] = (s >> 8) & 255
-        out[2] = s & 255
-        out[3:] = self.roles
-        return bytes(out)
-
 
 def roles_for(mode, players, table_roles=None):
     """Returns the roles of each seat: in rival mode seat 0 is the rival (RULES.md §8); at a
@@ -124,28 +120,3 @@ def new_game(mode, seed, players=None, table_roles=None):
     state = deal(mode, rng, players)
     state.start()
     return Game(state, rng, seed, roles_for(mode, state.players, table_roles))
-
-
-def pack(game, state=None):
-    """Returns the save blob of `game` (or of `state` in its place: the turn's start)."""
-    from engine.codec import pack as _pack
-
-    try:
-        return _pack(state or game.state, game.rng, game.meta())
-    finally:
-        drop("engine.codec")
-
-
-def unpack(saved):
-    """Returns the Game of a save: `saved` is storage.resume()'s (state, rng, meta); raises
-    ValueError if the app's bytes do not fit the state."""
-    state, rng, meta = saved
-    if len(meta) != 3 + state.players:
-        raise ValueError("the save's seats do not match")
-    roles = bytearray(meta[3:])
-    for seat in range(state.players):
-        r = roles[seat]
-        if r > ROLE_BOT + len(BOT_NAMES) or (r == ROLE_RIVAL) != state.is_rival(seat):
-            raise ValueError("the save's seat %d cannot be role %d" % (seat, r))
-    seed = (meta[0] << 16) | (meta[1] << 8) | meta[2]
-    return Game(state, rng, seed, roles)

@@ -6,9 +6,10 @@ lnr/app.py loads this module while a menu is up and drops it for a game (RAM): a
 imports the play screen, it asks the App to start or resume a game.
 """
 import gc
+import sys
 
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr import drop
+from lnr import drop, drop_new
 from lnr import sprites
 from lnr import game as games
 from lnr.app import (
@@ -146,9 +147,19 @@ def _key_modes(app, k):
             app.start(app.mode, None)
 
 
+def _kinds(app):
+    # The opponent kinds this build has (lnr.game.bot_names), asked once: engine.bots and
+    # what it imports are dropped again at once (RAM), a game loads them when bots play.
+    if app.kinds is None:
+        had = list(sys.modules)
+        app.kinds = games.bot_names()
+        drop_new(had)
+    return app.kinds
+
+
 def _table(app):
     if app.roles is None:  # the strongest bot this build has in every seat (engine.bots)
-        names = games.bot_names()
+        names = _kinds(app)
         app.roles = bytearray(3)
         for i in range(3):
             app.roles[i] = games.ROLE_BOT + (names[-1] if names else 0)
@@ -179,7 +190,7 @@ def _key_table(app, k):
             app.players = 2 + (app.players - 2 + step) % 3
         else:
             kinds = [games.ROLE_HUMAN]
-            for i in games.bot_names():
+            for i in _kinds(app):
                 kinds.append(games.ROLE_BOT + i)
             roles = app.roles
             j = kinds.index(roles[app.mi - 1]) if roles[app.mi - 1] in kinds else 0

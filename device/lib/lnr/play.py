@@ -5,11 +5,12 @@ A build is composed on the real State, one card at a time (RULES.md §4); the St
 turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
 that save & quit stores the turn's start.
 """
-from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, describe
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE,
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS,
     P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
 )
+from lnr import drop, drop_new
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.order import best
 from lnr.hud import (
@@ -279,52 +280,16 @@ class Play(Turns):
         self.advance()
 
     def show_hint(self):
-        """Shows the hint (engine.bots.hint, imported now: lnr/app.py drops it with the play
-        screen) in a panel and puts the cursor on its card."""
-        g = self.game
-        s = g.state
-        reason = ""
-        try:
-            from engine import bots
+        """Shows the hint (lnr/hint.py). Its code is needed for this key press only, and
+        engine.bots (with what it imports) only while bots play: both are dropped after it
+        (RAM, docs/memory.md)."""
+        import sys
 
-            # hint(state) -> (action, reason); until the engine has it, a random legal action.
-            hint = getattr(bots, "hint", None)
-            if hint is not None:
-                action, reason = hint(s)
-            else:
-                action = bots.BOTS["random"](s, g.bot_rng)
-        except Exception:  # a hint must never end the game
-            self.toast("No hint now")
-            self.advance()
-            return
-        if action == A_PASS:
-            text = "Pass"
-        elif action == A_STOP:
-            text = "Roll the dice" if s.phase != P_CHAOS else "Stop discarding"
-        elif action >= A_PILE:
-            text = "Pile %s" % describe(action - A_PILE)
-        elif action >= A_CHAOS:
-            text = "Discard " + describe(action - A_CHAOS)
-        elif action >= A_LAY:
-            text = "Lay " + describe(action - A_LAY)
-        else:
-            text = "Bend " + ("left" if action == A_BEND_L else "right")
-        card = action - A_CHAOS if action >= A_CHAOS else action - A_LAY
-        cards = self.cards()
-        for i in range(len(cards)):
-            if action >= A_LAY and cards[i] == card:
-                self.sel = i
-        if action == A_STOP:
-            self.sel = len(cards)
-        self.clamp_sel()
-        ui = self.ui
-        ui.clear_panel()
-        ui.pline(0, "Hint", YELLOW)
-        ui.pline(2, text, GREEN)
-        ui.pline(3, reason or "")
-        ui.pline(6, "A: OK", GREY)
-        self.draw()
-        self.step = S_INFO
-        ui.show(ui.play, True)
-        self.app.dirty = True
+        had = list(sys.modules)
+        from lnr import hint
 
+        hint.show(self)
+        hint = None
+        drop("lnr.hint")
+        if not self.game.has_bots():
+            drop_new(had)
