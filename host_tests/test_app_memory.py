@@ -1,0 +1,132 @@
+"""The app's RAM plan (docs/memory.md, lnr/app.py): the menus' code and the play screen's are
+never resident together, modules needed for a moment (the save codec, the NVM slots' code,
+the hint, the bots in a game without bots) are gone by the next frame, and dropping modules
+as the device does changes nothing on screen.
+
+On CPython lnr.drop keeps modules (tests patch them); here lnr.KEEP = False makes the
+simulator drop them as the board does, and sys.modules is put back afterwards.
+"""
+import hashlib
+import os
+import sys
+
+import pytest
+
+pytest.importorskip("pygame")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tools import sim, sim_fast  # noqa: E402
+from tools.app_script import Model, SETTLE  # noqa: E402
+from engine.state import MODE_SOLO  # noqa: E402
+import lnr  # noqa: E402
+
+PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "lnr.order")
+MOMENTARY = ("lnr.slots", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make", "engine.codec",
+             "engine.explain")
+# START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
+HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
+             "START", "UP", "A", "WAIT*5", "A"]
+
+
+@pytest.fixture
+def as_on_the_device():
+    """lnr.drop really drops, as on the board; sys.modules and the packages' submodule
+    attributes are restored afterwards (other tests hold these modules)."""
+    import engine
+
+    modules = dict(sys.modules)
+    attrs = {pkg: dict(vars(pkg)) for pkg in (lnr, engine)}
+    for name in list(sys.modules):  # a fresh board: no app or engine module loaded yet
+        if name.startswith("lnr.") or name.startswith("engine."):
+            del sys.modules[name]
+            pkg = lnr if name.startswith("lnr.") else engine
+            if name.count(".") == 1 and hasattr(pkg, name.split(".")[1]):
+                delattr(pkg, name.split(".")[1])
+    lnr.KEEP = False
+    try:
+        yield
+    finally:
+        lnr.KEEP = True
+        sys.modules.clear()
+        sys.modules.update(modules)
+        for pkg, saved in attrs.items():
+            for name in list(vars(pkg)):
+                if name not in saved:
+                    delattr(pkg, name)
+            for name, value in saved.items():
+                setattr(pkg, name, value)
+
+
+def keys():
+    """A solo game with a hint and save & quit, Continue, at the first and the fourth turn,
+    to its end; then the table screen and how to play."""
+    m = Model(MODE_SOLO, 5)
+    out = m.keys + HINT_SAVE
+    n = len(m.keys)
+    m.play_simple(3)
+    out += m.keys[n:] + HINT_SAVE
+    n = len(m.keys)
+    m.play_simple()
+    assert m.state.is_terminal()
+    return out + m.keys[n:] + [SETTLE, "A", "A", "DOWN", "DOWN", "DOWN", "A", "B", "B",
+                               "DOWN", "DOWN", "DOWN", "A", "RIGHT", "B", SETTLE]
+
+
+KEYS = keys()  # made now: the model's own engine calls must not load modules during a run
+
+
+def session(check=None):
+    """Runs KEYS; returns (hash of every refreshed screen, LEDs per frame, NVM)."""
+    shots = []
+
+    def on_frame(hw):
+        d = hw.display
+        if d.refresh_calls != len(shots):
+            shots.append(hashlib.md5(d.screen.get_buffer().raw).hexdigest())
+        if check is not None:
+            check(hw)
+
+    with sim_fast.fast():
+        r = sim.run_headless(KEYS, seed=5, on_frame=on_frame)
+    assert r.ok, r.error
+    assert not r.hw.overflowed
+    return shots, r.leds, r.nvm
+
+
+def test_menus_and_play_screen_never_resident_together(as_on_the_device):
+    # lnr/app.py: a move drops one side's code (and what it imported) before the other's
+    # loads; momentary modules are dropped before the frame ends.
+    seen = {"play": 0, "menus": 0, "frames": 0}
+
+    def check(hw):
+        app = hw.caller.f_locals.get("app") if hw.caller is not None else None
+        if app is None:
+            return
+        mods = sys.modules
+        playing = [m for m in PLAY if m in mods]
+        assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
+        left = [m for m in MOMENTARY if m in mods]
+        assert not left, "still resident at a frame's end: %s" % left
+        if app.play is not None:
+            seen["play"] += 1
+            assert "engine.bots" not in mods, "bots kept in a game without bots"
+        else:
+            assert not playing, "play screen code in the menus: %s" % playing
+            seen["menus"] += 1
+        seen["frames"] += 1
+
+    session(check)
+    assert seen["play"] > 100 and seen["menus"] > 50
+
+
+def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device):
+    # The same keys with modules kept (CPython's default) and dropped (the board's): the same
+    # screens at every refresh, the same LEDs at every frame, the same NVM.
+    dropped = session()
+    lnr.KEEP = True
+    kept = session()
+    assert len(dropped[0]) > 100
+    assert dropped[0] == kept[0]
+    assert dropped[1] == kept[1]
+    assert dropped[2] == kept[2]
