@@ -40,6 +40,11 @@ $(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
 play: $(VENV)/.stamp
 	$(PY) -m tools.sim
 
+# The bots' strength and speed: the same 500 seeded games per bot and mode on CPython, and every
+# decision timed on the MicroPython VM (tools/bench.py; --no-vm, --seeds N, --vm-games N).
+bench: $(VENV)/.stamp $(MPVM)
+	$(PY) -m tools.bench
+
 # RAM the app's displayio objects and device modules cost, against a PyBadge heap.
 .PHONY: membudget
 membudget: $(VENV)/.stamp $(MPVM)

@@ -1,7 +1,23 @@
 """Built-in players: a bot is a function (state, rng) -> action, chosen among legal actions.
 
-Only `random` lives here for now; stronger bots come with their own module.
+- `random`: a legal action drawn uniformly (the baseline, and the fuzzer's player).
+- `greedy`: one turn ahead, the plan with the lowest expected score after this turn, over
+  every roll of the dice (engine.ai).
+- `best`: the same search, each outcome valued by the score after the turn plus the estimate
+  of what the rest of the game will add (engine.ai, weights per mode in engine.ai_weights).
+
+`greedy` and `best` are deterministic (the rng is unused) and see only what their seat may see.
+A bot plans the whole rest of its turn and returns its next step; the next call plans again
+from there (the same plan, as nothing it did not foresee has happened).
+
+hint(state) says what `best` would do at the decision at hand, and why in a few words.
 """
+from engine.ai import Planner, _open, pile_tops
+from engine.cards import VALUE
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS,
+    P_ORDER, TURN, BEND_L,
+)
 
 
 def random_bot(state, rng):
@@ -10,4 +26,89 @@ def random_bot(state, rng):
     return actions[rng.randbelow(len(actions))]
 
 
-BOTS = {"random": random_bot}
+def greedy_bot(state, rng):
+    """Returns the next step of the plan with the lowest expected score after this turn."""
+    return Planner(state).choose()
+
+
+_weights = None
+
+
+def weights(mode):
+    """Returns the `best` bot's weights for a mode (RULES §8; table games use solo's)."""
+    global _weights
+    if _weights is None:
+        from engine import ai_weights  # loaded on first use: RAM on the device
+
+        _weights = (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL, ai_weights.SOLO)
+    return _weights[mode]
+
+
+def best_bot(state, rng):
+    """Returns the next step of the plan with the best expected score after this turn plus
+    the estimate of the rest of the game."""
+    return Planner(state, weights(state.mode)).choose()
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot, "best": best_bot}
+
+_HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
+
+
+def _pct(risk):
+    # A chance in 1/32768 as a whole percent, rounded.
+    return (risk * 100 + 16384) // 32768
+
+
+def hint(state):
+    """Returns (action, reason): what `best` would do now and why in at most 20 characters,
+    e.g. "risk 12%". For a phase where nobody decides (dice, game over, the rival's turn)
+    returns (None, "")."""
+    if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
+        return None, ""
+    planner = Planner(state, weights(state.mode))
+    action = planner.choose()
+    return action, reason(state, planner, action)
+
+
+def reason(state, planner, action):
+    """Returns the few words that say why `planner` (after choose()) picked `action`."""
+    p = state.phase
+    pile = state.piles[state.seat]
+    top = VALUE[pile[-1]] if pile else 0
+    if action == A_PASS:
+        if planner.build_risk < 0:
+            return "no card fits"
+        if state.loco == 0 and state.ahead() == 0:
+            return "free: no penalty"  # RULES D4: nothing behind the loco to take
+        return "builds risk %d%%" % _pct(planner.build_risk)
+    if action >= A_PILE:
+        v = VALUE[action - A_PILE]
+        if v == top:
+            return "combines: -%d" % v  # §6: both cards go to the box
+        least = None
+        for t, d in pile_tops([VALUE[c] for c in pile], [VALUE[c] for c in state.penalty]):
+            if least is None or d < least:
+                least = d
+        return "pile %+d in all" % least  # the best order's change of the pile's sum
+    if action >= A_CHAOS:
+        v = VALUE[action - A_CHAOS]
+        if v == top:
+            return "combines: -%d" % (2 * v)  # the card leaves the hand, the top the pile
+        return "no dice, no risk"
+    if action == A_STOP:
+        if p == P_CHAOS:
+            return "keep the rest"
+        return "roll: risk %d%%" % _pct(planner.risk)
+    if action >= A_LAY or p == P_BEND:
+        if p == P_BEND:
+            cells = state.cells[:]
+            cells.append(state.target())
+            bend = action - A_BEND_L + BEND_L
+            free = _open(cells, (state.head + TURN[bend]) & 3)
+            return "%d free ahead" % free if free < 4 else "open ahead"
+        n = planner.cards_laid
+        if n > 1:
+            return "%d cards, risk %d%%" % (n, _pct(planner.risk))
+        return "risk %d%%" % _pct(planner.risk)
+    return ""

@@ -1,0 +1,666 @@
+"""Turn planning for the built-in players `greedy` and `best` (engine/bots.py).
+
+One decision looks one whole turn ahead: every way to finish the turn from the current step
+(pass; each chaos discard order; each build: how many cards of one value, in which order and
+bends) is scored by its exact expectation over the dice (RULES §1: each die shows a wheel with
+probability 2/3, all wheel counts enumerated), with the penalty cards of each outcome (§5, §6)
+put on the pile in the best order. Each outcome is then valued:
+
+- `greedy`: the score after the turn (§7), nothing else.
+- `best`: the score after the turn plus an estimate of what the rest of the game will still
+  add: a linear function of features of the position (the hand, the room ahead of the loco, the
+  cards behind it that penalties would take, the pile's top and the combining it allows, the
+  track's end), with weights per number of turns left. The weights were fitted by self-play
+  (tools/tune.py: fitted policy iteration, the features' weights by least squares against the
+  final scores) and live in engine/ai_weights.py. They stand for the expectation over the
+  dice and the unknown order of the deck that a deeper search would compute, at a cost a
+  SAMD51 can pay for every decision.
+
+Only what the deciding seat may see is used: its hand, the track, its pile, the number of
+cards left in the deck, the derailments. Never the deck's order nor other hands.
+
+Everything is small ints (values in 1/16 points), iterated in a fixed order with strict
+comparisons, so CPython, MicroPython and CircuitPython decide the same.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
+    P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER,
+    MODE_CHALLENGE, MODE_RIVAL, CHALLENGE_DERAILS, STEP, TURN, BEND_S, BEND_L, BEND_R,
+)
+from engine.risk import wheel_counts
+
+# Feature indices (the order of every weight row in engine/ai_weights.py).
+F_CONST = const(0)
+F_HAND = const(1)  # values of the track and broken cards in hand
+F_CHAOS = const(2)  # values of the chaos cards in hand
+F_N1 = const(3)  # F_N1..F_N4: track cards in hand of value 1..4
+F_BROKEN = const(7)  # broken cards in hand
+F_PAIRS = const(8)  # values held at least twice (a build of several cards)
+F_C4 = const(9)  # a chaos 4 in hand
+F_ROOM = const(10)  # cards ahead of the loco, up to 8
+F_A0 = const(11)  # no card ahead
+F_A1 = const(12)
+F_A2 = const(13)
+F_BEHIND = const(14)  # cards behind the loco (what penalties can take, §6), up to 8
+F_B0 = const(15)  # none: penalties are forfeited (D4)
+F_T0 = const(16)  # value of the next card a penalty takes, 0 if none can be taken
+F_T1 = const(17)
+F_T2 = const(18)
+F_TOP_T0 = const(19)  # the pile's top, if the next penalty card would combine with it
+F_TOP_T1 = const(20)
+F_TOP_CHAOS = const(21)  # the pile's top, if a chaos card in hand would combine with it
+F_BROKEN_AHEAD = const(22)  # broken cards the loco will still enter (D1)
+F_BLOCKED = const(23)  # values in hand the value rule keeps off the track's end (§2.2)
+F_TOP = const(24)  # the pile's top value
+F_SHUT = const(25)  # the end has no free cell straight ahead
+F_OPEN = const(26)  # free cells straight ahead of the end, up to 4
+F_DERAILS = const(27)
+F_LAST = const(28)  # challenge: one more derailment loses
+N_FEATURES = const(29)
+
+ONE = const(16)  # values are in 1/16 points
+LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
+_PROB = const(32768)  # dice probabilities in 1/32768
+_MAX_BUILD = const(6)  # cards laid in one build that the search considers
+
+
+def turns_left(state):
+    """Returns how many turns the deciding seat still gets after this one."""
+    return len(state.deck) // state.players
+
+
+def bucket(turns):
+    """Returns the weight row for `turns` turns left: one row per turn near the end, where
+    every card counts, wider rows earlier."""
+    if turns <= 3:
+        return turns
+    if turns <= 5:
+        return 4
+    if turns <= 8:
+        return 5
+    if turns <= 12:
+        return 6
+    if turns <= 18:
+        return 7
+    if turns <= 26:
+        return 8
+    return 9
+
+
+N_BUCKETS = const(10)
+
+_probs = {}
+
+
+def dice_weights(dice):
+    """Returns a tuple p with p[k] = the chance of exactly k wheels from `dice` dice (§1), in
+    1/32768 (each from the exact count C(dice, k) * 2**k / 3**dice, rounded; they sum to
+    32768)."""
+    p = _probs.get(dice)
+    if p is None:
+        counts = wheel_counts(dice)
+        den = 3 ** dice
+        p = []
+        total = 0
+        big = 0
+        for k in range(dice + 1):
+            x = (counts[k] * _PROB + den // 2) // den
+            p.append(x)
+            total += x
+            if x > p[big]:
+                big = k
+        p[big] += _PROB - total  # rounding remainder onto the likeliest count
+        p = tuple(p)
+        _probs[dice] = p
+    return p
+
+
+def _open(cells, head):
+    # Free cells in a straight line ahead of the track's end, up to 4 (D8: room to build).
+    c = cells[-1]
+    step = STEP[head]
+    n = 0
+    while n < 4:
+        c += step
+        if c in cells:
+            break
+        n += 1
+    return n
+
+
+def pile_tops(pile, values):
+    """Returns [(top, delta), ...]: the top values (0: empty pile) that putting the penalty
+    cards `values` on `pile` (values, top last) can leave, each with the least change of the
+    pile's sum that leaves it (§6, combining always, D3).
+
+    No search over orders is needed: a good order first digs into the pile (a card equal to
+    the top takes it away), then puts equal cards two by two (each pair vanishes), then the
+    rest, one card of each value left over, any of them last. So for each depth dug, the sum
+    and the possible tops follow from the counts of each value. (Orders that keep a pair apart
+    only cost more; they are not listed.)"""
+    counts = [0, 0, 0, 0, 0]
+    for v in values:
+        counts[v] += 1
+    best = [None, None, None, None, None]
+    d = len(pile)
+    dug = 0  # the values taken off the pile so far
+    while True:
+        under = pile[d - 1] if d else 0  # the top left after digging to depth d
+        odd = 0
+        left = 0  # values of the cards left over: one of each value with an odd count
+        nodd = 0
+        for v in range(1, 5):
+            if counts[v] & 1:
+                odd |= 1 << v
+                left += v
+                nodd += 1
+        delta = left - dug
+        for t in range(5):
+            if nodd == 0:
+                ok = t == under
+            elif not odd & (1 << t):
+                ok = False
+            elif nodd == 1:
+                ok = t != under  # else it would combine: that is digging one deeper
+            else:
+                # Another leftover must go first without combining with `under`.
+                others = odd & ~(1 << t)
+                ok = others & ~(1 << under) != 0
+            if ok and (best[t] is None or delta < best[t]):
+                best[t] = delta
+        if d == 0:
+            break
+        x = pile[d - 1]
+        if counts[x] == 0:
+            break
+        counts[x] -= 1
+        dug += x
+        d -= 1
+    out = []
+    for t in range(5):
+        if best[t] is not None:
+            out.append((t, best[t]))
+    return out
+
+
+class Planner:
+    """One decision of the seat to move: `choose()` returns the action of the best plan.
+
+    `weights` is a flat sequence of N_BUCKETS rows of N_FEATURES ints (engine/ai_weights.py);
+    None values outcomes by the score after the turn alone (the `greedy` bot)."""
+
+    def __init__(self, state, weights=None):
+        self.s = state
+        seat = state.seat
+        self.seat = seat
+        self.turns = turns_left(state)
+        row = None
+        if weights is not None and self.turns > 0:
+            b = bucket(self.turns) * N_FEATURES
+            row = weights[b:b + N_FEATURES]
+        self.w = row
+        self.challenge = state.mode == MODE_CHALLENGE
+        pile = []
+        psum = 0
+        for c in state.piles[seat]:
+            pile.append(VALUE[c])
+            psum += VALUE[c]
+        self.pile = pile
+        self.psum = psum
+        tv = []
+        tb = []
+        for c in state.track:
+            tv.append(VALUE[c])
+            tb.append(1 if KIND[c] == KIND_BROKEN else 0)
+        self.tv = tv
+        self.tb = tb
+        bahead = 0
+        for i in range(state.loco + 1, len(tb)):
+            bahead += tb[i]
+        self.bahead = bahead
+        self.tops = [None] * (len(tv) + 1)  # pile_tops() of the track's first n cards
+        # The hand as counts: [track values, chaos values, 1s, 2s, 3s, 4s, broken, chaos mask]
+        hs = 0
+        cs = 0
+        n = [0, 0, 0, 0, 0]
+        br = 0
+        cmask = 0
+        for c in state.hands[seat]:
+            x = VALUE[c]
+            if KIND[c] == KIND_CHAOS:
+                cs += x
+                cmask |= 1 << x
+            else:
+                hs += x
+                n[x] += 1
+                if KIND[c] == KIND_BROKEN:
+                    br += 1
+        self.hand = [hs, cs, n[1], n[2], n[3], n[4], br, cmask]
+        self.cmask = cmask
+        self.hscore = 0
+        self.last_risk = 0
+        self.last_k = 0
+        # Filled by choose(): the chosen plan's expected value (1/16 points), its chance of
+        # derailing (1/32768) and how many plans were valued.
+        self.value = 0
+        self.risk = 0
+        self.plans = 0
+        self.cards_laid = 0  # cards the chosen plan lays from now on
+        self.build_risk = -1  # the best-valued build's chance of derailing; -1: no build fits
+        self.build_val = 0
+
+    # ------------------------------------------------------------- valuing outcomes
+
+    def _hand_part(self, k, v, broken, chaos, lastv, open_):
+        # 16 * the score once k cards of value v (`broken` of them broken) are laid and the
+        # chaos values in bitmask-free sum `chaos` discarded, plus the weighted features that
+        # depend on the hand and the track's end only (the same for every roll of the dice).
+        h = self.hand
+        hs = h[0] - k * v
+        cs = h[1] - chaos
+        total = ONE * (hs + cs + self.psum)
+        self.hscore = total
+        w = self.w
+        if w is None:
+            return total
+        n1 = h[2]
+        n2 = h[3]
+        n3 = h[4]
+        n4 = h[5]
+        if v == 1:
+            n1 -= k
+        elif v == 2:
+            n2 -= k
+        elif v == 3:
+            n3 -= k
+        else:
+            n4 -= k
+        pairs = (n1 >= 2) + (n2 >= 2) + (n3 >= 2) + (n4 >= 2)
+        if lastv == 1:
+            blocked = 3 * n3
+        elif lastv == 2:
+            blocked = 4 * n4
+        elif lastv == 3:
+            blocked = n1
+        else:
+            blocked = 2 * n2
+        total += (w[F_CONST] + w[F_HAND] * hs + w[F_CHAOS] * cs + w[F_N1] * n1
+                  + w[F_N1 + 1] * n2 + w[F_N1 + 2] * n3 + w[F_N1 + 3] * n4
+                  + w[F_PAIRS] * pairs + w[F_BLOCKED] * blocked + w[F_OPEN] * open_)
+        br = h[6] - broken
+        if br:
+            total += w[F_BROKEN] * br
+        if self.cmask & 16:
+            total += w[F_C4]
+        if open_ == 0:
+            total += w[F_SHUT]
+        return total
+
+    def _tops(self, n, k, v):
+        # pile_tops() for penalties taking the first n cards of the track with k cards of
+        # value v laid at its end; cached while n stays within the track as it was.
+        if n <= len(self.tv):
+            t = self.tops[n]
+            if t is None:
+                t = pile_tops(self.pile, self.tv[:n])
+                self.tops[n] = t
+            return t
+        return pile_tops(self.pile, self.tv + [v] * (n - len(self.tv)))
+
+    def _outcome(self, hpart, k, v, broken_laid, m, hits, n, derails):
+        # The value of the position after the loco moved m cards (entering `hits` broken ones)
+        # and penalties took the first n track cards: hpart from _hand_part(), then what the
+        # track and the pile add.
+        w = self.w
+        if w is None or (self.challenge and derails >= CHALLENGE_DERAILS):
+            best = None
+            for t, d in self._tops(n, k, v):
+                if best is None or d < best:
+                    best = d
+            if w is not None:  # §8: the 4th derailment ends the challenge, lost
+                return self.hscore + ONE * best + LOSS
+            return hpart + ONE * best
+        tv = self.tv
+        nt = len(tv)
+        loco = self.s.loco + m  # before the penalties
+        behind = loco - n
+        ahead = nt + k - 1 - loco
+        x = hpart + w[F_BROKEN_AHEAD] * (self.bahead + broken_laid - hits)
+        x += w[F_DERAILS] * derails
+        if derails == CHALLENGE_DERAILS - 1:
+            x += w[F_LAST]
+        x += w[F_ROOM] * (ahead if ahead < 8 else 8)
+        if ahead < 3:
+            x += w[F_A0 + ahead]
+        x += w[F_BEHIND] * (behind if behind < 8 else 8)
+        t0 = t1 = 0
+        if behind == 0:
+            x += w[F_B0]
+        else:
+            t0 = tv[n] if n < nt else v
+            x += w[F_T0] * t0
+            if behind >= 2:
+                t1 = tv[n + 1] if n + 1 < nt else v
+                x += w[F_T1] * t1
+                if behind >= 3:
+                    x += w[F_T2] * (tv[n + 2] if n + 2 < nt else v)
+        cmask = self.cmask
+        best = None
+        for t, d in self._tops(n, k, v):
+            y = ONE * d + w[F_TOP] * t
+            if t:
+                if t == t0:
+                    y += w[F_TOP_T0] * t
+                if t == t1:
+                    y += w[F_TOP_T1] * t
+                if cmask & (1 << t):
+                    y += w[F_TOP_CHAOS] * t
+            if best is None or y < best:
+                best = y
+        return x + best
+
+    def _move(self, k, v, broken_laid, dice, open_):
+        # Expected value of laying k more cards of value v (bit i of broken_laid: the i-th of
+        # them is broken) and rolling `dice` dice; dice 0 is a pass (§4).
+        s = self.s
+        tv = self.tv
+        nt = len(tv)
+        nbroken = _bits(broken_laid)
+        hpart = self._hand_part(k, v, nbroken, 0, v if k else tv[-1], open_)
+        loco = s.loco
+        ahead = nt + k - 1 - loco
+        tb = self.tb
+        if dice == 0:  # §4: 1 card forward unless on the last card, 1 penalty; no derailment
+            m = 1 if ahead > 0 else 0
+            hits = tb[loco + 1] if m else 0
+            earned = 1 + hits
+            n = earned if earned < loco + m else loco + m  # §6, D4
+            self.last_risk = 0
+            return self._outcome(hpart, 0, v, 0, m, hits, n, s.derails)
+        p = dice_weights(dice)
+        total = 0
+        hits = 0
+        last_key = -1
+        last_val = 0
+        risk = 0
+        for wheels in range(dice + 1):
+            if wheels <= ahead:
+                m = wheels
+                if m:
+                    i = loco + m
+                    hits += tb[i] if i < nt else (broken_laid >> (i - nt)) & 1  # D1
+                earned = hits
+                der = 0
+            else:
+                m = ahead
+                earned = hits + wheels - ahead  # §5: one penalty per move left
+                der = 1
+                risk += p[wheels]
+            n = earned if earned < loco + m else loco + m  # §6, D4
+            key = m * 4096 + n * 2 + der
+            if key != last_key:
+                last_val = self._outcome(hpart, k, v, nbroken, m, hits, n, s.derails + der)
+                last_key = key
+            total += p[wheels] * last_val
+        self.last_risk = risk
+        return total // _PROB
+
+    # ------------------------------------------------------------- enumerating plans
+
+    def choose(self):
+        """Returns the action that starts the best plan for the rest of this turn."""
+        s = self.s
+        p = s.phase
+        if p == P_ORDER:
+            return self._order_step()
+        self.best_val = None
+        self.best_act = None
+        self.best_risk = 0
+        open_ = _open(s.cells, s.head)
+        if p == P_TURN:
+            self._consider(self._move(0, 1, 0, 0, open_), A_PASS)
+        if p == P_TURN or p == P_CHAOS:
+            self._chaos_plans(p, open_)
+        if p == P_TURN:
+            lastv = self.tv[-1]
+            for v in range(1, 5):
+                if v - lastv != 2 and lastv - v != 2:  # §2.2 value rule
+                    self._builds(v, 0, -1)
+        elif p == P_BUILD:
+            self._consider(self._move(0, 1, 0, s.build_sum, open_), A_STOP)
+            self._builds(s.build_value, s.build_sum, -1)
+        elif p == P_BEND:
+            for bend in (BEND_L, BEND_R):
+                if s.fit(s.pending, bend) == 0:
+                    self._builds(VALUE[s.pending], s.build_sum, bend)
+        self.value = self.best_val
+        self.risk = self.best_risk
+        return self.best_act
+
+    def _consider(self, val, act):
+        self.plans += 1
+        if self.best_val is None or val < self.best_val:
+            self.best_val = val
+            self.best_act = act
+            self.best_risk = self.last_risk
+            self.cards_laid = self.last_k
+        self.last_k = 0
+
+    def _chaos_plans(self, p, open_):
+        # §4 chaos discard: every order of distinct values; no dice, no penalty.
+        chaos = []
+        for c in self.s.hands[self.seat]:
+            if KIND[c] == KIND_CHAOS:
+                chaos.append(c)
+        self.last_risk = 0
+        if p == P_CHAOS:
+            self._consider(self._still(0, open_), A_STOP)
+        if chaos:
+            self._chaos_dfs(chaos, -1, 0, open_)
+
+    def _still(self, chaos, open_):
+        # The value of ending the turn with the loco where it is, `chaos` discarded.
+        hpart = self._hand_part(0, 1, 0, chaos, self.tv[-1], open_)
+        return self._outcome(hpart, 0, 1, 0, 0, 0, 0, self.s.derails)
+
+    def _chaos_dfs(self, chaos, first, gone, open_):
+        pile = self.pile
+        seen = 0
+        for i in range(len(chaos)):
+            c = chaos[i]
+            v = VALUE[c]
+            if seen & (1 << v):
+                continue
+            seen |= 1 << v
+            f = A_CHAOS + c if first < 0 else first
+            rest = chaos[:i] + chaos[i + 1:]
+            combined = pile and pile[-1] == v  # §6 combining
+            if combined:
+                pile.pop()
+                self.psum -= v
+            else:
+                pile.append(v)
+                self.psum += v
+            saved = self.tops
+            self.tops = [None] * (len(self.tv) + 1)  # the pile changed
+            mask = self.cmask
+            self.cmask = 0
+            for d in rest:
+                self.cmask |= 1 << VALUE[d]
+            self._consider(self._still(gone + v, open_), f)
+            if rest:
+                self._chaos_dfs(rest, f, gone + v, open_)
+            self.cmask = mask
+            self.tops = saved
+            if combined:
+                pile.append(v)
+                self.psum += v
+            else:
+                pile.pop()
+                self.psum -= v
+
+    def _builds(self, v, dice, bend):
+        # The builds of value v worth valuing: for each number of cards, with and without the
+        # broken card of that value; cards of one value differ only in shape, so a short search
+        # picks the shapes and bends (_lay_dfs). In P_BEND the pending curve, bent `bend`,
+        # comes first.
+        s = self.s
+        straight = []
+        curve = []
+        broken = -1
+        for c in s.hands[self.seat]:
+            if VALUE[c] == v and KIND[c] != KIND_CHAOS:
+                if KIND[c] == KIND_BROKEN:
+                    broken = c
+                elif SHAPE[c] == SHAPE_CURVE:
+                    curve.append(c)
+                else:
+                    straight.append(c)
+        cells = s.cells[:]
+        head = s.head
+        first = -1
+        k0 = 0
+        bmask0 = 0
+        if bend >= 0:
+            c = s.pending
+            if c == broken:
+                broken = -1
+                bmask0 = 1
+            else:
+                curve.remove(c)
+            cells.append(s.target())
+            head = (head + TURN[bend]) & 3
+            first = A_BEND_L + bend - BEND_L
+            k0 = 1
+        normal = len(straight) + len(curve)
+        self.cards = (straight, curve, broken)
+        for withb in (0, 1):
+            if withb and broken < 0:
+                break
+            top = normal + withb
+            if k0 + top > _MAX_BUILD:
+                top = _MAX_BUILD - k0
+            for k in range(1 - k0 if withb == 0 else 1, top + 1):
+                # k more cards; the broken one, if laid, goes last where it fits (the loco
+                # enters it last, D1).
+                self.found = None
+                if k:
+                    self._lay_dfs(cells, head, 0, 0, k, withb, first, bmask0 << 0, k0)
+                    if self.found is None:
+                        continue
+                    op, act, bmask = self.found
+                else:
+                    op = _open(cells, head)
+                    act = first
+                    bmask = bmask0
+                val = self._move(k0 + k, v, bmask, dice + (k0 + k) * v, op)
+                if self.build_risk < 0 or val < self.build_val:
+                    self.build_val = val
+                    self.build_risk = self.last_risk
+                self.last_k = k0 + k
+                self._consider(val, act)
+
+    def _lay_dfs(self, cells, head, ns, nc, k, withb, first, bmask, laid):
+        # Depth-first over shapes and bends, the most open choice first; stops at the first
+        # sequence of k cards that fits (§2) and records (open, first action, broken mask).
+        straight, curve, broken = self.cards
+        if k == 0:
+            self.found = (_open(cells, head), first, bmask)
+            return True
+        target = cells[-1] + STEP[head]
+        if target in cells:
+            return False
+        # Options: (open after, card, bend); the broken card only as the last one.
+        opts = []
+        if ns < len(straight) and (k > withb):
+            opts.append(straight[ns])
+        if nc < len(curve) and (k > withb):
+            opts.append(curve[nc])
+        if withb and k == 1:
+            opts.append(broken)
+        ranked = []
+        for c in opts:
+            for bend in ((BEND_L, BEND_R) if SHAPE[c] == SHAPE_CURVE else (BEND_S,)):
+                h = (head + TURN[bend]) & 3
+                if target + STEP[h] in cells:
+                    continue  # §2.4 no block
+                cells.append(target)
+                op = _open(cells, h)
+                cells.pop()
+                j = len(ranked)
+                while j > 0 and ranked[j - 1][0] < op:
+                    j -= 1
+                ranked.insert(j, (op, c, bend, h))
+        for op, c, bend, h in ranked:
+            cells.append(target)
+            f = first
+            if f < 0:
+                f = A_LAY + c
+            b = bmask
+            if c == broken:
+                b |= 1 << laid
+            ok = self._lay_dfs(cells, h, ns + (c in straight), nc + (c in curve), k - 1, withb,
+                               f, b, laid + 1)
+            cells.pop()
+            if ok:
+                return True
+        return False
+
+    def _order_step(self):
+        # §6: the penalty card to put on the pile next, so that the pile ends lowest (and,
+        # for `best`, with the top that suits the cards penalties will take next).
+        s = self.s
+        pen = s.penalty
+        first = -1
+        best = None
+        seen = 0
+        open_ = _open(s.cells, s.head)
+        pile = self.pile
+        for c in pen:
+            v = VALUE[c]
+            if seen & (1 << v):
+                continue
+            seen |= 1 << v
+            rest = []
+            for d in pen:
+                rest.append(VALUE[d])
+            rest.remove(v)
+            combined = pile and pile[-1] == v
+            if combined:
+                pile.pop()
+                self.psum -= v
+            else:
+                pile.append(v)
+                self.psum += v
+            self.tops[0] = pile_tops(pile, rest)
+            val = self._outcome(self._hand_part(0, 1, 0, 0, self.tv[-1], open_), 0, 1, 0, 0, 0,
+                                0, s.derails)
+            if combined:
+                pile.append(v)
+                self.psum += v
+            else:
+                pile.pop()
+                self.psum -= v
+            if best is None or val < best:
+                best = val
+                first = c
+        self.value = best
+        return A_PILE + first
+
+
+def _bits(mask):
+    # How many bits are set: the broken cards among those laid.
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n

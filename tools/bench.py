@@ -1,0 +1,147 @@
+"""How strong and how fast the built-in bots are (`make bench`).
+
+    python -m tools.bench [--seeds 500] [--bots random,greedy,best] [--vm-games 500] [--no-vm]
+
+Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
+bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
+the mean and median solo score (RULES §7) and the derailments per solo game, the share of
+challenge games survived (§8: no 4th derailment), the share of rival games won (§8), and the
+time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
+VM (tools/bench_vm.py under tools/mpvm: time.ticks_ms around each call; this port's clock ticks
+in whole milliseconds). A decision is one call of the bot: one step of a turn (an action, a
+card, a bend, a penalty card). A SAMD51 runs this code about 50x slower than the VM here.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from multiprocessing import Pool
+
+from engine.bots import BOTS, weights
+from engine.rng import Rng
+from engine.state import MODE_NAMES, deal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODES = ("solo", "challenge", "rival")
+
+
+def play(args):
+    """Plays one game; returns (score, derailments, lost, won, decision times in seconds)."""
+    name, mode, seed = args
+    bot = BOTS[name]
+    chance = Rng(seed, 0)
+    rng = Rng(seed, 1)
+    state = deal(MODE_NAMES.index(mode), chance)
+    me = state.players - 1  # rival mode: seat 0 is the rival
+    state.start()
+    times = []
+    clock = time.perf_counter
+    while not state.is_terminal():
+        if state.is_chance():
+            action = state.sample_chance(chance)
+        elif state.is_rival(state.seat):
+            action = state.rival_action()
+        else:
+            t0 = clock()
+            action = bot(state, rng)
+            times.append(clock() - t0)
+        state.apply(action)
+    return state.score(me), state.derails, state.lost, state.winners() == [me], times
+
+
+def vm_runs(bots, games, jobs):
+    """Returns {(bot, mode): {field: value}} from tools/bench_vm.py on the MicroPython VM."""
+    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+    script = os.path.join(ROOT, "tools", "bench_vm.py")
+    todo = [(b, m) for b in bots for m in MODES]
+    out = {}
+    running = []
+    while todo or running:
+        while todo and len(running) < jobs:
+            b, m = todo.pop(0)
+            cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), script, b, m, "0",
+                   str(games)]
+            running.append(((b, m), subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                     stderr=subprocess.PIPE, text=True)))
+        key, proc = running.pop(0)
+        stdout, stderr = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit("bench: the VM run %s failed:\n%s" % (key, stderr))
+        fields = {}
+        for item in stdout.split()[2:]:
+            k, v = item.split("=")
+            fields[k] = v
+        out[key] = fields
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=500)
+    parser.add_argument("--bots", default="random,greedy,best")
+    parser.add_argument("--vm-games", type=int, default=500,
+                        help="games per bot and mode timed on the VM (same seeds from 0)")
+    parser.add_argument("--no-vm", action="store_true")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    bots = args.bots.split(",")
+    for b in bots:
+        if b not in BOTS:
+            parser.error("unknown bot %s: one of %s" % (b, ", ".join(sorted(BOTS))))
+    weights(0)  # load `best`'s weights now, not inside the first timed decision
+    print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
+    results = {}
+    started = time.time()
+    with Pool(args.jobs) as pool:
+        for b in bots:
+            for m in MODES:
+                results[b, m] = pool.map(play, [(b, m, s) for s in range(args.seeds)],
+                                         chunksize=10)
+    print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
+    vm = {}
+    if not args.no_vm:
+        started = time.time()
+        vm = vm_runs(bots, args.vm_games, args.jobs)
+        print("MicroPython VM (tools/mpvm), %d games per bot and mode: %.0f s" % (
+            args.vm_games, time.time() - started))
+    print()
+    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s" % (
+        "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "VM ms"))
+    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s" % (
+        "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max"))
+    for b in bots:
+        solo = results[b, "solo"]
+        scores = [r[0] for r in solo]
+        times = []
+        for m in MODES:
+            for r in results[b, m]:
+                times += r[4]
+        cpy = "%.3f / %.1f" % (1000 * sum(times) / len(times), 1000 * max(times))
+        vms = "-"
+        if vm:
+            dec = sum(int(vm[b, m]["decisions"]) for m in MODES)
+            tot = sum(int(vm[b, m]["total_ms"]) for m in MODES)
+            mx = max(int(vm[b, m]["max_ms"]) for m in MODES)
+            vms = "%.2f / %d" % (tot / dec, mx)
+        print("%-7s %6.2f %6.1f %8.2f %8.1f%% %6.1f%%  %-15s %-15s" % (
+            b, statistics.mean(scores), statistics.median(scores),
+            statistics.mean(r[1] for r in solo),
+            100 * statistics.mean(0 if r[2] else 1 for r in results[b, "challenge"]),
+            100 * statistics.mean(1 if r[3] else 0 for r in results[b, "rival"]), cpy, vms))
+    if vm:
+        print()
+        print("VM details: the slowest decision (seed/turn/phase), the most bytes one decision "
+              "allocated, the live heap engine.bots adds on import")
+        for b in bots:
+            for m in MODES:
+                f = vm[b, m]
+                print("  %-7s %-9s max %3s ms at %-12s alloc max %6s B   import %s B" % (
+                    b, m, f["max_ms"], f["worst"], f["alloc_max"], f["import"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

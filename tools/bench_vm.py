@@ -1,0 +1,74 @@
+"""The VM half of `make bench` (tools/bench.py): times the bots' decisions on the real
+MicroPython VM (tools/mpvm). Run by tools/bench.py as
+
+    node tools/mpvm/run.mjs --tree engine tools/bench_vm.py BOT MODE FIRST_SEED GAMES
+
+Plays the same seeded games as tools/bench.py and engine.selfplay (chance from stream 0 of the
+seed, the bot's rng from stream 1) and prints one line:
+
+    BOT MODE decisions=N total_ms=T max_ms=M worst=SEED/TURN/PHASE alloc_max=B import=I
+
+Times come from time.ticks_ms around each call of the bot, so a single decision is known to
+the millisecond (this port's clock ticks in whole milliseconds); the mean is total/decisions.
+alloc_max is the most bytes one decision allocated (this port never collects while Python runs,
+so gc.mem_alloc() only grows during a call). import is the live heap engine.bots and what it
+loads (engine.ai, engine.ai_weights) add on top of engine.state, after a collection.
+"""
+import gc
+import sys
+import time
+
+import mpvm
+
+await mpvm.collect()  # noqa: F704 - top-level await is how this VM collects (tools/mpvm)
+from engine.state import MODE_NAMES, deal  # noqa: E402
+from engine.rng import Rng  # noqa: E402
+
+await mpvm.collect()  # noqa: F704
+_before = gc.mem_alloc()
+from engine.bots import BOTS, weights  # noqa: E402
+
+weights(0)  # the `best` bot loads its weights on first use: counted with the import
+await mpvm.collect()  # noqa: F704
+_import = gc.mem_alloc() - _before
+
+
+async def main(argv):
+    name, mode, first, games = argv[1], argv[2], int(argv[3]), int(argv[4])
+    bot = BOTS[name]
+    total = 0
+    decisions = 0
+    worst = 0
+    where = "-"
+    alloc_max = 0
+    for seed in range(first, first + games):
+        chance = Rng(seed, 0)
+        rng = Rng(seed, 1)
+        state = deal(MODE_NAMES.index(mode), chance)
+        state.start()
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(chance))
+                continue
+            if state.is_rival(state.seat):
+                state.apply(state.rival_action())
+                continue
+            a0 = gc.mem_alloc()
+            t0 = time.ticks_ms()
+            action = bot(state, rng)
+            dt = time.ticks_diff(time.ticks_ms(), t0)
+            used = gc.mem_alloc() - a0
+            total += dt
+            decisions += 1
+            if used > alloc_max:
+                alloc_max = used
+            if dt > worst:
+                worst = dt
+                where = "%d/%d/%d" % (seed, state.turn, state.phase)
+            state.apply(action)
+        await mpvm.collect()
+    print("%s %s decisions=%d total_ms=%d max_ms=%d worst=%s alloc_max=%d import=%d" % (
+        name, mode, decisions, total, worst, where, alloc_max, _import))
+
+
+await main(sys.argv)  # noqa: F704
