@@ -130,3 +130,40 @@ def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_d
     assert dropped[0] == kept[0]
     assert dropped[1] == kept[1]
     assert dropped[2] == kept[2]
+
+
+def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, monkeypatch):
+    # Save & quit drops the play screen's code before the codec packs the game (lnr/app.py);
+    # when the NVM refuses the write the game comes back as the player left it: the build
+    # laid so far, the cursor on its card, B still undoing to the turn's start.
+    from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE
+    from engine.state import A_LAY, P_BUILD, P_DICE
+    from tools.sim_parts import SimNvm
+
+    def refuse(self, i, value):
+        raise OSError(5, "write failed")
+
+    m = Model(MODE_SOLO, 5)
+    s = m.state
+    start = s.clone()
+    straight = [c for c in s.hands[0] if KIND[c] != KIND_CHAOS and SHAPE[c] != SHAPE_CURVE
+                and s.is_legal(A_LAY + c)]
+    assert straight, "seed 5 has a straight card to lay at the first turn"
+    c = straight[0]
+    i = s.hands[0].index(c)
+    s.apply(A_LAY + c)
+    assert s.phase in (P_BUILD, P_DICE)  # the build waits for more cards or its roll
+    keys = m.keys + ["RIGHT"] * i + ["A", "START", "UP", "A", "WAIT*5"]
+    monkeypatch.setattr(SimNvm, "__setitem__", refuse)
+    with sim_fast.fast():
+        r = sim.run_headless(keys, seed=5)
+    assert r.ok, r.error
+    app = r.app
+    # The app's engine is a fresh import here (as_on_the_device): compare the States' fields.
+    assert app.play is not None and app.game.state._key() == s._key()
+    assert app.ui.toast.text.rstrip() == "Could not save" and not app.ui.toast.grid.hidden
+    assert app.play.sel == min(i, len(s.hands[0]))  # the cursor where it was
+    assert r.nvm_writes == 0
+    with sim_fast.fast():
+        r = sim.run_headless(keys + ["B", "WAIT*5"], seed=5)
+    assert r.app.game.state._key() == start._key()  # B undoes the build, as before the save

@@ -801,6 +801,17 @@ MOMENTS = (
     ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
 )
 
+# What the modules loaded for a moment are loaded for (the modules table says it).
+MOMENTARY = {
+    "lnr.make": "start-up",
+    "lnr.slots": "each NVM read or write",
+    "engine.codec": "save & quit, Continue",
+    "lnr.moves": "each move into or out of a game",
+    "lnr.hint": "a hint",
+    "lnr.howto": "a page of how to play",
+    "engine.bots": "the table seats' bot names",
+}
+
 _SESSION_VM = """
 import builtins
 import displayio
@@ -1077,6 +1088,7 @@ def session_keys(seed=SEED):
     words: games of every mode made by playing the engine (tools/app_script.py)."""
     from tools.app_script import Model, SETTLE
     from tools.sim import _script
+    from engine.rng import Rng
     from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
     # A hint (START, Hint; A closes it), then save & quit and Continue: the game goes on from
@@ -1095,10 +1107,13 @@ def session_keys(seed=SEED):
         last = mode
         if mode == MODE_SOLO:
             keys += hint_save  # at the first turn: a short save
+            m.game.bot_rng = Rng(m.game.seed, 1)
         m.play_simple(LATE_TURN)
         keys += m.keys[nav:]
         if not m.state.is_terminal():
             keys += hint_save  # late in the game: the biggest State and save
+            # Continue makes the bots' generator afresh (lnr.game.Game): so does the model.
+            m.game.bot_rng = Rng(m.game.seed, 1)
         n = len(m.keys)
         m.play_simple()
         keys += m.keys[n:] + [SETTLE, "A"]
@@ -1295,10 +1310,6 @@ def report(census, later, names, forms, heap_kb):
             for m in resident_at(ph["mods"], peaks[lab][1]):
                 where.setdefault(m, []).append(lab)
     seen_labels = [lab for lab in range(len(LABELS)) if lab in peaks and peaks[lab][0] >= 0]
-    moment_of = {}
-    for kind, what, module in MOMENTS:
-        if kind in ph["moments"]:
-            moment_of.setdefault(module, what.split(":")[0])
     txt.append("")
     txt.append("Modules on the MicroPython VM: kept (live heap it adds) and import needs (all "
                "it allocates loading) as .py%s; where resident:" % (
@@ -1323,8 +1334,7 @@ def report(census, later, names, forms, heap_kb):
             labs = where[name]
             res = "always" if labs == seen_labels else ", ".join(LABELS[i] for i in labs)
         elif name in ph["loaded"] or name == "lnr.make":
-            res = "for a moment: " + moment_of.get(name, "start-up" if name == "lnr.make" else
-                                                   "dropped after use")
+            res = "for a moment: " + MOMENTARY.get(name, "dropped after use")
         else:
             res = "not loaded in the session"
         km = forms["mpy"][0].get(name, (0, 0))[0] if has_mpy else None

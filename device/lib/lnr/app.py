@@ -38,10 +38,10 @@ SC_PLAY = const(6)
 SC_OVER = const(7)
 SC_ERROR = const(8)
 
-# Moves asked for by a screen's code, made when its handler has returned.
-_W_START = const(0)  # a new game: (mode, players)
-_W_RESUME = const(1)  # the saved game
-_W_SAVE = const(2)  # save & quit: (game, the turn's start State)
+# Moves asked for by a screen's code, made when its handler has returned (lnr/moves.py).
+W_START = const(0)  # a new game: (mode, players)
+W_RESUME = const(1)  # the saved game
+W_SAVE = const(2)  # save & quit: (game, the turn's start State)
 _W_OVER = const(3)  # the game over screen: (game,)
 
 
@@ -125,11 +125,11 @@ class App:
 
     def start(self, mode, players):
         """A new game of `mode` from the next seed (asked by the menus)."""
-        self._want = (_W_START, mode, players)
+        self._want = (W_START, mode, players)
 
     def resume(self):
         """Continue: the saved game, exactly where it was saved (asked by the title)."""
-        self._want = (_W_RESUME,)
+        self._want = (W_RESUME,)
 
     def save_and_quit(self, game, start):
         """Stores the game as it stood at the turn's start and goes to the title (asked by
@@ -137,7 +137,7 @@ class App:
         if not self.writes:
             self.play.toast("Saving is off")
             return
-        self._want = (_W_SAVE, game, start)
+        self._want = (W_SAVE, game, start)
 
     def game_over(self, game):
         """Counts the game and shows its result (asked by the play screen)."""
@@ -172,40 +172,19 @@ class App:
 
     def _move(self):
         # Game over needs the menus' code only. The other moves drop both screens' code and
-        # collect before lnr.moves deals, unpacks or packs the game.
+        # collect, then lnr.moves deals, unpacks or packs the game and shows what follows.
         want = self._want
         self._want = None
-        kind = want[0]
-        if kind == _W_OVER:
+        if want[0] == _W_OVER:
             self._menus().game_over(self, want[1])
             return
         play = self.play
-        if play is not None:  # save & quit: where the cursor was, if the save fails
-            sel = play.sel
-            hoff = play.hoff
+        where = (play.sel, play.hoff) if play is not None else None  # a failed save's way back
         play = None
         self._unload()
         from lnr import moves
 
-        if kind == _W_START:
-            game = moves.start(self, want[1], want[2])
-        elif kind == _W_RESUME:
-            game = moves.resume(self)
-        else:
-            game = None if moves.save(self, want[1], want[2]) else want[1]
-        moves = None  # dropped by the next screen's _unload()
-        if game is None:
-            self.game = None
-            self.title()
-            return
-        self.game = game
-        self.screen = SC_PLAY
-        play = self._player()
-        if kind == _W_SAVE:  # the NVM refused it: back to the game as it was
-            play.rejoin(game, want[2], sel, hoff)
-            play.toast("Could not save")
-        else:
-            play.begin(game)
+        moves.run(self, want, where)
 
     # ------------------------------------------------------------------ text screens
 

@@ -2,11 +2,37 @@
 game, resuming the saved one, saving & quitting, and the save's bytes (engine/codec.py, with
 the app's own: the seed and who plays each seat).
 
-lnr/app.py imports this module for a move, once both screens' code is dropped, and drops it
-after (RAM, docs/memory.md): while it runs, neither the menus nor the play screen is in RAM.
+lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
+screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
+play screen is in RAM.
 """
 from lnr import drop
 from lnr import game as games
+from lnr.app import SC_PLAY, W_START, W_RESUME
+
+
+def run(app, want, where):
+    """Makes the move `want` (lnr.app's W_START, W_RESUME or W_SAVE and its arguments) and
+    shows the game or the title; `where` is the play screen's (sel, hoff) for a save."""
+    kind = want[0]
+    if kind == W_START:
+        game = start(app, want[1], want[2])
+    elif kind == W_RESUME:
+        game = resume(app)
+    else:
+        game = None if save(app, want[1], want[2]) else want[1]
+    if game is None:
+        app.game = None
+        app.title()
+        return
+    app.game = game
+    app.screen = SC_PLAY
+    play = app._player()  # pylint: disable=protected-access
+    if where is not None:  # the NVM refused the save: back to the game as it was
+        play.rejoin(game, want[2], where[0], where[1])
+        play.toast("Could not save")
+    else:
+        play.begin(game)
 
 
 def start(app, mode, players):
