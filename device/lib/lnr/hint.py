@@ -21,6 +21,8 @@ def show(play):
         else:
             action = bots.BOTS["random"](s, g.bot_rng)
     except Exception:  # a hint must never end the game
+        action = None
+    if action is None:  # no hint for this step (bots.hint: e.g. while dice wait to roll)
         play.toast("No hint now")
         play.advance()
         return
