@@ -761,7 +761,7 @@ def _qstr_info(parts):
 
 def import_costs(names, form="py"):
     """Imports each module on the VM after its dependencies; returns ({module: (kept, import
-    needs)}, {module: failure}, the board's Hardware object's bytes).
+    needs, the live heap it added)}, {module: failure}, the board's Hardware object's bytes).
 
     MicroPython keeps interned names in pools it grows by doubling, so the module that
     happens to overflow a pool would be charged the whole new pool: `kept` counts instead
@@ -779,7 +779,7 @@ def import_costs(names, form="py"):
             pools = after["n_total_bytes"] - before["n_total_bytes"]
             own = (after["n_str_data_bytes"] - before["n_str_data_bytes"]
                    + QSTR_ENTRY * (after["n_qstr"] - before["n_qstr"]))
-            costs[parts[1]] = (int(parts[2]) - pools + own, int(parts[3]))
+            costs[parts[1]] = (int(parts[2]) - pools + own, int(parts[3]), int(parts[2]))
         elif parts[0] == "FAIL":
             fails[parts[1]] = " ".join(parts[2:])
             q.pop()
@@ -1224,11 +1224,10 @@ def report(census, later, names, forms, heap_kb):
         return hw_bytes + sum(c[n][0] for n in names if n in c and _board(n))
 
     def compile_extra(form):
-        # The most an import briefly needs above what it keeps: the compiler's working
-        # memory (or an .mpy file's reading), for the worst module.
+        # The most an import briefly needs above what it leaves live: the compiler's working
+        # memory (or an .mpy file's loading), for the worst module.
         c = forms[form][0]
-        worst = max((c[n][1] - c[n][0], n) for n in c)
-        return worst
+        return max((c[n][1] - c[n][2], n) for n in c)
 
     rows = {form: _rows(forms[form][3]) for form in forms}
     totals = {form: [live + display + board(form) for _, live in rows[form]] for form in forms}
@@ -1275,14 +1274,17 @@ def report(census, later, names, forms, heap_kb):
     txt.append("An import from .py briefly needs up to %d B more (the compiler's working memory, "
                "%s): the .py peak plus that is %s." % (n_extra, m_extra,
                                                       kb(peak["py"] + n_extra)))
+    if has_mpy:
+        txt.append("Loading an .mpy file briefly needs up to %d B more (%s)." % extra["mpy"])
     md += ["", "**%s.**" % verdict("py")]
     if has_mpy:
         md += ["", "**%s.**" % verdict("mpy")]
-    md += ["", "An import from .py source also needs the compiler's working memory for a moment: "
-           "at most %d B above what the module keeps (%s), so the .py peak plus that is %s. "
-           ".mpy files need next to nothing to load (%d B at most)." % (
-               n_extra, m_extra, kb(peak["py"] + n_extra),
-               extra["mpy"][0] if has_mpy else 0), ""]
+    md += ["", "An import from .py source also needs the compiler's working memory for a moment, "
+           "at most %d B above what the module leaves live (%s): the .py peak plus that is %s."
+           % (n_extra, m_extra, kb(peak["py"] + n_extra))]
+    if has_mpy:
+        md += ["Loading an .mpy file needs at most %d B for a moment (%s)." % extra["mpy"]]
+    md += [""]
 
     txt.append("")
     txt.append("Display objects (built once at start; CircuitPython bytes, HARDWARE.md "
