@@ -1327,7 +1327,7 @@ def report(census, later, names, forms, heap_kb):
     for name in names:
         if name not in costs or (costs[name][0] == 0 and name in ("lnr", "engine")):
             continue
-        kept, needs = costs[name]
+        kept, needs = costs[name][:2]
         if _board(name):
             res = "always (the PyBadge's profile)"
         elif name.startswith("lnr.boards"):
