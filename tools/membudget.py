@@ -1275,15 +1275,20 @@ def report(census, later, names, forms, heap_kb):
                "%s): the .py peak plus that is %s." % (n_extra, m_extra,
                                                       kb(peak["py"] + n_extra)))
     if has_mpy:
-        txt.append("Loading an .mpy file briefly needs up to %d B more (%s)." % extra["mpy"])
+        txt.append("Loading an .mpy file briefly needs up to %d B more (%s): the .mpy peak plus "
+                   "that is %s." % (extra["mpy"][0], extra["mpy"][1],
+                                    kb(peak["mpy"] + extra["mpy"][0])))
     md += ["", "**%s.**" % verdict("py")]
     if has_mpy:
         md += ["", "**%s.**" % verdict("mpy")]
     md += ["", "An import from .py source also needs the compiler's working memory for a moment, "
-           "at most %d B above what the module leaves live (%s): the .py peak plus that is %s."
+           "at most %d B above what the module leaves live (%s): the .py peak plus that is %s "
+           "(an upper bound: a module loads when the heap is below its peak)."
            % (n_extra, m_extra, kb(peak["py"] + n_extra))]
     if has_mpy:
-        md += ["Loading an .mpy file needs at most %d B for a moment (%s)." % extra["mpy"]]
+        md += ["Loading an .mpy file needs at most %d B for a moment (%s): the .mpy peak plus "
+               "that is %s." % (extra["mpy"][0], extra["mpy"][1],
+                                kb(peak["mpy"] + extra["mpy"][0]))]
     md += [""]
 
     txt.append("")
