@@ -1355,6 +1355,21 @@ def report(census, later, names, forms, heap_kb):
     txt.append("  %6d          Hardware object (PyBadge profile, fake board parts)" % hardware)
     md += ["| Hardware object (PyBadge profile) | %d | |%s always |" % (
         hardware, " %d |" % forms["mpy"][2] if has_mpy else ""), ""]
+    md += ["## How the app keeps its RAM down", "",
+           "- Text is TileGrids of one 1-bit font sheet (terminalio.FONT's glyphs, 864 B) with a "
+           "2-colour palette per line, as CircuitPython's own terminal draws it: no "
+           "adafruit_display_text (its import alone kept about 28 KB).",
+           "- The menus' code (lnr.menus) and the play screen's (lnr.play, turns, hud, mapview, "
+           "order) are never in RAM together: a move between them drops one side and every "
+           "module it imported, collects, then imports the other (lnr/app.py).",
+           "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
+           "drawing (lnr.make) at start-up, the NVM slots' code (lnr.slots) for each read or "
+           "write, the save codec (engine.codec) to pack or unpack a save, the move itself "
+           "(lnr.moves), a hint (lnr.hint, and engine.bots in a game without bots), how to "
+           "play's pages.",
+           "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
+           "load.",
+           ""]
     md += ["## What is not measured", "",
            "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
            "bus, the supervisor), fragmentation, the exact size of C objects (display objects "
