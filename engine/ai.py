@@ -1,27 +1,22 @@
-"""Turn planning for the built-in players `greedy` and `best` (engine/bots.py).
-
-One decision looks one whole turn ahead: every way to finish the turn from the current step
-(pass; each chaos discard order; each build: how many cards of one value, in which order and
-bends) is scored by its exact expectation over the dice (RULES §1: each die shows a wheel with
-probability 2/3, all wheel counts enumerated), with the penalty cards of each outcome (§5, §6)
-put on the pile in the best order. Each outcome is then valued:
-
-- `greedy`: the score after the turn (§7), nothing else.
-- `best`: the score after the turn plus an estimate of what the rest of the game will still
-  add: a linear function of features of the position (the hand, the room ahead of the loco, the
-  cards behind it that penalties would take, the pile's top and the combining it allows, the
-  track's end), with weights per number of turns left. The weights were fitted by self-play
-  (tools/tune.py: fitted policy iteration, the features' weights by least squares against the
-  final scores) and live in engine/ai_weights.py. They stand for the expectation over the
-  dice and the unknown order of the deck that a deeper search would compute, at a cost a
-  SAMD51 can pay for every decision.
-
-Only what the deciding seat may see is used: its hand, the track, its pile, the number of
-cards left in the deck, the derailments. Never the deck's order nor other hands.
-
-Everything is small ints (values in 1/16 points), iterated in a fixed order with strict
-comparisons, so CPython, MicroPython and CircuitPython decide the same.
-"""
+"""Turn planning for the built-in players `greedy` and `best` (engine/bots.py)."""
+# One decision looks one whole turn ahead: every way to finish the turn from the current step
+# (pass; each chaos discard order; each build: how many cards of one value, in which order and
+# bends) is valued by its exact expectation over the dice (RULES §1: a die shows a wheel with
+# chance 2/3; every wheel count is enumerated), the penalty cards of each outcome (§5, §6) put
+# on the pile in the best order. An outcome is worth:
+# - for `greedy`: the score after the turn (§7), nothing else;
+# - for `best`: the score after the turn plus an estimate of what the rest of the game will
+#   still add: a linear function of features of the position (the hand, the room ahead of the
+#   loco, the cards behind it that penalties would take, the pile's top and the combining it
+#   allows, the track's end), with weights per number of turns left, fitted by self-play
+#   (tools/tune.py: fitted policy iteration, least squares against the final scores; the
+#   weights are in engine/ai_weights.py). They stand for the expectation over later dice and
+#   the unknown order of the deck that a deeper search would compute, at a cost a SAMD51 can
+#   pay at every decision.
+# Only what the deciding seat may see is used: its hand, the track, its pile, the number of
+# cards left in the deck, the derailments; never the deck's order nor other hands.
+# Everything is small ints (values in 1/16 points), iterated in a fixed order with strict
+# comparisons, so CPython, MicroPython and CircuitPython decide alike (host_tests/test_bots_vm).
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -34,7 +29,7 @@ from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURV
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER,
-    MODE_CHALLENGE, MODE_RIVAL, CHALLENGE_DERAILS, STEP, TURN, BEND_S, BEND_L, BEND_R,
+    MODE_CHALLENGE, CHALLENGE_DERAILS, STEP, TURN, BEND_S, BEND_L, BEND_R,
 )
 from engine.risk import wheel_counts
 
@@ -70,6 +65,7 @@ N_FEATURES = const(29)
 ONE = const(16)  # values are in 1/16 points
 LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
 _PROB = const(32768)  # dice probabilities in 1/32768
+_NONE = const(9999)  # no value yet (more than any change of a pile's sum)
 _MAX_BUILD = const(6)  # cards laid in one build that the search considers
 
 
@@ -97,6 +93,18 @@ def bucket(turns):
 
 
 N_BUCKETS = const(10)
+
+
+def weight_row(table, row):
+    """Returns one row of a weight table (engine/ai_weights.py: bytes, N_FEATURES signed
+    16-bit little-endian ints per row; bytes take a quarter of a tuple's RAM on the device)."""
+    out = []
+    i = row * N_FEATURES * 2
+    for _ in range(N_FEATURES):
+        x = table[i] | table[i + 1] << 8
+        out.append(x - 65536 if x >= 32768 else x)
+        i += 2
+    return out
 
 _probs = {}
 
@@ -138,19 +146,20 @@ def _open(cells, head):
 
 
 def pile_tops(pile, values):
-    """Returns [(top, delta), ...]: the top values (0: empty pile) that putting the penalty
-    cards `values` on `pile` (values, top last) can leave, each with the least change of the
-    pile's sum that leaves it (§6, combining always, D3).
+    """Returns [(top, delta), ...]: top values (0: empty pile) that putting the penalty
+    cards `values` on `pile` (values, top last) can leave, each with a change of the pile's sum
+    that some order reaches (§6, combining always, D3); the least of them is the least any
+    order reaches.
 
     No search over orders is needed: a good order first digs into the pile (a card equal to
     the top takes it away), then puts equal cards two by two (each pair vanishes), then the
     rest, one card of each value left over, any of them last. So for each depth dug, the sum
     and the possible tops follow from the counts of each value. (Orders that keep a pair apart
-    only cost more; they are not listed.)"""
+    cost more; they are not tried, so a top may be listed dearer than some order leaves it.)"""
     counts = [0, 0, 0, 0, 0]
     for v in values:
         counts[v] += 1
-    best = [None, None, None, None, None]
+    best = [_NONE, _NONE, _NONE, _NONE, _NONE]
     d = len(pile)
     dug = 0  # the values taken off the pile so far
     while True:
@@ -175,7 +184,7 @@ def pile_tops(pile, values):
                 # Another leftover must go first without combining with `under`.
                 others = odd & ~(1 << t)
                 ok = others & ~(1 << under) != 0
-            if ok and (best[t] is None or delta < best[t]):
+            if ok and delta < best[t]:
                 best[t] = delta
         if d == 0:
             break
@@ -187,7 +196,7 @@ def pile_tops(pile, values):
         d -= 1
     out = []
     for t in range(5):
-        if best[t] is not None:
+        if best[t] != _NONE:
             out.append((t, best[t]))
     return out
 
@@ -195,19 +204,17 @@ def pile_tops(pile, values):
 class Planner:
     """One decision of the seat to move: `choose()` returns the action of the best plan.
 
-    `weights` is a flat sequence of N_BUCKETS rows of N_FEATURES ints (engine/ai_weights.py);
-    None values outcomes by the score after the turn alone (the `greedy` bot)."""
+    `weights` is a weight table of engine/ai_weights.py (see weight_row); None values outcomes
+    by the score after the turn alone (the `greedy` bot)."""
 
     def __init__(self, state, weights=None):
         self.s = state
         seat = state.seat
         self.seat = seat
         self.turns = turns_left(state)
-        row = None
+        self.w = None
         if weights is not None and self.turns > 0:
-            b = bucket(self.turns) * N_FEATURES
-            row = weights[b:b + N_FEATURES]
-        self.w = row
+            self.w = weight_row(weights, bucket(self.turns))
         self.challenge = state.mode == MODE_CHALLENGE
         pile = []
         psum = 0
@@ -249,8 +256,8 @@ class Planner:
         self.hscore = 0
         self.last_risk = 0
         self.last_k = 0
-        # Filled by choose(): the chosen plan's expected value (1/16 points), its chance of
-        # derailing (1/32768) and how many plans were valued.
+        # Filled by choose(): the chosen plan's expected value (in 1/16 points times 32768;
+        # _order_step: 1/16 points), its chance of derailing (1/32768), how many plans.
         self.value = 0
         self.risk = 0
         self.plans = 0
@@ -322,9 +329,9 @@ class Planner:
         # track and the pile add.
         w = self.w
         if w is None or (self.challenge and derails >= CHALLENGE_DERAILS):
-            best = None
+            best = _NONE
             for t, d in self._tops(n, k, v):
-                if best is None or d < best:
+                if d < best:
                     best = d
             if w is not None:  # §8: the 4th derailment ends the challenge, lost
                 return self.hscore + ONE * best + LOSS
@@ -369,8 +376,9 @@ class Planner:
         return x + best
 
     def _move(self, k, v, broken_laid, dice, open_):
-        # Expected value of laying k more cards of value v (bit i of broken_laid: the i-th of
-        # them is broken) and rolling `dice` dice; dice 0 is a pass (§4).
+        # Expected value (in 1/16 points times 32768, so that nothing is rounded but the dice
+        # odds) of laying k more cards of value v (bit i of broken_laid: the i-th of them is
+        # broken) and rolling `dice` dice; dice 0 is a pass (§4).
         s = self.s
         tv = self.tv
         nt = len(tv)
@@ -385,7 +393,7 @@ class Planner:
             earned = 1 + hits
             n = earned if earned < loco + m else loco + m  # §6, D4
             self.last_risk = 0
-            return self._outcome(hpart, 0, v, 0, m, hits, n, s.derails)
+            return _PROB * self._outcome(hpart, 0, v, 0, m, hits, n, s.derails)
         p = dice_weights(dice)
         total = 0
         hits = 0
@@ -412,7 +420,7 @@ class Planner:
                 last_key = key
             total += p[wheels] * last_val
         self.last_risk = risk
-        return total // _PROB
+        return total
 
     # ------------------------------------------------------------- enumerating plans
 
@@ -468,9 +476,10 @@ class Planner:
             self._chaos_dfs(chaos, -1, 0, open_)
 
     def _still(self, chaos, open_):
-        # The value of ending the turn with the loco where it is, `chaos` discarded.
+        # The value (as _move's) of ending the turn with the loco where it is, `chaos`
+        # discarded.
         hpart = self._hand_part(0, 1, 0, chaos, self.tv[-1], open_)
-        return self._outcome(hpart, 0, 1, 0, 0, 0, 0, self.s.derails)
+        return _PROB * self._outcome(hpart, 0, 1, 0, 0, 0, 0, self.s.derails)
 
     def _chaos_dfs(self, chaos, first, gone, open_):
         pile = self.pile
@@ -483,7 +492,7 @@ class Planner:
             seen |= 1 << v
             f = A_CHAOS + c if first < 0 else first
             rest = chaos[:i] + chaos[i + 1:]
-            combined = pile and pile[-1] == v  # §6 combining
+            combined = len(pile) > 0 and pile[-1] == v  # §6 combining
             if combined:
                 pile.pop()
                 self.psum -= v
@@ -509,10 +518,11 @@ class Planner:
                 self.psum -= v
 
     def _builds(self, v, dice, bend):
-        # The builds of value v worth valuing: for each number of cards, with and without the
-        # broken card of that value; cards of one value differ only in shape, so a short search
-        # picks the shapes and bends (_lay_dfs). In P_BEND the pending curve, bent `bend`,
-        # comes first.
+        # The builds of value v: for each number of cards, without the broken card of that
+        # value and with it at each place in the order (where the loco meets it matters, D1,
+        # and so do the penalties it earns, §6). Cards of one value differ only in shape, so
+        # a short search picks the shapes and bends (_lay_dfs). In P_BEND the pending curve,
+        # bent `bend`, comes first.
         s = self.s
         straight = []
         curve = []
@@ -550,28 +560,30 @@ class Planner:
             if k0 + top > _MAX_BUILD:
                 top = _MAX_BUILD - k0
             for k in range(1 - k0 if withb == 0 else 1, top + 1):
-                # k more cards; the broken one, if laid, goes last where it fits (the loco
-                # enters it last, D1).
-                self.found = None
-                if k:
-                    self._lay_dfs(cells, head, 0, 0, k, withb, first, bmask0 << 0, k0)
-                    if self.found is None:
-                        continue
-                    op, act, bmask = self.found
-                else:
-                    op = _open(cells, head)
-                    act = first
-                    bmask = bmask0
-                val = self._move(k0 + k, v, bmask, dice + (k0 + k) * v, op)
-                if self.build_risk < 0 or val < self.build_val:
-                    self.build_val = val
-                    self.build_risk = self.last_risk
-                self.last_k = k0 + k
-                self._consider(val, act)
+                # k more cards, the broken one (if laid) as the card number bpos.
+                bpos = k0 if withb else -1
+                while bpos < k0 + k:
+                    self.found = None
+                    if k:
+                        self._lay_dfs(cells, head, 0, 0, k, bpos, first, bmask0, k0)
+                    else:
+                        self.found = (_open(cells, head), first, bmask0)
+                    if self.found is not None:
+                        op, act, bmask = self.found
+                        val = self._move(k0 + k, v, bmask, dice + (k0 + k) * v, op)
+                        if self.build_risk < 0 or val < self.build_val:
+                            self.build_val = val
+                            self.build_risk = self.last_risk
+                        self.last_k = k0 + k
+                        self._consider(val, act)
+                    if bpos < 0:
+                        break
+                    bpos += 1
 
-    def _lay_dfs(self, cells, head, ns, nc, k, withb, first, bmask, laid):
+    def _lay_dfs(self, cells, head, ns, nc, k, bpos, first, bmask, laid):
         # Depth-first over shapes and bends, the most open choice first; stops at the first
-        # sequence of k cards that fits (§2) and records (open, first action, broken mask).
+        # sequence of k more cards that fits (§2), the broken card as card number bpos, and
+        # records (open, first action, broken mask).
         straight, curve, broken = self.cards
         if k == 0:
             self.found = (_open(cells, head), first, bmask)
@@ -579,14 +591,14 @@ class Planner:
         target = cells[-1] + STEP[head]
         if target in cells:
             return False
-        # Options: (open after, card, bend); the broken card only as the last one.
         opts = []
-        if ns < len(straight) and (k > withb):
-            opts.append(straight[ns])
-        if nc < len(curve) and (k > withb):
-            opts.append(curve[nc])
-        if withb and k == 1:
+        if laid == bpos:
             opts.append(broken)
+        else:
+            if ns < len(straight):
+                opts.append(straight[ns])
+            if nc < len(curve):
+                opts.append(curve[nc])
         ranked = []
         for c in opts:
             for bend in ((BEND_L, BEND_R) if SHAPE[c] == SHAPE_CURVE else (BEND_S,)):
@@ -608,7 +620,7 @@ class Planner:
             b = bmask
             if c == broken:
                 b |= 1 << laid
-            ok = self._lay_dfs(cells, h, ns + (c in straight), nc + (c in curve), k - 1, withb,
+            ok = self._lay_dfs(cells, h, ns + (c in straight), nc + (c in curve), k - 1, bpos,
                                f, b, laid + 1)
             cells.pop()
             if ok:
@@ -634,7 +646,7 @@ class Planner:
             for d in pen:
                 rest.append(VALUE[d])
             rest.remove(v)
-            combined = pile and pile[-1] == v
+            combined = len(pile) > 0 and pile[-1] == v
             if combined:
                 pile.pop()
                 self.psum -= v

@@ -26,8 +26,12 @@ from engine.ai import (
 )
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.rng import Rng
-from engine.state import MODE_NAMES, CHALLENGE_DERAILS, P_TURN, deal
+from engine.state import MODE_NAMES, CHALLENGE_DERAILS, deal
 
+FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pairs", "c4",
+                 "room", "a0", "a1", "a2", "behind", "b0", "t0", "t1", "t2", "top=t0",
+                 "top=t1", "top=chaos", "broken_ahead", "blocked", "top", "shut", "open",
+                 "derails", "last")
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engine",
                    "ai_weights.py")
 TRAIN_SEED = 100000  # training and held-out seeds lie far from the bench's 0-499
@@ -105,31 +109,28 @@ def play(args):
     me = state.players - 1  # rival mode: seat 0 is the rival
     state.start()
     samples = []
-    turn = state.turn
+    mine = 0  # the number of the bot's turn under way, 0 between its turns
     while not state.is_terminal():
         if state.is_chance():
             state.apply(state.sample_chance(chance))
-            continue
-        if state.is_rival(state.seat):
+        elif state.is_rival(state.seat):
             state.apply(state.rival_action())
-            continue
-        state.apply(Planner(state, weights).choose())
-        if state.turn != turn or state.is_terminal():
-            turn = state.turn
-            # The turn ended. The next one has begun with a draw: the position at the end of
-            # the bot's turn is this one with that card still in the deck (and, in solo, not
-            # yet in the hand).
+        else:
+            mine = state.turn
+            state.apply(Planner(state, weights).choose())
+        if mine and (state.turn != mine or state.is_terminal()):
+            # The bot's turn ended (after its own step, a die or its last penalty card). The
+            # next turn has begun with a draw: the position at the end of the bot's turn is
+            # this one with that card still in the deck (and, in solo, not yet in the hand).
+            mine = 0
             hand = state.hands[me]
-            drawn = 0
             if state.seat == me and not state.is_terminal():
                 hand = hand[:-1]
-                drawn = 1
             score = sum(VALUE[c] for c in hand) + sum(VALUE[c] for c in state.piles[me])
             deck = len(state.deck) + (0 if state.is_terminal() else 1)
             rival = len(state.piles[0]) if mode == "rival" else 0
             samples.append((bucket(deck // state.players), features(state, me, hand), score,
                             rival))
-            del drawn
     final = state.score(me)
     rival = state.score(0) if mode == "rival" else 0
     out = []
@@ -208,19 +209,48 @@ def objective(mode, results):
     return sum(r[1] for r in results) / n
 
 
+def pack(weights):
+    """Returns flat int weights as the bytes engine.ai.weight_row() reads."""
+    out = bytearray()
+    for x in weights:
+        if not -32768 <= x < 32768:
+            raise ValueError("weight %d does not fit in 16 bits" % x)
+        out += (x & 0xFFFF).to_bytes(2, "little")
+    return bytes(out)
+
+
+def unpack(table):
+    """Returns the flat int weights of a table of engine/ai_weights.py."""
+    out = []
+    for b in range(N_BUCKETS):
+        out += ai.weight_row(table, b)
+    return out
+
+
 def write(all_weights, path=OUT):
+    """Writes engine/ai_weights.py: the tables as bytes, readable copies in comments (comments
+    cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
-        '"""Weights of the `best` bot\'s position value (engine/ai.py), per mode: one row of',
-        "ai.N_FEATURES ints (1/16 points) per row of turns left (ai.bucket). Written by",
-        'tools/tune.py; do not edit by hand."""',
-        "",
+        '"""Weights of the `best` bot (engine/ai.py); written by tools/tune.py."""',
+        "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
+        "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
+        "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.tune.",
+        "# Feature order: " + ", ".join(FEATURE_NAMES[:10]) + ",",
+        "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",
+        "#   " + ", ".join(FEATURE_NAMES[20:]) + ".",
     ]
     for mode in ("solo", "challenge", "rival"):
         w = all_weights[mode]
-        lines.append("%s = (" % mode.upper())
+        lines.append("# %s:" % mode)
         for b in range(N_BUCKETS):
-            row = w[b * N_FEATURES:(b + 1) * N_FEATURES]
-            lines.append("    " + ", ".join(str(x) for x in row) + ",")
+            row = [str(x) for x in w[b * N_FEATURES:(b + 1) * N_FEATURES]]
+            lines.append("#   %d: %s" % (b, " ".join(row[:15])))
+            lines.append("#      %s" % " ".join(row[15:]))
+    for mode in ("solo", "challenge", "rival"):
+        data = pack(all_weights[mode])
+        lines.append("%s = (" % mode.upper())
+        for i in range(0, len(data), 22):
+            lines.append('    b"' + "".join("\\x%02x" % x for x in data[i:i + 22]) + '"')
         lines.append(")")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -235,6 +265,8 @@ def main(argv=None):
     parser.add_argument("--holdout", type=int, default=400)
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--step", type=float, default=0.5,
+                        help="move this part of the way from the weights to the fitted ones")
     parser.add_argument("--fresh", action="store_true", help="start from greedy, not the "
                         "current weights")
     parser.add_argument("--start", choices=("solo", "challenge", "rival"),
@@ -243,11 +275,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         from engine import ai_weights
-        current = {m: list(getattr(ai_weights, m.upper())) for m in ("solo", "challenge",
-                                                                     "rival")}
+        current = {m: unpack(getattr(ai_weights, m.upper())) for m in ("solo", "challenge",
+                                                                       "rival")}
     except ImportError:
         current = {}
     weights = None if args.fresh else current.get(args.start or args.mode)
+    if weights is not None:
+        weights = pack(weights)
     best = None
     history = []
     holdout = range(HOLDOUT_SEED, HOLDOUT_SEED + args.holdout)
@@ -267,14 +301,20 @@ def main(argv=None):
             pooled = []
             for h in history[-2:]:
                 pooled += h
-            weights = fit(pooled, args.ridge)
+            fitted = fit(pooled, args.ridge)
+            if weights is not None and args.step < 1:
+                # Damped: policy iteration with a fitted value tends to swing between two
+                # policies; moving part of the way settles it.
+                old = unpack(weights)
+                fitted = [int(round(o + args.step * (f - o))) for o, f in zip(old, fitted)]
+            weights = pack(fitted)
             print("       trained on %s (%.0f s)" % (summary(games), time.time() - t),
                   flush=True)
     if best is None:
         return 1
     for m in ("solo", "challenge", "rival"):
         current.setdefault(m, [0] * (N_FEATURES * N_BUCKETS))
-    current[args.mode] = best[1]
+    current[args.mode] = unpack(best[1])
     write(current)
     print("kept weights scoring %s; wrote %s" % (best[0], OUT))
     return 0

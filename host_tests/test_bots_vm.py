@@ -1,0 +1,67 @@
+"""The bots on the real MicroPython VM (tools/mpvm): the device runs them for the hint and the
+table's opponents, so they must load there and decide exactly as on CPython (ints only, fixed
+iteration order): the same seed gives the same record, step for step (STYLE.md)."""
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine.selfplay import play
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "tools" / "mpvm" / "run.mjs"
+VM_PACKAGE = ROOT / "tools" / "mpvm" / "node_modules" / "@micropython" / \
+    "micropython-webassembly-pyscript"
+
+GAMES = [(bot, mode, players, seed)
+         for bot in ("greedy", "best")
+         for mode, players in (("solo", None), ("challenge", None), ("rival", None),
+                               ("table", 3))
+         for seed in (11, 12)]
+
+SCRIPT = """
+import json, sys
+import mpvm
+from engine.selfplay import play
+from engine.bots import hint
+from engine.rng import Rng
+from engine.state import new_game
+for item in json.loads(sys.argv[1]):
+    bot, mode, players, seed = item
+    print(json.dumps(play(mode, seed, players, bot)))
+    await mpvm.collect()
+# The hint on a fresh solo game, as the device asks for it.
+print(json.dumps(hint(new_game(0, Rng(5)))))
+"""
+
+
+@pytest.fixture(scope="module")
+def vm_output(tmp_path_factory):
+    node = shutil.which("node")
+    if node is None or not VM_PACKAGE.is_dir():
+        pytest.fail("the MicroPython VM is missing: `make test` installs it (npm ci --prefix "
+                    "tools/mpvm) and needs Node.js >= 18 on PATH")
+    script = tmp_path_factory.mktemp("vm") / "bots_vm.py"
+    script.write_text(SCRIPT)
+    res = subprocess.run([node, str(RUN), "--tree", str(ROOT / "engine"), str(script),
+                          json.dumps(GAMES)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.splitlines()
+
+
+def test_vm_plays_the_same_games_as_cpython(vm_output):
+    # Same seed, same game on every runtime: every step of every turn, every roll, the result.
+    assert len(vm_output) == len(GAMES) + 1
+    for (bot, mode, players, seed), line in zip(GAMES, vm_output):
+        assert json.loads(line) == play(mode, seed, players, bot), (bot, mode, seed)
+
+
+def test_vm_gives_the_same_hint(vm_output):
+    from engine.bots import hint
+    from engine.rng import Rng
+    from engine.state import new_game
+
+    action, why = hint(new_game(0, Rng(5)))
+    assert json.loads(vm_output[-1]) == [action, why]
