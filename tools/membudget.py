@@ -664,7 +664,7 @@ def _vm_tree(tmp, form="py"):
 # Shared by the VM scripts: the .mpy files written out (form "mpy"), and the live heap after a
 # real collection. Each await leaves a JS proxy (28-30 B of the VM's heap) that only Node's
 # collector frees: node runs with --expose-gc and live() runs it, lets its finalizers run,
-# then runs MicroPython's.
+# then runs MicroPython's, until two readings agree.
 _VM_PRELUDE = """
 import gc
 import sys
@@ -692,10 +692,18 @@ else:
 
 
 async def live():
-    js.gc()
-    await js.Promise.new(lambda res, rej: js.setTimeout(res, 0))
-    await mpvm.collect()
-    return gc.mem_alloc()
+    # Node runs the finalizers of what its collector found a turn later, and not all of a
+    # long backlog at once: collect again until the live heap stops falling.
+    last = -1
+    for _ in range(12):
+        js.gc()
+        await js.Promise.new(lambda res, rej: js.setTimeout(res, 0))
+        await mpvm.collect()
+        now = gc.mem_alloc()
+        if last >= 0 and last - 64 <= now <= last + 64:
+            return now
+        last = now
+    return last
 
 
 """
@@ -862,19 +870,41 @@ def moment(name):
     return -1
 
 
-def _probe_drop(*names):
-    # lnr.drop, counting the moments; the probe run stops at its one, the module still in.
+def _check(names):
+    # Counts the moment that dropping `names` (all at once) ends; the probe run stops at its
+    # own, with every one of them still in.
     for name in names:
         i = moment(name)
         if i >= 0:
             SEEN[i] += 1
             if KINDS[i] == PROBE and SEEN[i] == PROBE_AT:
                 raise Probe()
+            return
+
+
+def _probe_drop(*names):
+    if not INSIDE[0]:
+        _check(names)
     _drop(*names)
 
 
+def _probe_drop_new(had):
+    names = []
+    for name in sys.modules:
+        if name not in had and (name.startswith("lnr.") or name.startswith("engine.")):
+            names.append(name)
+    _check(names)
+    INSIDE[0] = True
+    try:
+        _drop_new(had)
+    finally:
+        INSIDE[0] = False
+
+
+INSIDE = [False]
 app = None
 _drop = None
+_drop_new = None
 
 
 class _Display:
@@ -1005,7 +1035,9 @@ base = await live()
 import lnr  # noqa: E402 - after the baseline: the app's package is the app's
 
 _drop = lnr.drop
+_drop_new = lnr.drop_new
 lnr.drop = _probe_drop
+lnr.drop_new = _probe_drop_new
 import lnr.main
 print("IMPORTED", (await live()) - base - displayio.standin_bytes(UNIT))
 app = lnr.main.start(hw)
