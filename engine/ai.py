@@ -34,32 +34,32 @@ from engine.state import (
 from engine.risk import wheel_counts
 
 # Feature indices (the order of every weight row in engine/ai_weights.py).
-F_CONST = const(0)
-F_HAND = const(1)  # values of the track and broken cards in hand
-F_CHAOS = const(2)  # values of the chaos cards in hand
-F_N1 = const(3)  # F_N1..F_N4: track cards in hand of value 1..4
-F_BROKEN = const(7)  # broken cards in hand
-F_PAIRS = const(8)  # values held at least twice (a build of several cards)
-F_C4 = const(9)  # a chaos 4 in hand
-F_ROOM = const(10)  # cards ahead of the loco, up to 8
-F_A0 = const(11)  # no card ahead
-F_A1 = const(12)
-F_A2 = const(13)
-F_BEHIND = const(14)  # cards behind the loco (what penalties can take, §6), up to 8
-F_B0 = const(15)  # none: penalties are forfeited (D4)
-F_T0 = const(16)  # value of the next card a penalty takes, 0 if none can be taken
-F_T1 = const(17)
-F_T2 = const(18)
-F_TOP_T0 = const(19)  # the pile's top, if the next penalty card would combine with it
-F_TOP_T1 = const(20)
-F_TOP_CHAOS = const(21)  # the pile's top, if a chaos card in hand would combine with it
-F_BROKEN_AHEAD = const(22)  # broken cards the loco will still enter (D1)
-F_BLOCKED = const(23)  # values in hand the value rule keeps off the track's end (§2.2)
-F_TOP = const(24)  # the pile's top value
-F_SHUT = const(25)  # the end has no free cell straight ahead
-F_OPEN = const(26)  # free cells straight ahead of the end, up to 4
-F_DERAILS = const(27)
-F_LAST = const(28)  # challenge: one more derailment loses
+_F_CONST = const(0)
+_F_HAND = const(1)  # values of the track and broken cards in hand
+_F_CHAOS = const(2)  # values of the chaos cards in hand
+_F_N1 = const(3)  # _F_N1.._F_N1 + 3: track cards in hand of value 1..4
+_F_BROKEN = const(7)  # broken cards in hand
+_F_PAIRS = const(8)  # values held at least twice (a build of several cards)
+_F_C4 = const(9)  # a chaos 4 in hand
+_F_ROOM = const(10)  # cards ahead of the loco, up to 8
+_F_A0 = const(11)  # no card ahead
+_F_A1 = const(12)
+_F_A2 = const(13)
+_F_BEHIND = const(14)  # cards behind the loco (what penalties can take, §6), up to 8
+_F_B0 = const(15)  # none: penalties are forfeited (D4)
+_F_T0 = const(16)  # value of the next card a penalty takes, 0 if none can be taken
+_F_T1 = const(17)
+_F_T2 = const(18)
+_F_TOP_T0 = const(19)  # the pile's top, if the next penalty card would combine with it
+_F_TOP_T1 = const(20)
+_F_TOP_CHAOS = const(21)  # the pile's top, if a chaos card in hand would combine with it
+_F_BROKEN_AHEAD = const(22)  # broken cards the loco will still enter (D1)
+_F_BLOCKED = const(23)  # values in hand the value rule keeps off the track's end (§2.2)
+_F_TOP = const(24)  # the pile's top value
+_F_SHUT = const(25)  # the end has no free cell straight ahead
+_F_OPEN = const(26)  # free cells straight ahead of the end, up to 4
+_F_DERAILS = const(27)
+_F_LAST = const(28)  # challenge: one more derailment loses
 N_FEATURES = const(29)
 
 ONE = const(16)  # values are in 1/16 points
@@ -75,8 +75,8 @@ def turns_left(state):
 
 
 def bucket(turns):
-    """Returns the weight row for `turns` turns left: one row per turn near the end, where
-    every card counts, wider rows earlier."""
+    """Returns the weight row for `turns` turns left."""
+    # One row per turn near the end, where every card counts; wider rows earlier.
     if turns <= 3:
         return turns
     if turns <= 5:
@@ -96,8 +96,8 @@ N_BUCKETS = const(10)
 
 
 def weight_row(table, row):
-    """Returns one row of a weight table (engine/ai_weights.py: bytes, N_FEATURES signed
-    16-bit little-endian ints per row; bytes take a quarter of a tuple's RAM on the device)."""
+    """Returns row `row` of a weight table of engine/ai_weights.py as N_FEATURES ints."""
+    # Stored as signed 16-bit little-endian ints: bytes take a quarter of a tuple's RAM.
     out = []
     i = row * N_FEATURES * 2
     for _ in range(N_FEATURES):
@@ -110,9 +110,8 @@ _probs = {}
 
 
 def dice_weights(dice):
-    """Returns a tuple p with p[k] = the chance of exactly k wheels from `dice` dice (§1), in
-    1/32768 (each from the exact count C(dice, k) * 2**k / 3**dice, rounded; they sum to
-    32768)."""
+    """Returns p with p[k] the chance of k wheels from `dice` dice (§1) in 1/32768: the exact
+    C(dice, k) * 2**k / 3**dice, rounded, the remainder on the likeliest count."""
     p = _probs.get(dice)
     if p is None:
         counts = wheel_counts(dice)
@@ -128,7 +127,8 @@ def dice_weights(dice):
                 big = k
         p[big] += _PROB - total  # rounding remainder onto the likeliest count
         p = tuple(p)
-        _probs[dice] = p
+        if dice <= 12:  # kept: the usual builds; rarer big ones are worked out again
+            _probs[dice] = p
     return p
 
 
@@ -146,16 +146,15 @@ def _open(cells, head):
 
 
 def pile_tops(pile, values):
-    """Returns [(top, delta), ...]: top values (0: empty pile) that putting the penalty
-    cards `values` on `pile` (values, top last) can leave, each with a change of the pile's sum
-    that some order reaches (§6, combining always, D3); the least of them is the least any
-    order reaches.
-
-    No search over orders is needed: a good order first digs into the pile (a card equal to
-    the top takes it away), then puts equal cards two by two (each pair vanishes), then the
-    rest, one card of each value left over, any of them last. So for each depth dug, the sum
-    and the possible tops follow from the counts of each value. (Orders that keep a pair apart
-    cost more; they are not tried, so a top may be listed dearer than some order leaves it.)"""
+    """Returns [(top, delta), ...]: the pile's top values (0: empty) that putting penalty
+    cards of `values` on `pile` (values, top last) can leave, each with a change of the pile's
+    sum some order reaches; the least of them is the least any order reaches (§6, D3)."""
+    # No search over orders is needed: a good order first digs into the pile (a card equal to
+    # the top takes it away), then puts equal cards two by two (each pair vanishes), then the
+    # rest, one card of each value left over, any of them last. So for each depth dug, the sum
+    # and the possible tops follow from the counts of each value. (Orders that keep a pair
+    # apart cost more; they are not tried, so a top may be listed dearer than some order
+    # leaves it.)
     counts = [0, 0, 0, 0, 0]
     for v in values:
         counts[v] += 1
@@ -202,10 +201,8 @@ def pile_tops(pile, values):
 
 
 class Planner:
-    """One decision of the seat to move: `choose()` returns the action of the best plan.
-
-    `weights` is a weight table of engine/ai_weights.py (see weight_row); None values outcomes
-    by the score after the turn alone (the `greedy` bot)."""
+    """One decision of the seat to move; `weights`: a table of engine/ai_weights.py, or None
+    for the score after the turn alone (`greedy`)."""
 
     def __init__(self, state, weights=None):
         self.s = state
@@ -300,16 +297,16 @@ class Planner:
             blocked = n1
         else:
             blocked = 2 * n2
-        total += (w[F_CONST] + w[F_HAND] * hs + w[F_CHAOS] * cs + w[F_N1] * n1
-                  + w[F_N1 + 1] * n2 + w[F_N1 + 2] * n3 + w[F_N1 + 3] * n4
-                  + w[F_PAIRS] * pairs + w[F_BLOCKED] * blocked + w[F_OPEN] * open_)
+        total += (w[_F_CONST] + w[_F_HAND] * hs + w[_F_CHAOS] * cs + w[_F_N1] * n1
+                  + w[_F_N1 + 1] * n2 + w[_F_N1 + 2] * n3 + w[_F_N1 + 3] * n4
+                  + w[_F_PAIRS] * pairs + w[_F_BLOCKED] * blocked + w[_F_OPEN] * open_)
         br = h[6] - broken
         if br:
-            total += w[F_BROKEN] * br
+            total += w[_F_BROKEN] * br
         if self.cmask & 16:
-            total += w[F_C4]
+            total += w[_F_C4]
         if open_ == 0:
-            total += w[F_SHUT]
+            total += w[_F_SHUT]
         return total
 
     def _tops(self, n, k, v):
@@ -341,36 +338,36 @@ class Planner:
         loco = self.s.loco + m  # before the penalties
         behind = loco - n
         ahead = nt + k - 1 - loco
-        x = hpart + w[F_BROKEN_AHEAD] * (self.bahead + broken_laid - hits)
-        x += w[F_DERAILS] * derails
+        x = hpart + w[_F_BROKEN_AHEAD] * (self.bahead + broken_laid - hits)
+        x += w[_F_DERAILS] * derails
         if derails == CHALLENGE_DERAILS - 1:
-            x += w[F_LAST]
-        x += w[F_ROOM] * (ahead if ahead < 8 else 8)
+            x += w[_F_LAST]
+        x += w[_F_ROOM] * (ahead if ahead < 8 else 8)
         if ahead < 3:
-            x += w[F_A0 + ahead]
-        x += w[F_BEHIND] * (behind if behind < 8 else 8)
+            x += w[_F_A0 + ahead]
+        x += w[_F_BEHIND] * (behind if behind < 8 else 8)
         t0 = t1 = 0
         if behind == 0:
-            x += w[F_B0]
+            x += w[_F_B0]
         else:
             t0 = tv[n] if n < nt else v
-            x += w[F_T0] * t0
+            x += w[_F_T0] * t0
             if behind >= 2:
                 t1 = tv[n + 1] if n + 1 < nt else v
-                x += w[F_T1] * t1
+                x += w[_F_T1] * t1
                 if behind >= 3:
-                    x += w[F_T2] * (tv[n + 2] if n + 2 < nt else v)
+                    x += w[_F_T2] * (tv[n + 2] if n + 2 < nt else v)
         cmask = self.cmask
         best = None
         for t, d in self._tops(n, k, v):
-            y = ONE * d + w[F_TOP] * t
+            y = ONE * d + w[_F_TOP] * t
             if t:
                 if t == t0:
-                    y += w[F_TOP_T0] * t
+                    y += w[_F_TOP_T0] * t
                 if t == t1:
-                    y += w[F_TOP_T1] * t
+                    y += w[_F_TOP_T1] * t
                 if cmask & (1 << t):
-                    y += w[F_TOP_CHAOS] * t
+                    y += w[_F_TOP_CHAOS] * t
             if best is None or y < best:
                 best = y
         return x + best
@@ -481,8 +478,27 @@ class Planner:
         hpart = self._hand_part(0, 1, 0, chaos, self.tv[-1], open_)
         return _PROB * self._outcome(hpart, 0, 1, 0, 0, 0, 0, self.s.derails)
 
-    def _chaos_dfs(self, chaos, first, gone, open_):
+    def _put(self, v):
+        # Puts a card of value v on the pile (§6: an equal top and it both go, D3); returns
+        # True if they combined, for _unput().
         pile = self.pile
+        if pile and pile[-1] == v:
+            pile.pop()
+            self.psum -= v
+            return True
+        pile.append(v)
+        self.psum += v
+        return False
+
+    def _unput(self, v, combined):
+        if combined:
+            self.pile.append(v)
+            self.psum += v
+        else:
+            self.pile.pop()
+            self.psum -= v
+
+    def _chaos_dfs(self, chaos, first, gone, open_):
         seen = 0
         for i in range(len(chaos)):
             c = chaos[i]
@@ -492,13 +508,7 @@ class Planner:
             seen |= 1 << v
             f = A_CHAOS + c if first < 0 else first
             rest = chaos[:i] + chaos[i + 1:]
-            combined = len(pile) > 0 and pile[-1] == v  # §6 combining
-            if combined:
-                pile.pop()
-                self.psum -= v
-            else:
-                pile.append(v)
-                self.psum += v
+            combined = self._put(v)
             saved = self.tops
             self.tops = [None] * (len(self.tv) + 1)  # the pile changed
             mask = self.cmask
@@ -510,12 +520,7 @@ class Planner:
                 self._chaos_dfs(rest, f, gone + v, open_)
             self.cmask = mask
             self.tops = saved
-            if combined:
-                pile.append(v)
-                self.psum += v
-            else:
-                pile.pop()
-                self.psum -= v
+            self._unput(v, combined)
 
     def _builds(self, v, dice, bend):
         # The builds of value v: for each number of cards, without the broken card of that
@@ -636,7 +641,6 @@ class Planner:
         best = None
         seen = 0
         open_ = _open(s.cells, s.head)
-        pile = self.pile
         for c in pen:
             v = VALUE[c]
             if seen & (1 << v):
@@ -646,22 +650,11 @@ class Planner:
             for d in pen:
                 rest.append(VALUE[d])
             rest.remove(v)
-            combined = len(pile) > 0 and pile[-1] == v
-            if combined:
-                pile.pop()
-                self.psum -= v
-            else:
-                pile.append(v)
-                self.psum += v
-            self.tops[0] = pile_tops(pile, rest)
+            combined = self._put(v)
+            self.tops[0] = pile_tops(self.pile, rest)
             val = self._outcome(self._hand_part(0, 1, 0, 0, self.tv[-1], open_), 0, 1, 0, 0, 0,
                                 0, s.derails)
-            if combined:
-                pile.append(v)
-                self.psum += v
-            else:
-                pile.pop()
-                self.psum -= v
+            self._unput(v, combined)
             if best is None or val < best:
                 best = val
                 first = c

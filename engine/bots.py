@@ -1,17 +1,14 @@
-"""Built-in players: a bot is a function (state, rng) -> action, chosen among legal actions.
-
-- `random`: a legal action drawn uniformly (the baseline, and the fuzzer's player).
-- `greedy`: one turn ahead, the plan with the lowest expected score after this turn, over
-  every roll of the dice (engine.ai).
-- `best`: the same search, each outcome valued by the score after the turn plus the estimate
-  of what the rest of the game will add (engine.ai, weights per mode in engine.ai_weights).
-
-`greedy` and `best` are deterministic (the rng is unused) and see only what their seat may see.
-A bot plans the whole rest of its turn and returns its next step; the next call plans again
-from there (the same plan, as nothing it did not foresee has happened).
-
-hint(state) says what `best` would do at the decision at hand, and why in a few words.
-"""
+"""Built-in players: a bot is a function (state, rng) -> action; and the hint."""
+# - `random`: a legal action drawn uniformly (the baseline, and the fuzzer's player).
+# - `greedy`: one turn ahead, the plan with the lowest expected score after this turn, over
+#   every roll of the dice (engine.ai).
+# - `best`: the same search, each outcome valued by the score after the turn plus the
+#   estimate of what the rest of the game will add (engine.ai; weights per mode in
+#   engine.ai_weights, loaded on first use).
+# `greedy` and `best` are deterministic (the rng is unused) and see only what their seat may
+# see. A bot plans the whole rest of its turn and returns its next step; the next call plans
+# again from there (the same plan: nothing it did not foresee has happened).
+# hint(state) says what `best` would do at the decision at hand, and why in a few words.
 from engine.ai import Planner, _open, pile_tops
 from engine.cards import VALUE
 from engine.state import (
@@ -35,12 +32,12 @@ _weights = None
 
 
 def weights(mode):
-    """Returns the `best` bot's weights for a mode (RULES §8; table games use solo's)."""
+    """Returns the `best` bot's weight table for a mode (RULES §8)."""
     global _weights
     if _weights is None:
         from engine import ai_weights  # loaded on first use: RAM on the device
 
-        _weights = (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL, ai_weights.SOLO)
+        _weights = (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL, ai_weights.TABLE)
     return _weights[mode]
 
 
@@ -61,9 +58,8 @@ def _pct(risk):
 
 
 def hint(state):
-    """Returns (action, reason): what `best` would do now and why in at most 20 characters,
-    e.g. "risk 12%". For a phase where nobody decides (dice, game over, the rival's turn)
-    returns (None, "")."""
+    """Returns (action, reason): what `best` would do now and why, e.g. "risk 12%" (at most
+    20 characters); (None, "") where nobody decides (dice, game over, the rival)."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, ""
     planner = Planner(state, weights(state.mode))

@@ -46,3 +46,27 @@ def test_greedy_beats_random():
     r_solo = sum(_play("random", "solo", s)[0] for s in SEEDS)
     g_solo = sum(_play("greedy", "solo", s)[0] for s in SEEDS)
     assert g_solo <= 0.6 * r_solo, (g_solo, r_solo)
+
+
+def test_best_beats_greedy_at_the_table():
+    # Table mode (§8), two seats, `best` and `greedy` taking turns to start: `best` must win
+    # clearly more than half (shared wins split). With 3 or 4 seats its lead is smaller (its
+    # seats win about 55% of the games where chance would give them 50%, over 900 seeds):
+    # too little to show on a few seeds.
+    share = 0.0
+    for seed in SEEDS:
+        roles = ["best", "greedy"] if seed % 2 else ["greedy", "best"]
+        chance = Rng(seed, 0)
+        rng = Rng(seed, 1)
+        state = deal(MODE_NAMES.index("table"), chance, 2)
+        state.start()
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(chance))
+            else:
+                state.apply(BOTS[roles[state.seat]](state, rng))
+        winners = state.winners()
+        for seat in winners:
+            if roles[seat] == "best":
+                share += 1 / len(winners)
+    assert share > 0.56 * len(SEEDS), share

@@ -1,6 +1,7 @@
 """Fits the weights of the `best` bot (engine/ai.py) by self-play; writes engine/ai_weights.py.
 
-    python -m tools.tune [--mode solo|challenge|rival] [--iters 6] [--games 800] [--jobs 2]
+    python -m tools.tune [--mode solo|challenge|rival|table] [--iters 6] [--games 800]
+                         [--start MODE] [--fresh] [--step 0.5] [--jobs 2]
 
 Fitted policy iteration: play seeded games with the current weights (at first none: the
 `greedy` bot), record every position at the end of one of the bot's turns with what the rest of
@@ -8,7 +9,8 @@ the game still added to its score, fit per row of turns left the feature weights
 squares (a small ridge keeps rare features tame), and play again with the new weights. The
 weights of the iteration that scored best on held-out seeds (not the bench's seeds 0-499) are
 kept. The targets: solo, the final score; challenge, the final score plus ai.LOSS for a lost
-game (§8); rival, the final score minus the rival's (§8). Table games use the solo weights.
+game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
+games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
 
 Host only (multiprocessing); deterministic for a given command line.
 """
@@ -19,15 +21,20 @@ import time
 from multiprocessing import Pool
 
 from engine import ai
-from engine.ai import (
-    N_FEATURES, N_BUCKETS, ONE, F_CONST, F_HAND, F_CHAOS, F_N1, F_BROKEN, F_PAIRS, F_C4,
-    F_ROOM, F_A0, F_BEHIND, F_B0, F_T0, F_T1, F_T2, F_TOP_T0, F_TOP_T1, F_TOP_CHAOS,
-    F_BROKEN_AHEAD, F_BLOCKED, F_TOP, F_SHUT, F_OPEN, F_DERAILS, F_LAST, Planner, bucket,
+from engine.ai import (  # the feature indices are private consts there (no RAM on a device)
+    N_FEATURES, N_BUCKETS, ONE, Planner, bucket,
+    _F_CONST as F_CONST, _F_HAND as F_HAND, _F_CHAOS as F_CHAOS, _F_N1 as F_N1,
+    _F_BROKEN as F_BROKEN, _F_PAIRS as F_PAIRS, _F_C4 as F_C4, _F_ROOM as F_ROOM,
+    _F_A0 as F_A0, _F_BEHIND as F_BEHIND, _F_B0 as F_B0, _F_T0 as F_T0, _F_T1 as F_T1,
+    _F_T2 as F_T2, _F_TOP_T0 as F_TOP_T0, _F_TOP_T1 as F_TOP_T1, _F_TOP_CHAOS as F_TOP_CHAOS,
+    _F_BROKEN_AHEAD as F_BROKEN_AHEAD, _F_BLOCKED as F_BLOCKED, _F_TOP as F_TOP,
+    _F_SHUT as F_SHUT, _F_OPEN as F_OPEN, _F_DERAILS as F_DERAILS, _F_LAST as F_LAST,
 )
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.rng import Rng
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS, deal
 
+MODES = ("solo", "challenge", "rival", "table")  # the weight tables, in bots.weights() order
 FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pairs", "c4",
                  "room", "a0", "a1", "a2", "behind", "b0", "t0", "t1", "t2", "top=t0",
                  "top=t1", "top=chaos", "broken_ahead", "blocked", "top", "shut", "open",
@@ -101,47 +108,63 @@ def features(state, seat, hand):
 
 
 def play(args):
-    """Plays one game; returns (samples, final score, derailments, lost, won) where samples are
-    (bucket, features, score then, rival's score then) at the end of each of the bot's turns."""
+    """Plays one game; returns (samples, final score, derailments, lost, won): samples are
+    (bucket, features, target) at the end of each turn of a seat the weights play.
+
+    solo, challenge, rival: the weights play the one person's seat. table: 2 to 4 seats (by
+    the seed), every other one played by the weights, the rest by `greedy`; the score, lost
+    and won returned are those of the first seat the weights play (won: a shared win counts
+    its share)."""
     mode, seed, weights = args
     chance = Rng(seed, 0)
-    state = deal(MODE_NAMES.index(mode), chance)
-    me = state.players - 1  # rival mode: seat 0 is the rival
+    table = mode == "table"
+    state = deal(MODE_NAMES.index(mode), chance, 2 + seed % 3 if table else None)
+    if table:
+        mine = [seat for seat in range(state.players) if (seat + seed) % 2 == 0]
+    else:
+        mine = [state.players - 1]  # rival mode: seat 0 is the rival
     state.start()
     samples = []
-    mine = 0  # the number of the bot's turn under way, 0 between its turns
+    under_way = 0  # the number of a tuned seat's turn under way, 0 between such turns
+    seat = -1
     while not state.is_terminal():
         if state.is_chance():
             state.apply(state.sample_chance(chance))
         elif state.is_rival(state.seat):
             state.apply(state.rival_action())
-        else:
-            mine = state.turn
+        elif state.seat in mine:
+            under_way = state.turn
+            seat = state.seat
             state.apply(Planner(state, weights).choose())
-        if mine and (state.turn != mine or state.is_terminal()):
-            # The bot's turn ended (after its own step, a die or its last penalty card). The
+        else:
+            state.apply(Planner(state).choose())  # greedy at the table
+        if under_way and (state.turn != under_way or state.is_terminal()):
+            # The turn ended (after the bot's own step, a die or its last penalty card). The
             # next turn has begun with a draw: the position at the end of the bot's turn is
-            # this one with that card still in the deck (and, in solo, not yet in the hand).
-            mine = 0
-            hand = state.hands[me]
-            if state.seat == me and not state.is_terminal():
+            # this one with that card still in the deck (and, if the same seat plays again,
+            # not yet in its hand).
+            under_way = 0
+            hand = state.hands[seat]
+            if state.seat == seat and not state.is_terminal():
                 hand = hand[:-1]
-            score = sum(VALUE[c] for c in hand) + sum(VALUE[c] for c in state.piles[me])
+            score = sum(VALUE[c] for c in hand) + sum(VALUE[c] for c in state.piles[seat])
             deck = len(state.deck) + (0 if state.is_terminal() else 1)
             rival = len(state.piles[0]) if mode == "rival" else 0
-            samples.append((bucket(deck // state.players), features(state, me, hand), score,
-                            rival))
-    final = state.score(me)
+            samples.append((seat, bucket(deck // state.players),
+                            features(state, seat, hand), score, rival))
     rival = state.score(0) if mode == "rival" else 0
     out = []
-    for b, f, score, r in samples:
-        y = final - score
+    for seat, b, f, score, r in samples:
+        y = state.score(seat) - score
         if mode == "challenge" and state.lost:
             y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
         out.append((b, f, y))
-    return out, final, state.derails, state.lost, state.winners() == [me]
+    me = mine[0]
+    winners = state.winners()
+    won = 1 / len(winners) if me in winners else 0
+    return out, state.score(me), state.derails, state.lost, won
 
 
 def solve(a, b):
@@ -202,7 +225,7 @@ def summary(results):
 def objective(mode, results):
     """Returns what the iteration is judged by (lower is better)."""
     n = len(results)
-    if mode == "rival":
+    if mode == "rival" or mode == "table":
         return -sum(r[4] for r in results) / n
     if mode == "challenge":
         return sum(r[3] for r in results) / n * 1000 + sum(r[1] for r in results) / n
@@ -239,14 +262,14 @@ def write(all_weights, path=OUT):
         "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[20:]) + ".",
     ]
-    for mode in ("solo", "challenge", "rival"):
+    for mode in MODES:
         w = all_weights[mode]
         lines.append("# %s:" % mode)
         for b in range(N_BUCKETS):
             row = [str(x) for x in w[b * N_FEATURES:(b + 1) * N_FEATURES]]
             lines.append("#   %d: %s" % (b, " ".join(row[:15])))
             lines.append("#      %s" % " ".join(row[15:]))
-    for mode in ("solo", "challenge", "rival"):
+    for mode in MODES:
         data = pack(all_weights[mode])
         lines.append("%s = (" % mode.upper())
         for i in range(0, len(data), 22):
@@ -259,7 +282,7 @@ def write(all_weights, path=OUT):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.tune", description=__doc__.split(
         "\n")[0])
-    parser.add_argument("--mode", default="solo", choices=("solo", "challenge", "rival"))
+    parser.add_argument("--mode", default="solo", choices=MODES)
     parser.add_argument("--iters", type=int, default=6)
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--holdout", type=int, default=400)
@@ -269,14 +292,14 @@ def main(argv=None):
                         help="move this part of the way from the weights to the fitted ones")
     parser.add_argument("--fresh", action="store_true", help="start from greedy, not the "
                         "current weights")
-    parser.add_argument("--start", choices=("solo", "challenge", "rival"),
+    parser.add_argument("--start", choices=MODES,
                         help="start from another mode's current weights (a challenge started "
                         "from greedy never survives, so nothing teaches it to)")
     args = parser.parse_args(argv)
     try:
         from engine import ai_weights
-        current = {m: unpack(getattr(ai_weights, m.upper())) for m in ("solo", "challenge",
-                                                                       "rival")}
+        current = {m: unpack(getattr(ai_weights, m.upper())) for m in MODES
+                   if hasattr(ai_weights, m.upper())}
     except ImportError:
         current = {}
     weights = None if args.fresh else current.get(args.start or args.mode)
@@ -312,7 +335,7 @@ def main(argv=None):
                   flush=True)
     if best is None:
         return 1
-    for m in ("solo", "challenge", "rival"):
+    for m in MODES:
         current.setdefault(m, [0] * (N_FEATURES * N_BUCKETS))
     current[args.mode] = unpack(best[1])
     write(current)

@@ -1,0 +1,43 @@
+"""The bots' command lines as the README shows them: a game by `best` written by
+engine.selfplay replays as legal with engine.replay (RULES §10), and tools/bench.py (what
+`make bench` runs) prints its table, here on a few seeds."""
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(args, stdin=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m"] + args, input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def test_selfplay_by_best_replays():
+    # python -m engine.selfplay --mode rival --seed 4 --bot best | python -m engine.replay -
+    made = _run(["engine.selfplay", "--mode", "rival", "--seed", "4", "--bot", "best"])
+    assert made.returncode == 0, made.stderr
+    record = json.loads(made.stdout)
+    checked = _run(["engine.replay", "-"], stdin=made.stdout)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout) == record["result"]
+
+
+def test_bench_prints_a_row_per_bot():
+    res = _run(["tools.bench", "--seeds", "4", "--vm-games", "1", "--bots", "greedy,best"])
+    assert res.returncode == 0, res.stderr
+    rows = {}
+    for line in res.stdout.splitlines():
+        m = re.match(r"(greedy|best)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%"
+                     r"\s+([\d.]+) / ([\d.]+)\s+([\d.]+) / (\d+)", line)
+        if m:
+            rows[m.group(1)] = [float(x) for x in m.groups()[1:]]
+    assert set(rows) == {"greedy", "best"}, res.stdout
+    for name, (mean, median, derails, survived, won, cmean, cmax, vmean, vmax) in rows.items():
+        assert 0 < mean < 100 and 0 < median < 100
+        assert 0 <= survived <= 100 and 0 <= won <= 100
+        assert 0 < cmean <= cmax and vmean <= vmax
