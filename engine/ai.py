@@ -67,6 +67,7 @@ LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
 _PROB = const(32768)  # dice probabilities in 1/32768
 _NONE = const(9999)  # no value yet (more than any change of a pile's sum)
 _MAX_BUILD = const(6)  # cards laid in one build that the search considers
+_NODES = const(40)  # steps one search for a build's order may try
 
 
 def turns_left(state):
@@ -232,6 +233,7 @@ class Planner:
             bahead += tb[i]
         self.bahead = bahead
         self.tops = [None] * (len(tv) + 1)  # pile_tops() of the track's first n cards
+        self.big = {}  # dice_weights() of builds over 12 dice
         # The hand as counts: [track values, chaos values, 1s, 2s, 3s, 4s, broken, chaos mask]
         hs = 0
         cs = 0
@@ -391,7 +393,13 @@ class Planner:
             n = earned if earned < loco + m else loco + m  # §6, D4
             self.last_risk = 0
             return _PROB * self._outcome(hpart, 0, v, 0, m, hits, n, s.derails)
-        p = dice_weights(dice)
+        if dice <= 12:
+            p = dice_weights(dice)
+        else:  # big builds: worked out once per decision, not kept (RAM)
+            p = self.big.get(dice)
+            if p is None:
+                p = dice_weights(dice)
+                self.big[dice] = p
         total = 0
         hits = 0
         last_key = -1
@@ -410,6 +418,8 @@ class Planner:
                 earned = hits + wheels - ahead  # §5: one penalty per move left
                 der = 1
                 risk += p[wheels]
+            if p[wheels] == 0:
+                continue  # under 1/65536: many dice make the extremes that rare
             n = earned if earned < loco + m else loco + m  # §6, D4
             key = m * 4096 + n * 2 + der
             if key != last_key:
@@ -523,11 +533,12 @@ class Planner:
             self._unput(v, combined)
 
     def _builds(self, v, dice, bend):
-        # The builds of value v: for each number of cards, without the broken card of that
-        # value and with it at each place in the order (where the loco meets it matters, D1,
-        # and so do the penalties it earns, §6). Cards of one value differ only in shape, so
-        # a short search picks the shapes and bends (_lay_dfs). In P_BEND the pending curve,
-        # bent `bend`, comes first.
+        # The builds of value v worth valuing (in P_BEND: those that start with the pending
+        # curve bent `bend`). Cards of one value differ only in shape and kind, so one search
+        # (_path) finds the longest sequence of the normal cards that fits, its most open
+        # choice first, and each of its beginnings is a build; the broken card of that value
+        # goes last after each of them, or first before its own longest sequence (where the
+        # loco meets it matters, D1, and so do the penalties it earns, §6).
         s = self.s
         straight = []
         curve = []
@@ -543,7 +554,7 @@ class Planner:
         cells = s.cells[:]
         head = s.head
         first = -1
-        k0 = 0
+        k0 = 0  # cards this plan lays before the search's: the pending one
         bmask0 = 0
         if bend >= 0:
             c = s.pending
@@ -556,79 +567,111 @@ class Planner:
             head = (head + TURN[bend]) & 3
             first = A_BEND_L + bend - BEND_L
             k0 = 1
-        normal = len(straight) + len(curve)
+            self._build(v, dice, 1, bmask0, _open(cells, head), first)
+        bent = first  # the P_BEND step, or -1
         self.cards = (straight, curve, broken)
-        for withb in (0, 1):
-            if withb and broken < 0:
-                break
-            top = normal + withb
-            if k0 + top > _MAX_BUILD:
-                top = _MAX_BUILD - k0
-            for k in range(1 - k0 if withb == 0 else 1, top + 1):
-                # k more cards, the broken one (if laid) as the card number bpos.
-                bpos = k0 if withb else -1
-                while bpos < k0 + k:
-                    self.found = None
-                    if k:
-                        self._lay_dfs(cells, head, 0, 0, k, bpos, first, bmask0, k0)
-                    else:
-                        self.found = (_open(cells, head), first, bmask0)
-                    if self.found is not None:
-                        op, act, bmask = self.found
-                        val = self._move(k0 + k, v, bmask, dice + (k0 + k) * v, op)
-                        if self.build_risk < 0 or val < self.build_val:
-                            self.build_val = val
-                            self.build_risk = self.last_risk
-                        self.last_k = k0 + k
-                        self._consider(val, act)
-                    if bpos < 0:
-                        break
-                    bpos += 1
+        room = _MAX_BUILD - k0
+        path = self._path(cells, head, room, False)
+        n = len(cells)
+        for step in range(len(path) + 1):
+            if step:
+                c, h, op = path[step - 1]
+                cells.append(cells[-1] + STEP[head])
+                head = h
+                if first < 0 and step == 1:
+                    first = A_LAY + c
+                self._build(v, dice, k0 + step, bmask0, op, first)
+            if broken >= 0 and step < room:  # the broken card after these
+                best = -1
+                for b in ((BEND_L, BEND_R) if SHAPE[broken] == SHAPE_CURVE else (BEND_S,)):
+                    h = self._fits(cells, head, b)
+                    if h >= 0:
+                        cells.append(cells[-1] + STEP[head])
+                        op = _open(cells, h)
+                        cells.pop()
+                        if op > best:
+                            best = op
+                if best >= 0:
+                    self._build(v, dice, k0 + step + 1, bmask0 | 1 << (k0 + step), best,
+                                first if first >= 0 else A_LAY + broken)
+        del cells[n:]
+        if broken >= 0 and room > 1:  # the broken card first, then its own longest sequence
+            head = s.head if bend < 0 else (s.head + TURN[bend]) & 3
+            path = self._path(cells, head, room, True)
+            for step in range(2, len(path) + 1):
+                self._build(v, dice, k0 + step, bmask0 | 1 << k0, path[step - 1][2],
+                            bent if bent >= 0 else A_LAY + broken)
 
-    def _lay_dfs(self, cells, head, ns, nc, k, bpos, first, bmask, laid):
-        # Depth-first over shapes and bends, the most open choice first; stops at the first
-        # sequence of k more cards that fits (§2), the broken card as card number bpos, and
-        # records (open, first action, broken mask).
-        straight, curve, broken = self.cards
-        if k == 0:
-            self.found = (_open(cells, head), first, bmask)
-            return True
+    def _build(self, v, dice, k, bmask, open_, act):
+        # Values one build of k cards (bit i of bmask: the i-th is broken) and considers it.
+        val = self._move(k, v, bmask, dice + k * v, open_)
+        if self.build_risk < 0 or val < self.build_val:
+            self.build_val = val
+            self.build_risk = self.last_risk
+        self.last_k = k
+        self._consider(val, act)
+
+    def _fits(self, cells, head, bend):
+        # Returns the heading after a card bent `bend` laid at the end, or -1 if it breaks
+        # §2.3 (the cell is taken) or §2.4 (no block).
         target = cells[-1] + STEP[head]
         if target in cells:
-            return False
-        opts = []
-        if laid == bpos:
-            opts.append(broken)
+            return -1
+        h = (head + TURN[bend]) & 3
+        if target + STEP[h] in cells:
+            return -1
+        return h
+
+    def _path(self, cells, head, want, broken_first):
+        # Returns the longest sequence (up to `want` cards) of the normal cards of
+        # self.cards that fits from the track's end (after the broken card, if
+        # broken_first), as [(card, heading after, free cells ahead after), ...]: depth first,
+        # the most open choice first, at most _NODES steps tried (time on the device).
+        self.deepest = []
+        self.budget = _NODES
+        self._dfs(cells, head, 0, 0, want, broken_first, [])
+        return self.deepest
+
+    def _dfs(self, cells, head, ns, nc, want, broken_first, path):
+        if len(path) > len(self.deepest):
+            self.deepest = path[:]
+        if len(path) == want or self.budget <= 0:
+            return len(path) == want
+        self.budget -= 1
+        straight, curve, broken = self.cards
+        if broken_first and not path:
+            opts = (broken,)
+        elif ns < len(straight) and nc < len(curve):
+            opts = (straight[ns], curve[nc])
+        elif ns < len(straight):
+            opts = (straight[ns],)
+        elif nc < len(curve):
+            opts = (curve[nc],)
         else:
-            if ns < len(straight):
-                opts.append(straight[ns])
-            if nc < len(curve):
-                opts.append(curve[nc])
+            return False
         ranked = []
+        target = cells[-1] + STEP[head]
         for c in opts:
             for bend in ((BEND_L, BEND_R) if SHAPE[c] == SHAPE_CURVE else (BEND_S,)):
-                h = (head + TURN[bend]) & 3
-                if target + STEP[h] in cells:
-                    continue  # §2.4 no block
+                h = self._fits(cells, head, bend)
+                if h < 0:
+                    continue
                 cells.append(target)
                 op = _open(cells, h)
                 cells.pop()
                 j = len(ranked)
-                while j > 0 and ranked[j - 1][0] < op:
+                while j > 0 and ranked[j - 1][2] < op:
                     j -= 1
-                ranked.insert(j, (op, c, bend, h))
-        for op, c, bend, h in ranked:
+                ranked.insert(j, (c, h, op))
+        for step in ranked:
+            c = step[0]
             cells.append(target)
-            f = first
-            if f < 0:
-                f = A_LAY + c
-            b = bmask
-            if c == broken:
-                b |= 1 << laid
-            ok = self._lay_dfs(cells, h, ns + (c in straight), nc + (c in curve), k - 1, bpos,
-                               f, b, laid + 1)
+            path.append(step)
+            done = self._dfs(cells, step[1], ns + (c in straight), nc + (c in curve), want,
+                             broken_first, path)
+            path.pop()
             cells.pop()
-            if ok:
+            if done:
                 return True
         return False
 

@@ -126,6 +126,9 @@ def main(argv=None):
             tot = sum(int(vm[b, m]["total_ms"]) for m in MODES)
             mx = max(int(vm[b, m]["max_ms"]) for m in MODES)
             vms = "%.2f / %d" % (tot / dec, mx)
+            raw = max(int(vm[b, m]["raw_max_ms"]) for m in MODES)
+            if raw > mx:
+                vms += " (%d)" % raw
         print("%-7s %6.2f %6.1f %8.2f %8.1f%% %6.1f%%  %-15s %-15s" % (
             b, statistics.mean(scores), statistics.median(scores),
             statistics.mean(r[1] for r in solo),
@@ -133,13 +136,19 @@ def main(argv=None):
             100 * statistics.mean(1 if r[3] else 0 for r in results[b, "rival"]), cpy, vms))
     if vm:
         print()
-        print("VM details: the slowest decision (seed/turn/phase), the most bytes one decision "
-              "allocated, the live heap engine.bots adds on import")
+        print("VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
+              "and taken at its fastest")
+        print("(other processes on this machine stall the VM now and then: in brackets the "
+              "slowest single time).")
+        print("Per mode: the slowest decision (seed/turn/phase), the most bytes one decision "
+              "allocated, the live heap engine.bots adds on import (with engine.ai and its "
+              "weights):")
         for b in bots:
             for m in MODES:
                 f = vm[b, m]
-                print("  %-7s %-9s max %3s ms at %-12s alloc max %6s B   import %s B" % (
-                    b, m, f["max_ms"], f["worst"], f["alloc_max"], f["import"]))
+                print("  %-7s %-9s max %3s ms (single %3s) at %-12s alloc max %6s B   "
+                      "import %s B" % (b, m, f["max_ms"], f["raw_max_ms"], f["worst"],
+                                      f["alloc_max"], f["import"]))
     return 0
 
 

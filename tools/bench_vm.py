@@ -6,10 +6,13 @@ MicroPython VM (tools/mpvm). Run by tools/bench.py as
 Plays the same seeded games as tools/bench.py and engine.selfplay (chance from stream 0 of the
 seed, the bot's rng from stream 1) and prints one line:
 
-    BOT MODE decisions=N total_ms=T max_ms=M worst=SEED/TURN/PHASE alloc_max=B import=I
+    BOT MODE decisions=N total_ms=T max_ms=M raw_max_ms=R worst=SEED/TURN/PHASE alloc_max=B
+        import=I
 
 Times come from time.ticks_ms around each call of the bot, so a single decision is known to
 the millisecond (this port's clock ticks in whole milliseconds); the mean is total/decisions.
+max_ms is the slowest decision, each decision of 5 ms or more timed three times and counted
+with its fastest time (other processes can stall the VM); raw_max_ms the slowest single time.
 alloc_max is the most bytes one decision allocated (this port never collects while Python runs,
 so gc.mem_alloc() only grows during a call). import is the live heap engine.bots and what it
 loads (engine.ai, engine.ai_weights) add on top of engine.state, after a collection.
@@ -39,6 +42,7 @@ async def main(argv):
     total = 0
     decisions = 0
     worst = 0
+    raw_worst = 0
     where = "-"
     alloc_max = 0
     for seed in range(first, first + games):
@@ -62,13 +66,30 @@ async def main(argv):
             decisions += 1
             if used > alloc_max:
                 alloc_max = used
+            if dt > raw_worst:
+                raw_worst = dt
+            if dt > worst and dt >= 5:
+                # Other processes on this machine can stall a call for many milliseconds:
+                # a slow decision is timed twice more (the bots are deterministic and leave
+                # the state alone) and counts with its fastest time.
+                for _ in range(2):
+                    await mpvm.collect()
+                    t0 = time.ticks_ms()
+                    bot(state, rng)
+                    again = time.ticks_diff(time.ticks_ms(), t0)
+                    if again < dt:
+                        dt = again
             if dt > worst:
                 worst = dt
                 where = "%d/%d/%d" % (seed, state.turn, state.phase)
             state.apply(action)
-        await mpvm.collect()
-    print("%s %s decisions=%d total_ms=%d max_ms=%d worst=%s alloc_max=%d import=%d" % (
-        name, mode, decisions, total, worst, where, alloc_max, _import))
+            # Each decision starts on a collected heap, as on the device, whose small heap
+            # collects during any longer decision anyway; a VM heap grown by whole games of
+            # garbage times the allocator, not the bot.
+            await mpvm.collect()
+    print("%s %s decisions=%d total_ms=%d max_ms=%d raw_max_ms=%d worst=%s alloc_max=%d "
+          "import=%d" % (name, mode, decisions, total, worst, raw_worst, where, alloc_max,
+                         _import))
 
 
 await main(sys.argv)  # noqa: F704
