@@ -639,16 +639,14 @@ class Planner:
             return len(path) == want
         self.budget -= 1
         straight, curve, broken = self.cards
+        opts = []
         if broken_first and not path:
-            opts = (broken,)
-        elif ns < len(straight) and nc < len(curve):
-            opts = (straight[ns], curve[nc])
-        elif ns < len(straight):
-            opts = (straight[ns],)
-        elif nc < len(curve):
-            opts = (curve[nc],)
+            opts.append(broken)
         else:
-            return False
+            if ns < len(straight):
+                opts.append(straight[ns])
+            if nc < len(curve):
+                opts.append(curve[nc])
         ranked = []
         target = cells[-1] + STEP[head]
         for c in opts:
