@@ -77,7 +77,9 @@ def reason(state, planner, action):
             return "no card fits"
         if state.loco == 0 and state.ahead() == 0:
             return "free: no penalty"  # RULES D4: nothing behind the loco to take
-        return "builds risk %d%%" % _pct(planner.build_risk)
+        pct = _pct(planner.build_risk)
+        # A low risk is not why: holding the cards is worth more than laying them now.
+        return "builds risk %d%%" % pct if pct >= 20 else "keep cards for later"
     if action >= A_PILE:
         v = VALUE[action - A_PILE]
         if v == top:
