@@ -41,6 +41,7 @@ except ImportError:  # CPython
 
 
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
+from engine.crc import crc16  # also engine.codec.crc16, as before
 from engine.rng import Rng
 from engine.state import (
     State, players_for, MODE_CHALLENGE, MODE_RIVAL, P_TURN, P_BEND, P_BUILD, P_DICE, P_ORDER,
@@ -60,23 +61,6 @@ _FIELDS = (
     ("pending", 6), ("loco", 6), ("moved", 6), ("hits", 3), ("derail_left", 6),
     ("earned", 6), ("taken", 6), ("meta", 5), ("x", 7), ("y", 7), ("entry", 2),
 )
-
-
-def crc16(data, start=0, end=-1):
-    """Returns the CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end] (end -1:
-    to the end). It catches every burst error up to 16 bits, and unlike a Fletcher sum (mod 255)
-    it tells an erased 0xFF byte from a 0x00."""
-    if end < 0:
-        end = len(data)
-    crc = 0xFFFF
-    for i in range(start, end):
-        crc ^= data[i] << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
-    return crc
 
 
 def _width(n):

@@ -41,6 +41,7 @@ except ImportError:  # CPython
         return x
 
 
+from engine.crc import crc16
 from lnr import drop
 from lnr.storage import (
     NVM_BYTES, SLOT_SIZE, BLOB_MAX, N_MODES, MODE_RIVAL, BRIGHTNESS_MAX, PIXELS_MAX,
@@ -65,23 +66,6 @@ _NO_BEST = const(0xFF)
 _VALID = const(0)
 _BLANK = const(1)
 _BAD = const(2)
-
-
-def crc16(data, start=0, end=-1):
-    """Returns the CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end] (end -1:
-    to the end), as engine.codec's: kept here so that reading the NVM does not load the codec
-    (about 10 KB of RAM; resume() loads it for a moment)."""
-    if end < 0:
-        end = len(data)
-    crc = 0xFFFF
-    for i in range(start, end):
-        crc ^= data[i] << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
-    return crc
 
 
 def _slot_status(raw):

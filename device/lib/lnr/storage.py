@@ -51,7 +51,7 @@ def _slots(name, *args):
     try:
         return getattr(slots, name)(*args)
     finally:
-        drop("lnr.slots")
+        drop("lnr.slots", "engine.crc")
 
 
 class Storage:
