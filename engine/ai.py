@@ -31,7 +31,6 @@ from engine.state import (
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER,
     MODE_CHALLENGE, CHALLENGE_DERAILS, STEP, TURN, BEND_S, BEND_L, BEND_R,
 )
-from engine.risk import wheel_counts
 
 # Feature indices (the order of every weight row in engine/ai_weights.py).
 _F_CONST = const(0)
@@ -111,23 +110,30 @@ _probs = {}
 
 
 def dice_weights(dice):
-    """Returns p with p[k] the chance of k wheels from `dice` dice (§1) in 1/32768: the exact
-    C(dice, k) * 2**k / 3**dice, rounded, the remainder on the likeliest count."""
+    """Returns p with p[k] the chance of k wheels from `dice` dice (§1) in 1/32768: C(dice, k)
+    * 2**k / 3**dice, rounded, the remainder on the likeliest count."""
     p = _probs.get(dice)
     if p is None:
-        counts = wheel_counts(dice)
-        den = 3 ** dice
-        p = []
+        # From the likeliest count outwards by the ratio p[k+1] / p[k] = 2 (dice - k) / (k + 1),
+        # the likeliest as 2**21: small ints all the way (the exact counts over 3**dice need
+        # long ints from 10 dice on, slow on a device), far finer than the final 1/32768.
+        q = [0] * (dice + 1)
+        mode = 2 * (dice + 1) // 3
+        q[mode] = 1 << 21
+        for k in range(mode, dice):
+            q[k + 1] = q[k] * 2 * (dice - k) // (k + 1)
+        for k in range(mode, 0, -1):
+            q[k - 1] = q[k] * k // (2 * (dice - k + 1))
         total = 0
-        big = 0
-        for k in range(dice + 1):
-            x = (counts[k] * _PROB + den // 2) // den
-            p.append(x)
+        for x in q:
             total += x
-            if x > p[big]:
-                big = k
-        p[big] += _PROB - total  # rounding remainder onto the likeliest count
-        p = tuple(p)
+        total >>= 7
+        left = _PROB
+        for k in range(dice + 1):
+            q[k] = (q[k] * 256 + total // 2) // total
+            left -= q[k]
+        q[mode] += left  # the rounding remainder onto the likeliest count
+        p = tuple(q)
         if dice <= 12:  # kept: the usual builds; rarer big ones are worked out again
             _probs[dice] = p
     return p
@@ -234,6 +240,7 @@ class Planner:
         self.bahead = bahead
         self.tops = [None] * (len(tv) + 1)  # pile_tops() of the track's first n cards
         self.big = {}  # dice_weights() of builds over 12 dice
+        self.far = {}  # pile_tops() of penalties that reach cards laid this turn
         # The hand as counts: [track values, chaos values, 1s, 2s, 3s, 4s, broken, chaos mask]
         hs = 0
         cs = 0
@@ -320,7 +327,12 @@ class Planner:
                 t = pile_tops(self.pile, self.tv[:n])
                 self.tops[n] = t
             return t
-        return pile_tops(self.pile, self.tv + [v] * (n - len(self.tv)))
+        key = n * 8 + v  # past the track's end every card is one of this build's
+        t = self.far.get(key)
+        if t is None:
+            t = pile_tops(self.pile, self.tv + [v] * (n - len(self.tv)))
+            self.far[key] = t
+        return t
 
     def _outcome(self, hpart, k, v, broken_laid, m, hits, n, derails):
         # The value of the position after the loco moved m cards (entering `hits` broken ones)
@@ -520,7 +532,9 @@ class Planner:
             rest = chaos[:i] + chaos[i + 1:]
             combined = self._put(v)
             saved = self.tops
+            saved_far = self.far
             self.tops = [None] * (len(self.tv) + 1)  # the pile changed
+            self.far = {}
             mask = self.cmask
             self.cmask = 0
             for d in rest:
@@ -530,6 +544,7 @@ class Planner:
                 self._chaos_dfs(rest, f, gone + v, open_)
             self.cmask = mask
             self.tops = saved
+            self.far = saved_far
             self._unput(v, combined)
 
     def _builds(self, v, dice, bend):

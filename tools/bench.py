@@ -1,6 +1,7 @@
 """How strong and how fast the built-in bots are (`make bench`).
 
     python -m tools.bench [--seeds 500] [--bots random,greedy,best] [--vm-games 500] [--no-vm]
+                          [--jobs 2] [--vm-jobs 1]
 
 Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
 bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
@@ -85,7 +86,10 @@ def main(argv=None):
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
     parser.add_argument("--no-vm", action="store_true")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
+    parser.add_argument("--vm-jobs", type=int, default=1,
+                        help="VM runs at once (more: faster, but they slow each other's "
+                             "decisions down)")
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
     for b in bots:
@@ -104,7 +108,7 @@ def main(argv=None):
     vm = {}
     if not args.no_vm:
         started = time.time()
-        vm = vm_runs(bots, args.vm_games, args.jobs)
+        vm = vm_runs(bots, args.vm_games, args.vm_jobs)
         print("MicroPython VM (tools/mpvm), %d games per bot and mode: %.0f s" % (
             args.vm_games, time.time() - started))
     print()
