@@ -1,7 +1,7 @@
 """Turn planning for the built-in players `greedy` and `best` (engine/bots.py)."""
 # One decision looks one whole turn ahead: every way to finish the turn from the current step
 # (pass; each chaos discard order; each build: how many cards of one value, in which order and
-# bends) is valued by its exact expectation over the dice (RULES §1: a die shows a wheel with
+# bends) is valued by its exact expectation over the dice (docs/rules.md §1: a die shows a wheel with
 # chance 2/3; every wheel count is enumerated), the penalty cards of each outcome (§5, §6) put
 # on the pile in the best order. An outcome is worth:
 # - for `greedy`: the score after the turn (§7), nothing else;

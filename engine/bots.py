@@ -32,7 +32,7 @@ _weights = None
 
 
 def weights(mode):
-    """Returns the `best` bot's weight table for a mode (RULES §8)."""
+    """Returns the `best` bot's weight table for a mode (docs/rules.md §8)."""
     global _weights
     if _weights is None:
         from engine import ai_weights  # loaded on first use: RAM on the device
@@ -76,7 +76,7 @@ def reason(state, planner, action):
         if planner.build_risk < 0:
             return "no card fits"
         if state.loco == 0 and state.ahead() == 0:
-            return "free: no penalty"  # RULES D4: nothing behind the loco to take
+            return "free: no penalty"  # docs/rules.md D4: nothing behind the loco to take
         pct = _pct(planner.build_risk)
         # A low risk is not why: holding the cards is worth more than laying them now.
         return "builds risk %d%%" % pct if pct >= 20 else "keep cards for later"

@@ -1,9 +1,9 @@
-"""The 55 cards of RULES.md §1, as three byte tables indexed by card id.
+"""The 55 cards of docs/rules.md §1, as three byte tables indexed by card id.
 
 This is the one place that fixes counts, values, shapes and chaos values (D10): a corrected
 count changes these tables and nothing else. Tables are `bytes` literals so that importing
 costs a few bytes of flash and no work; `host_tests/test_cards.py` checks them against the
-table in RULES.md §1.
+table in docs/rules.md §1.
 """
 try:
     from micropython import const
@@ -15,7 +15,7 @@ except ImportError:  # CPython
 
 N_CARDS = const(55)
 
-# Kinds (RULES §1): broken cards are track cards in every respect but the penalty of §5.
+# Kinds (docs/rules.md §1): broken cards are track cards in every respect but the penalty of §5.
 KIND_TRACK = const(0)
 KIND_BROKEN = const(1)
 KIND_CHAOS = const(2)

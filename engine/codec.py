@@ -1,7 +1,7 @@
 """A game in progress packed into a few bytes and back, for a save in the board's NVM.
 
 The NVM of a PyBadge/PyGamer holds 256 bytes (shared/HARDWARE.md), split into two slots of 128
-that also carry the records (device/lib/lnr/storage.py), so a game must fit in about 100 bytes.
+that also carry the records (lib/lnr/storage.py), so a game must fit in about 100 bytes.
 A State is mostly lists of card ids; written as bytes that would be over 60 bytes for the cards
 alone. Here every field takes just the bits its range needs:
 
@@ -10,7 +10,7 @@ alone. Here every field takes just the bits its range needs:
     as the remainder, the box. Each card is written as its index among the cards not yet
     written, in ceil(log2(n)) bits for n cards left: 267 bits for any deal (log2(55!) = 242.8).
   * The track's cells are not stored: they follow from the first card's cell, the heading it
-    was entered with and the bends (RULES.md §2). A straight card's bend is always S, so only
+    was entered with and the bends (docs/rules.md §2). A straight card's bend is always S, so only
     curve cards take a bit (L or R).
   * The dice generator (engine.rng.Rng) is three 15-bit ints, so a resumed game rolls the same
     dice as the game that was saved would have.
@@ -123,7 +123,7 @@ def _zones(state):
 
 def _walk(x, y, entry, bends, cells, where):
     # Lays out the track from its first card's cell (x, y) entered with heading `entry`
-    # (RULES.md §2); appends each cell code to `cells` and returns the last exit heading.
+    # (docs/rules.md §2); appends each cell code to `cells` and returns the last exit heading.
     # Raises ValueError (naming `where`) if a cell leaves the box cell codes can hold.
     head = entry
     for i in range(len(bends)):
@@ -260,11 +260,11 @@ def unpack(blob):
     for i in range(len(track)):
         c = track[i]
         if KIND[c] == KIND_CHAOS:
-            raise ValueError("chaos card %d lies on the track (RULES 1)" % c)
+            raise ValueError("chaos card %d lies on the track (docs/rules.md §1)" % c)
         if i:
             d = VALUE[c] - VALUE[track[i - 1]]
             if d == 2 or d == -2:
-                raise ValueError("track cards %d and %d break the value rule (RULES 2.2)" % (
+                raise ValueError("track cards %d and %d break the value rule (docs/rules.md §2.2)" % (
                     track[i - 1], c))
         bends.append(BEND_L + r.get(1) if SHAPE[c] == SHAPE_CURVE else BEND_S)
     cells = []
@@ -272,10 +272,10 @@ def unpack(blob):
     seen = set()
     for c in cells:
         if c in seen:
-            raise ValueError("two track cards share a cell (RULES 2.3)")
+            raise ValueError("two track cards share a cell (docs/rules.md §2.3)")
         seen.add(c)
     if cells[-1] + STEP[head] in seen:
-        raise ValueError("the track's end points into a card (no block, RULES 2.4)")
+        raise ValueError("the track's end points into a card (no block, docs/rules.md §2.4)")
 
     rng_state = (r.get(15), r.get(15), r.get(15))
     # The rest of the bit stream's last byte must be zero padding, then meta, then the CRC.
@@ -342,10 +342,10 @@ def _check_phase(f, players, seat, phase, track, hands, deck, penalty):
     if f["mode"] == MODE_RIVAL:
         if seat == 0 and not (phase == P_TURN or phase == P_BEND or phase == P_ORDER
                               or phase == P_OVER or phase == P_SETUP):
-            raise ValueError("the rival cannot be in phase %s (RULES 8)" % name)
+            raise ValueError("the rival cannot be in phase %s (docs/rules.md §8)" % name)
         want = 1 if seat == 0 and (phase == P_TURN or phase == P_BEND) else 0
         if len(hands[0]) != want:
-            raise ValueError("the rival holds %d cards in phase %s (RULES 8)" % (
+            raise ValueError("the rival holds %d cards in phase %s (docs/rules.md §8)" % (
                 len(hands[0]), name))
     if f["lost"] and not (f["mode"] == MODE_CHALLENGE and phase == P_OVER):
         raise ValueError("a lost game that is not an ended challenge")

@@ -1,4 +1,4 @@
-"""Why an action is not legal, in words that cite RULES.md (State.why_not() calls this).
+"""Why an action is not legal, in words that cite docs/rules.md (State.why_not() calls this).
 
 Kept apart from engine.state so that the device, which only offers legal actions, does not hold
 these strings in RAM until it needs to show a reason.
@@ -31,7 +31,7 @@ def why_not(state, action):
         if c not in state.penalty:
             return "card %d is not among the penalty cards %s" % (c, state.penalty)
         if state.is_rival(state.seat) and c != state.penalty[0]:
-            return "the rival piles its penalty cards in the order taken (RULES 8)"
+            return "the rival piles its penalty cards in the order taken (docs/rules.md §8)"
         return None
     if action >= A_PILE:
         return "there are no penalty cards to put down"
@@ -47,7 +47,7 @@ def why_not(state, action):
         if p != P_TURN:
             return "a pass replaces the whole action: this turn's action has begun"
         if rival and state._rival_forced(hand[0]) != A_PASS:
-            return "the rival passes only when its card cannot be laid (RULES 8)"
+            return "the rival passes only when its card cannot be laid (docs/rules.md §8)"
         return None
     if action == A_STOP:
         if p == P_BUILD or p == P_CHAOS:
@@ -92,12 +92,12 @@ def fit_reason(state, card, bend):
     if r == FIT_OK:
         return None
     if r == FIT_SHAPE:
-        return "card %d cannot take bend %s (RULES 2.1)" % (card, BEND_NAMES[bend])
+        return "card %d cannot take bend %s (docs/rules.md §2.1)" % (card, BEND_NAMES[bend])
     if r == FIT_VALUE:
-        return "value rule: a %d cannot follow a %d (RULES 2.2)" % (
+        return "value rule: a %d cannot follow a %d (docs/rules.md §2.2)" % (
             VALUE[card], VALUE[state.track[-1]])
     x, y = cell_xy(state.target())
     if r == FIT_TAKEN:
-        return "the cell ahead (%d, %d) holds a card (RULES 2.3)" % (x, y)
-    return "bent %s at (%d, %d) the track would point into a card (no block, RULES 2.4)" % (
+        return "the cell ahead (%d, %d) holds a card (docs/rules.md §2.3)" % (x, y)
+    return "bent %s at (%d, %d) the track would point into a card (no block, docs/rules.md §2.4)" % (
         BEND_NAMES[bend], x, y)

@@ -1,4 +1,4 @@
-"""Game records in the `loknroll/1` format (RULES.md §10): writing one while a game is played,
+"""Game records in the `loknroll/1` format (docs/rules.md §10): writing one while a game is played,
 and replaying one step by step against the rules.
 
 Plain dicts and lists, no json here, so this runs on MicroPython too; the CLIs serialise.

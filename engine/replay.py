@@ -1,4 +1,4 @@
-"""Checks a `loknroll/1` game record step by step against the rules (RULES.md §10).
+"""Checks a `loknroll/1` game record step by step against the rules (docs/rules.md §10).
 
     python -m engine.replay FILE      (FILE "-" reads standard input)
 

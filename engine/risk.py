@@ -1,4 +1,4 @@
-"""Exact dice odds (RULES.md §1, §5): each die shows a wheel with probability 2/3.
+"""Exact dice odds (docs/rules.md §1, §5): each die shows a wheel with probability 2/3.
 
 Probabilities are fractions num / 3**dice, kept as ints so that they are exact on every
 runtime; floats are left to whoever displays them. 3**dice is a small int up to 18 dice

@@ -1,4 +1,4 @@
-"""Whole games played by built-in bots, as `loknroll/1` records (RULES.md §10).
+"""Whole games played by built-in bots, as `loknroll/1` records (docs/rules.md §10).
 
 `play()` runs on MicroPython too. As a command:
     python -m engine.selfplay --mode MODE [--players N] --seed S [--bot NAME]

@@ -1,4 +1,4 @@
-"""A State from a recorded setup (RULES.md §10), for replays; not on the device's play path."""
+"""A State from a recorded setup (docs/rules.md §10), for replays; not on the device's play path."""
 from engine.cards import KIND, KIND_CHAOS
 from engine.explain import fit_reason
 from engine.state import State, FIT_OK, REMOVED_AT_SETUP, players_for
@@ -23,25 +23,25 @@ def from_setup(mode, players, track, removed, hands, deck):
     if len(everything) != 55:
         raise ValueError("the setup holds %d cards, not 55" % len(everything))
     if len(track) != 4:
-        raise ValueError("the initial track has %d cards, not 4 (RULES 3.2)" % len(track))
+        raise ValueError("the initial track has %d cards, not 4 (docs/rules.md §3.2)" % len(track))
     for i in range(len(track)):
         c, bend = track[i]
         if KIND[c] == KIND_CHAOS:
-            raise ValueError("initial track card %d is a chaos card (RULES 3.2)" % c)
+            raise ValueError("initial track card %d is a chaos card (docs/rules.md §3.2)" % c)
         if s.fit(c, bend) != FIT_OK:
             raise ValueError("initial track card %d: %s" % (c, fit_reason(s, c, bend)))
         s._lay(c, bend)
     s.loco = 2
     want = REMOVED_AT_SETUP[players]
     if len(removed) != want:
-        raise ValueError("%d cards removed, not %d (RULES 3.4)" % (len(removed), want))
+        raise ValueError("%d cards removed, not %d (docs/rules.md §3.4)" % (len(removed), want))
     s.box = list(removed)
     if len(hands) != players:
         raise ValueError("%d hands for %d seats" % (len(hands), players))
     for seat in range(players):
         want = 0 if s.is_rival(seat) else 2
         if len(hands[seat]) != want:
-            raise ValueError("seat %d is dealt %d cards, not %d (RULES 3.5)" % (
+            raise ValueError("seat %d is dealt %d cards, not %d (docs/rules.md §3.5)" % (
                 seat, len(hands[seat]), want))
         s.hands[seat] = list(hands[seat])
     if not deck:

@@ -1,6 +1,6 @@
 """One position of a game of Lok'n'Roll, its legal actions and how each action changes it.
 
-The rules are those of RULES.md (cited as §n and Dn). In the spirit of OpenSpiel, a `State`
+The rules are those of docs/rules.md (cited as §n and Dn). In the spirit of OpenSpiel, a `State`
 offers `legal_actions()`, `apply(action)`, `is_chance()`, `is_terminal()` and `result()`;
 chance (a die) is an action too, chosen by the caller from `chance_outcomes()` or drawn with
 `sample_chance(rng)`, so a screen can animate a roll before applying it and a replay can feed

@@ -182,7 +182,7 @@ print("SETTINGS", st.brightness, st.pixel_count)
 
 def _vm(tmp_path, frames, seed):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.skip("MicroPython VM not installed (make test installs it)")
+        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
     lib = tmp_path / "standins"
     for name, text in STANDINS.items():
         path = lib / name
@@ -191,7 +191,7 @@ def _vm(tmp_path, frames, seed):
     script = tmp_path / "app_vm.py"
     script.write_text(SCRIPT % {"frames": frames, "seed": seed})
     out = subprocess.run(
-        ["node", RUNNER, "--tree", "engine", "--tree", "device/lib/lnr:/lib/lnr",
+        ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
          "--tree", "%s:/lib" % lib, str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

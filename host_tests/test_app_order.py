@@ -1,5 +1,5 @@
 """The order the app offers first for penalty cards and chaos discards (lnr/order.py) is the
-best one (RULES.md §6: a card on an equal top combines and both leave; D3 always), checked
+best one (docs/rules.md §6: a card on an equal top combines and both leave; D3 always), checked
 against every permutation; and the geometry the play screen draws (lnr/mapview.py, §2)."""
 import itertools
 import random

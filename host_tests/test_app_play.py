@@ -13,7 +13,6 @@ import os
 
 import pytest
 
-pytest.importorskip("pygame")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -77,7 +76,7 @@ def text(label):
 
 
 def test_a_build_that_derails_shows_red_on_screen_and_leds():
-    # RULES.md §5: more wheels than cards ahead derails; the mover earns a penalty per move
+    # docs/rules.md §5: more wheels than cards ahead derails; the mover earns a penalty per move
     # left. The seed is one where laying a card of the first hand alone derails.
     seed, card = find(MODE_SOLO, derailing_card)
     m = Model(MODE_SOLO, seed)
@@ -110,7 +109,7 @@ def _derails_with_dice(m):
 
 
 def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
-    # RULES.md §4: a build rolls as many dice as the values laid; the app rolls them one by
+    # docs/rules.md §4: a build rolls as many dice as the values laid; the app rolls them one by
     # one (lnr/turns.py DIE_MS apart) so the screen and the LEDs can follow.
     seed, card = find(MODE_SOLO, _derails_with_dice)
     m = Model(MODE_SOLO, seed)
@@ -135,7 +134,7 @@ def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
 
 
 def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
-    # RULES.md §4: a pass moves the loco 1 card forward (never derails), then 1 penalty card.
+    # docs/rules.md §4: a pass moves the loco 1 card forward (never derails), then 1 penalty card.
     seed = 11
     m = Model(MODE_SOLO, seed)
     start = m.state.clone()
@@ -158,7 +157,7 @@ def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
 
 
 def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
-    # RULES.md §4: discard chaos: no move, no penalty; §6 combining applies.
+    # docs/rules.md §4: discard chaos: no move, no penalty; §6 combining applies.
     seed, card = find(MODE_SOLO, chaos_card)
     m = Model(MODE_SOLO, seed)
     before = m.state.clone()
@@ -191,7 +190,7 @@ def _curve_with_two_bends(m):
 
 
 def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
-    # RULES.md §2: a curve turns left or right, the layer's choice (D6).
+    # docs/rules.md §2: a curve turns left or right, the layer's choice (D6).
     seed, card = find(MODE_SOLO, _curve_with_two_bends)
     m = Model(MODE_SOLO, seed)
     i = m.state.hands[0].index(card)
@@ -228,7 +227,7 @@ def _layable(m):
 
 
 def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_build():
-    # state.build_risk(card): the exact chance the build derails (RULES.md §5).
+    # state.build_risk(card): the exact chance the build derails (docs/rules.md §5).
     seed, card = find(MODE_SOLO, _layable)
     m = Model(MODE_SOLO, seed)
     s0 = m.state
@@ -263,7 +262,7 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
 
 def _order_choice(m):
     # A first build that derails with several penalty cards taken that can go in more than
-    # one order (RULES.md §6).
+    # one order (docs/rules.md §6).
     card = derailing_card(m)
     if card is None:
         return None
@@ -290,7 +289,7 @@ def _played(m, card):
 
 
 def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():
-    # RULES.md §6: equal values next to each other (and to the pile top) combine; the order
+    # docs/rules.md §6: equal values next to each other (and to the pile top) combine; the order
     # that scores best comes first.
     seed, card = find(MODE_SOLO, _order_choice, range(1, 2000))
     m = Model(MODE_SOLO, seed)
@@ -326,7 +325,7 @@ def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():
 
 
 def test_rival_plays_first_on_its_own_and_its_card_count_shows():
-    # RULES.md §8: the rival plays first, by fixed rules; its score is its pile's card count.
+    # docs/rules.md §8: the rival plays first, by fixed rules; its score is its pile's card count.
     seed = 21
     m = Model(MODE_RIVAL, seed)
     m.play_passes(3)
@@ -340,7 +339,7 @@ def test_rival_plays_first_on_its_own_and_its_card_count_shows():
 
 
 def test_table_bots_play_their_turns_to_the_end_of_the_game():
-    # RULES.md §8 table: built-in opponents take the other seats (engine.bots).
+    # docs/rules.md §8 table: built-in opponents take the other seats (engine.bots).
     seed = 6
     m = Model(MODE_TABLE, seed)
     m.play_passes()
@@ -350,7 +349,7 @@ def test_table_bots_play_their_turns_to_the_end_of_the_game():
 
 
 def test_hot_seat_hides_the_hand_until_the_next_player_presses_a():
-    # A table of two people passing the device: hands are secret (RULES.md §3.5).
+    # A table of two people passing the device: hands are secret (docs/rules.md §3.5).
     seed = 7
     nav = ["LEFT", "DOWN", "RIGHT", "DOWN", "A"]  # seats 3 -> 2; P2 bot -> person; Start
     m = Model(MODE_TABLE, seed, players=2, table_roles=bytes([0]), nav=nav)
@@ -377,7 +376,7 @@ def _pass_hits_broken(m):
 
 
 def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
-    # RULES.md §5, D1: each broken card the loco enters costs a penalty card, a pass too.
+    # docs/rules.md §5, D1: each broken card the loco enters costs a penalty card, a pass too.
     for seed in range(1, 3000):
         m = Model(MODE_SOLO, seed)
         for _ in range(6):

@@ -7,7 +7,6 @@ import os
 
 import pytest
 
-pytest.importorskip("pygame")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -72,7 +71,7 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
 
 
 def test_solo_game_over_with_a_new_record_is_written_once():
-    # RULES.md §8 solo: the device keeps the record (lowest score); a game's end is one write.
+    # docs/rules.md §8 solo: the device keeps the record (lowest score); a game's end is one write.
     seed = 3
     m = Model(MODE_SOLO, seed)
     m.play_passes()
@@ -109,7 +108,7 @@ def test_the_same_score_again_is_no_record_and_records_screen_counts_games(tmp_p
 
 
 def test_rival_game_over_counts_a_win_or_a_loss():
-    # RULES.md §8 rival: you win with a lower score than the rival's card count.
+    # docs/rules.md §8 rival: you win with a lower score than the rival's card count.
     seed = 4
     m = Model(MODE_RIVAL, seed)
     m.play_passes()
@@ -125,7 +124,7 @@ def test_rival_game_over_counts_a_win_or_a_loss():
 
 
 def test_challenge_lost_at_the_fourth_derailment_sets_no_record():
-    # RULES.md §8 challenge: the 4th derailment ends the game, lost; finish_game gets won=False.
+    # docs/rules.md §8 challenge: the 4th derailment ends the game, lost; finish_game gets won=False.
     from tools.app_script import derailing_card
 
     for seed in range(1, 300):

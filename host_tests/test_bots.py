@@ -43,7 +43,7 @@ def positions(mode, players, seeds, bot="best"):
 @pytest.mark.parametrize("bot", ["greedy", "best"])
 @pytest.mark.parametrize("mode,players", CONFIGS)
 def test_records_replay_as_legal(bot, mode, players):
-    # RULES §10: a bot's game, written as a record and read back, replays step by step to the
+    # docs/rules.md §10: a bot's game, written as a record and read back, replays step by step to the
     # result the record claims (JSON round trip included, as `python -m engine.replay` does).
     for seed in range(6):
         record = json.loads(json.dumps(play(mode, seed, players, bot)))
@@ -145,7 +145,7 @@ def _every_order(pile, values):
 
 
 def test_pile_tops_match_every_order():
-    # RULES §6: ai.pile_tops() reasons from counts instead of trying orders. Its least change
+    # docs/rules.md §6: ai.pile_tops() reasons from counts instead of trying orders. Its least change
     # must be the least over all orders, and every top it offers must be reachable at the
     # change it claims (some order does at least as well).
     rng = Rng(2024)
@@ -164,7 +164,7 @@ def test_pile_tops_match_every_order():
 
 
 def test_dice_weights_are_the_exact_odds_rounded():
-    # RULES §1: a die shows a wheel with chance 2/3; k wheels of n dice: C(n,k) 2^k / 3^n.
+    # docs/rules.md §1: a die shows a wheel with chance 2/3; k wheels of n dice: C(n,k) 2^k / 3^n.
     # (A build and its additions can reach 48 dice: 6 + 6 cards of 4.)
     for n in range(1, 49):
         p = ai.dice_weights(n)
@@ -179,7 +179,7 @@ def test_dice_weights_are_the_exact_odds_rounded():
 
 def _reshuffled(s, seed):
     # The same position as this seat sees it: the deck's order and the other seats' hands
-    # (RULES §3.5: secret) redealt from the same unseen cards.
+    # (docs/rules.md §3.5: secret) redealt from the same unseen cards.
     c = s.clone()
     unseen = c.deck[:]
     for seat in range(c.players):

@@ -1,5 +1,5 @@
 """The bots' command lines as the README shows them: a game by `best` written by
-engine.selfplay replays as legal with engine.replay (RULES §10), and tools/bench.py (what
+engine.selfplay replays as legal with engine.replay (docs/rules.md §10), and tools/bench.py (what
 `make bench` runs) prints its table, here on a few seeds."""
 import json
 import os

@@ -1,5 +1,5 @@
 """`best` beats `greedy` (the issue's bar), on the same seeded games: a solo mean at least 20%
-lower (RULES §7), more challenges survived (§8: no 4th derailment) and more rival games won
+lower (docs/rules.md §7), more challenges survived (§8: no 4th derailment) and more rival games won
 (§8). `make bench` prints the same on 500 seeds; here fewer keep the suite quick. The games are
 seeded, so this is deterministic: it fails only if a change makes `best` weaker."""
 from engine.bots import BOTS

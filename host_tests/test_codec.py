@@ -121,7 +121,7 @@ def test_size_matches_the_paper_formula_and_the_worst_case_fits():
                 assert n == size_on_paper(s.players, curves_on_track(s), len(META))
                 largest = max(largest, n)
     curves = sum(1 for c in range(55) if SHAPE[c] == SHAPE_CURVE)
-    assert curves == 25  # RULES §1: 6 + 5 + 6 + 6 track curves and broken 2 and 4
+    assert curves == 25  # docs/rules.md §1: 6 + 5 + 6 + 6 track curves and broken 2 and 4
     worst = size_on_paper(4, curves, MAX_META)
     assert worst == 98
     assert largest <= size_on_paper(4, curves, len(META)) == 72
@@ -255,19 +255,19 @@ def test_unpack_names_what_is_wrong(monkeypatch):
     # A byte too many after the meta.
     with pytest.raises(ValueError, match="expected"):
         unpack(resealed(craft(base)[:-2] + b"\0" + b"\0\0"))
-    # RULES 2.2: a 1 next to a 3 on the track (pack stores it; unpack refuses it).
+    # docs/rules.md §2.2: a 1 next to a 3 on the track (pack stores it; unpack refuses it).
     bad = solo_state_with_track([0, 23])
     with pytest.raises(ValueError, match="value rule"):
         unpack(craft(bad))
-    # RULES 2.3: four left curves close a loop onto the first cell.
+    # docs/rules.md §2.3: four left curves close a loop onto the first cell.
     bad = solo_state_with_track([6, 7, 8, 9, 10], [BEND_L] * 5)
     with pytest.raises(ValueError, match="share a cell"):
         unpack(craft(bad))
-    # RULES 2.4: four left curves: the end points into the first card.
+    # docs/rules.md §2.4: four left curves: the end points into the first card.
     bad = solo_state_with_track([6, 7, 8, 9], [BEND_L] * 4)
     with pytest.raises(ValueError, match="no block"):
         unpack(craft(bad))
-    # RULES 1: a chaos card on the track. pack() refuses it too, so pack it with card 50
+    # docs/rules.md §1: a chaos card on the track. pack() refuses it too, so pack it with card 50
     # passed off as a straight track card, then unpack with the real table.
     bad = solo_state_with_track([0, 50])
     with pytest.raises(ValueError, match="track card 50"):
@@ -340,7 +340,7 @@ def test_same_saves_on_the_real_micropython_vm():
     if node is None or not (root / "tools/mpvm/node_modules/@micropython").is_dir():
         pytest.fail("the MicroPython VM is not installed: npm ci --prefix tools/mpvm")
     res = subprocess.run(
-        [node, "tools/mpvm/run.mjs", "--tree", "engine", "--tree", "device/lib/lnr",
+        [node, "tools/mpvm/run.mjs", "--tree", "engine", "--tree", "lib/lnr",
          "tools/mp_codec_check.py", "1"],
         cwd=root, capture_output=True, text=True, timeout=300,
     )

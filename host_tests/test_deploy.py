@@ -19,18 +19,16 @@ if str(ROOT) not in sys.path:
 from tools import deploy, deploy_board  # noqa: E402
 from tools.deploy import DeployError  # noqa: E402
 
-APP_CODE = "import lnr.main\n"  # stands for device/code.py until the app has one
-
-
 def source_root(tmp_path):
-    """A checkout to build from: this repo's device/, engine/, requirements/ (+ a code.py)."""
+    """A checkout to build from: this repo's drive files (code.py, boot.py, lib/), engine/ and
+    requirements/."""
     src = tmp_path / "src"
-    for name in ("device", "engine", "requirements"):
+    src.mkdir()
+    for name in ("code.py", "boot.py"):
+        shutil.copy(ROOT / name, src / name)
+    for name in ("lib", "engine", "requirements"):
         shutil.copytree(ROOT / name, src / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    code = src / "device" / "code.py"
-    if not code.exists():
-        code.write_text(APP_CODE)
     return src
 
 
@@ -66,25 +64,24 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     """`python -m tools.deploy --to DIR` in a fresh clone, exactly as the README says."""
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    if not (clone / "device" / "code.py").exists():
-        (clone / "device" / "code.py").write_text(APP_CODE)
     out = tmp_path / "CIRCUITPY"
     out.mkdir()
     r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(out)], cwd=clone,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     tree = files_under(out)
-    assert tree["code.py"] == (clone / "device" / "code.py").read_bytes()
-    assert tree["boot.py"] == (clone / "device" / "boot.py").read_bytes()
-    assert any(p.startswith("lib/adafruit_display_text/bitmap_label.") for p in tree)
-    assert any(p.startswith("lib/adafruit_display_text/__init__.") for p in tree)
+    assert tree["code.py"] == (clone / "code.py").read_bytes()
+    assert tree["boot.py"] == (clone / "boot.py").read_bytes()
     assert [p for p in tree if p.startswith("lib/neopixel.")]
-    assert [p for p in tree if p.startswith("lib/adafruit_ticks.")]
+    device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots"}
     for src in (clone / "engine").glob("*.py"):
-        assert "lib/engine/" + src.stem + ".py" in tree or "lib/engine/" + src.stem + ".mpy" \
-            in tree, src.name
-    for src in (clone / "device" / "lib").rglob("*.py"):
-        rel = src.relative_to(clone / "device").as_posix()
+        shipped = "lib/engine/" + src.stem + ".py" in tree or \
+            "lib/engine/" + src.stem + ".mpy" in tree
+        # The engine's desktop tools (json, argparse) never reach the board.
+        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup")), src.name
+        assert shipped or src.stem not in device_engine, src.name
+    for src in (clone / "lib").rglob("*.py"):
+        rel = src.relative_to(clone).as_posix()
         assert rel in tree or rel[:-3] + ".mpy" in tree, rel
     # It says which of .mpy or sources it copied.
     assert ".mpy" in r.stdout
@@ -94,24 +91,21 @@ def test_tree_layout_from_sources(tmp_path):
     src = source_root(tmp_path)
     tree = deploy.build(src, None)
     assert tree.mpy_major is None
-    assert tree.files["code.py"] == (src / "device" / "code.py").read_bytes()
-    assert tree.files["boot.py"] == (ROOT / "device" / "boot.py").read_bytes()
+    assert tree.files["code.py"] == (src / "code.py").read_bytes()
+    assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
     for p in (src / "engine").glob("*.py"):
-        assert tree.files["lib/engine/" + p.name] == p.read_bytes()
-    for p in (src / "device" / "lib").rglob("*.py"):
-        assert tree.files["lib/" + p.relative_to(src / "device" / "lib").as_posix()] == \
+        if p.stem not in ("record", "replay", "selfplay", "setup"):  # desktop-only
+            assert tree.files["lib/engine/" + p.name] == p.read_bytes()
+    for p in (src / "lib").rglob("*.py"):
+        assert tree.files["lib/" + p.relative_to(src / "lib").as_posix()] == \
             p.read_bytes()
     # Exactly the pinned libraries' modules, and nothing of Blinka (neopixel_write, board ...)
     third = sorted(p for p in tree.files if p.startswith("lib/") and not
                    p.startswith(("lib/engine/", "lib/lnr/")))
-    assert third == sorted(
-        ["lib/adafruit_ticks.py", "lib/neopixel.py"]
-        + ["lib/adafruit_display_text/" + n for n in (
-            "__init__.py", "bitmap_label.py", "label.py", "outlined_label.py",
-            "scrolling_label.py", "text_box.py")])
+    assert third == ["lib/neopixel.py"]
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
-    assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
-    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+    assert tree.owned_dirs() == ["lib/engine", "lib/lnr"]
+    assert tree.owned_files() == ["lib/neopixel.mpy"]
 
 
 def test_third_party_sources_are_the_pinned_packages():
@@ -125,16 +119,16 @@ def test_third_party_sources_are_the_pinned_packages():
 
 def test_a_wrong_library_version_is_refused(monkeypatch):
     monkeypatch.setattr(deploy, "pinned_versions",
-                        lambda: {"adafruit-circuitpython-ticks": "0.0.1"})
-    with pytest.raises(DeployError, match="adafruit-circuitpython-ticks 1.1.7 is installed but "
+                        lambda: {"adafruit-circuitpython-neopixel": "0.0.1"})
+    with pytest.raises(DeployError, match="adafruit-circuitpython-neopixel 6.4.2 is installed but "
                                           "requirements/flash.txt pins 0.0.1"):
         deploy.third_party_files()
 
 
 def test_missing_code_py_is_an_error(tmp_path):
     src = source_root(tmp_path)
-    (src / "device" / "code.py").unlink()
-    with pytest.raises(DeployError, match="device/code.py is missing"):
+    (src / "code.py").unlink()
+    with pytest.raises(DeployError, match="code.py is missing"):
         deploy.build(src, None)
 
 
@@ -146,13 +140,13 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert c.major == 10 and "CircuitPython 10.x" in note
     tree = deploy.build(src, c)
     assert tree.mpy_major == 10
-    assert tree.files["code.py"] == (src / "device" / "code.py").read_bytes()
+    assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"].startswith(b'"""')
     libs = [p for p in tree.files if p.startswith("lib/")]
     assert libs and all(p.endswith(".mpy") for p in libs)
     assert tree.files["lib/engine/rng.mpy"] == b"C\x06" + (src / "engine" / "rng.py").read_bytes()
     assert "lib/neopixel.mpy" in tree.files
-    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
+    assert tree.owned_files() == ["lib/neopixel.py"]
 
 
 def test_micropython_mpy_cross_is_refused(tmp_path):

@@ -1,4 +1,4 @@
-"""Game records (RULES.md §10): golden games replay to hand-checked results, and illegal
+"""Game records (docs/rules.md §10): golden games replay to hand-checked results, and illegal
 records are rejected at the right turn with the right reason, through `python -m engine.replay`.
 
 The golden games in host_tests/golden/ were written by hand to pass through chosen rules; the
@@ -82,7 +82,7 @@ def swap_into_track(index, card, bend):
 ILLEGAL = [
     # (golden, change, turn, words in the reason)
     ("solo_story.json", set_turn(3, {"p": 0, "a": "build", "cards": [[14, "S"]]}), 3,
-     "value rule: a 2 cannot follow a 4"),  # RULES §2.2
+     "value rule: a 2 cannot follow a 4"),  # docs/rules.md §2.2
     ("solo_story.json", set_turn(1, {"p": 0, "a": "build", "cards": [[36, "S"]]}), 1,
      "card 36 is not in the hand"),
     ("solo_story.json", set_turn(2, {"p": 0, "a": "chaos", "cards": [50, 34]}), 2,
@@ -109,9 +109,9 @@ ILLEGAL = [
     ("solo_story.json", lambda r: r.update(turns=r["turns"][:37]), 38,
      "the record ends before the game is over"),
     ("challenge_lost.json", lambda r: r["turns"].append({"p": 0, "a": "pass"}), 5,
-     "the game was already over"),  # RULES §8: the 4th derailment ends a challenge
+     "the game was already over"),  # docs/rules.md §8: the 4th derailment ends a challenge
     ("rival_story.json", set_turn(1, {"p": 0, "a": "pass"}), 1,
-     "the rival passes only when its card cannot be laid"),  # RULES §8
+     "the rival passes only when its card cannot be laid"),  # docs/rules.md §8
     ("rival_story.json", set_turn(5, {"p": 0, "a": "build", "cards": [[12, "S"]]}), 5,
      "value rule: a 2 cannot follow a 4"),  # the rival's unplayable card
     ("rival_story.json", set_turn(2, {"p": 1, "a": "build", "cards": [[54, "S"]],

@@ -1,9 +1,9 @@
-"""The rules engine checked rule by rule against shared/RULES.md (cited as §n and Dn).
+"""The rules engine checked rule by rule against docs/rules.md (cited as §n and Dn).
 
 Each test builds an explicit situation (a track laid from (0, 0) heading east, hands, the cards
 still to be drawn, piles) with `situation()`, plays through the public API (`apply`,
-`legal_actions`, `why_not`) and asserts what RULES.md says must happen. Card ids, values,
-shapes and the grid geometry are typed here from RULES.md §1 and §2, not taken from the engine,
+`legal_actions`, `why_not`) and asserts what docs/rules.md says must happen. Card ids, values,
+shapes and the grid geometry are typed here from docs/rules.md §1 and §2, not taken from the engine,
 so that a wrong table or a wrong turn in the engine shows up as a failure.
 """
 from fractions import Fraction
@@ -22,7 +22,7 @@ from engine.state import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# RULES §1, typed from the table (independent of engine/cards.py).
+# docs/rules.md §1, typed from the table (independent of engine/cards.py).
 
 S1 = [0, 1, 2, 3, 4, 5]            # track 1 straight
 C1 = [6, 7, 8, 9, 10, 11]          # track 1 curve
@@ -45,7 +45,7 @@ for _v, _ids in ((1, S1 + C1 + [B1, X1]), (2, S2 + C2 + [B2, X2]), (3, S3 + C3 +
         VAL[_c] = _v
 IS_CURVE = set(C1 + C2 + C3 + C4 + [B2, B4])
 
-# RULES §2: headings in screen coordinates, and what L and R do to them.
+# docs/rules.md §2: headings in screen coordinates, and what L and R do to them.
 VEC = {"E": (1, 0), "S": (0, 1), "W": (-1, 0), "N": (0, -1)}
 LEFT = {"E": "N", "N": "W", "W": "S", "S": "E"}
 RIGHT = {"E": "S", "S": "W", "W": "N", "N": "E"}
@@ -135,7 +135,7 @@ def straight_track(values, loco=2, **kw):
 
 
 def assert_accounted(s):
-    """RULES §1, §10: all 55 cards are somewhere, each once."""
+    """docs/rules.md §1, §10: all 55 cards are somewhere, each once."""
     every = s.deck + s.track + s.box + s.penalty
     for h in s.hands:
         every = every + h
@@ -1067,7 +1067,7 @@ def test_s8_rival_chaos_draw_goes_on_its_pile_combining():
     """§8: a chaos draw goes onto the rival's discard pile (combining); no move."""
     s = rival([1, 1, 1, 1], 2, draws=[X2, X3, S1[4]], piles=[[S4[0], S2[0]], []])
     assert s.legal_actions() == [A_CHAOS + X2]
-    raises(s, A_PASS, "RULES 8")
+    raises(s, A_PASS, "docs/rules.md §8")
     s.apply(s.rival_action())
     assert s.piles[0] == [S4[0]] and X2 in s.box and S2[0] in s.box
     assert s.loco == 2 and s.seat == 1
@@ -1191,7 +1191,7 @@ def test_s8_human_cannot_play_for_the_rival():
     """§8: the rival follows fixed rules: any other action is illegal."""
     s = rival([1, 1, 1, 1], 2, draws=[S1[4], S1[5], S2[0]])
     assert s.legal_actions() == [A_LAY + S1[4]]
-    raises(s, A_PASS, "RULES 8")
+    raises(s, A_PASS, "docs/rules.md §8")
     raises(s, A_STOP)
 
 

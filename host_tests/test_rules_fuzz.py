@@ -1,4 +1,4 @@
-"""Random whole games in every mode, checked after every step against RULES.md (§n, Dn):
+"""Random whole games in every mode, checked after every step against docs/rules.md (§n, Dn):
 
 - legal_actions() and why_not() agree on every action 0..182, and illegal actions raise
   IllegalAction without changing anything;

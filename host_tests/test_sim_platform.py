@@ -10,7 +10,6 @@ import types
 
 import pytest
 
-pytest.importorskip("pygame")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -330,7 +329,7 @@ def test_progress_is_a_window_on_the_track_end():
     leds.progress(1, 3)  # a track of 3 cards: the two leftmost pixels show no track
     leds.update(30)
     assert px.shown == (L.OFF, L.OFF, L.BEHIND, L.WHITE, L.ORANGE)
-    leds.progress(0, 8)  # on the last card: any move derails (RULES.md §5)
+    leds.progress(0, 8)  # on the last card: any move derails (docs/rules.md §5)
     leds.update(60)
     assert px.shown[4] == L.RED and px.shown[:4] == (L.BEHIND,) * 4
     leds.progress(9, 12)
@@ -466,7 +465,7 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
     # STYLE.md: no per-frame allocation on the device; measured on the real MicroPython VM.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.skip("MicroPython VM not installed (make test installs it)")
+        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
     script = textwrap.dedent("""
         import gc
         from lnr.leds import Leds
@@ -502,7 +501,7 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
     path = str(tmp_path / "leds_alloc.py")
     with open(path, "w") as f:
         f.write(script)
-    out = subprocess.run(["node", runner, "--tree", "device/lib/lnr:/lib/lnr", path],
+    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr", path],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     for line in out.stdout.split("\n"):
@@ -709,8 +708,7 @@ def test_membudget_counts_bitmaps_by_the_hardware_formula():
     assert mb.tilegrid_bytes(many) == mb.blocks(mb.TILEGRID_OBJ) + 64  # 60 B in 16-B blocks
     order = mb.device_modules()
     assert order.index("lnr.keys") < order.index("lnr.leds")
-    if os.path.exists(os.path.join(ROOT, "device", "lib", "lnr", "main.py")):
-        assert order[-1] == "lnr.main"
+    assert order[-1] == "lnr.main"
 
 
 def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
@@ -718,7 +716,7 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
     # of the CircuitPython modules, so MicroPython-only mistakes show up before flashing.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.skip("MicroPython VM not installed (make test installs it)")
+        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
     fakes = {
         "board.py": "board_id = 'pygamer'\nNEOPIXEL = BUTTON_CLOCK = BUTTON_OUT = "
                     "BUTTON_LATCH = object()\nJOYSTICK_X = 'x'\nJOYSTICK_Y = 'y'\n"
@@ -764,7 +762,7 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
                 assert hw.wait_frame()
             print(hw.name, hw.display.auto_refresh, keys)
         """))
-    out = subprocess.run(["node", runner, "--tree", "device/lib/lnr:/lib/lnr",
+    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
                           "--tree", build + ":/lib", script],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

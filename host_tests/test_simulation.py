@@ -35,17 +35,17 @@ def where_are_the_cards(state):
 
 def check_invariants(state):
     cards = where_are_the_cards(state)
-    assert sorted(cards) == list(range(55)), "RULES §1: 55 cards, each exactly once"
+    assert sorted(cards) == list(range(55)), "docs/rules.md §1: 55 cards, each exactly once"
     assert len(state.bends) == len(state.track) == len(state.cells)
-    assert len(set(state.cells)) == len(state.cells), "RULES §2: one card per cell"
+    assert len(set(state.cells)) == len(state.cells), "docs/rules.md §2: one card per cell"
     assert 0 <= state.loco < len(state.track), "the loco stands on a track card"
     for c in state.track:
-        assert KIND[c] != KIND_CHAOS, "RULES §1: chaos cards are never laid"
-    for pile in state.piles:  # RULES §6: combining leaves no two equal values on top of each other
+        assert KIND[c] != KIND_CHAOS, "docs/rules.md §1: chaos cards are never laid"
+    for pile in state.piles:  # docs/rules.md §6: combining leaves no two equal values on top of each other
         for i in range(1, len(pile)):
             assert VALUE[pile[i]] != VALUE[pile[i - 1]]
     if state.mode == MODE_RIVAL:
-        assert len(state.hands[0]) <= 1, "RULES §8: the rival has no hand beyond its draw"
+        assert len(state.hands[0]) <= 1, "docs/rules.md §8: the rival has no hand beyond its draw"
     legal = state.legal_actions()
     if state.phase == P_OVER:
         assert legal == []
@@ -94,14 +94,14 @@ def test_random_games_keep_invariants_and_replay(mode, players, games):
     for seed in range(games):
         state, record = play_checked(mode, seed, players)
         assert record["result"] == state.result()
-        # The record survives JSON and replays to the same result (RULES §10).
+        # The record survives JSON and replays to the same result (docs/rules.md §10).
         again = replay(json.loads(json.dumps(record)))
         assert again == state or again.result() == state.result()
         assert again.result() == record["result"]
         if state.mode == MODE_CHALLENGE:
             assert state.lost == (state.derails >= 4)
         else:
-            assert not state.deck, "RULES §4: the game ends when the deck is used up"
+            assert not state.deck, "docs/rules.md §4: the game ends when the deck is used up"
 
 
 def test_same_seed_same_game():

@@ -1,4 +1,4 @@
-"""device/lib/lnr/storage.py: records, settings and a saved game in the 256-byte NVM (issue 3).
+"""lib/lnr/storage.py: records, settings and a saved game in the 256-byte NVM (issue 3).
 
 A power cut at every byte of every write, random and bit-flipped NVM contents, blank NVM as
 shipped, and the write discipline (one slice assignment per commit, only on a game's end, a
@@ -78,7 +78,7 @@ def test_records_survive_a_reload_and_writes_alternate_slots():
     s = Storage(nvm)
     s.load()
     assert s.finish_game(SOLO, 30, True) is True  # first record
-    assert s.finish_game(SOLO, 34, True) is False  # RULES §7: lower is better
+    assert s.finish_game(SOLO, 34, True) is False  # docs/rules.md §7: lower is better
     assert s.finish_game(SOLO, 21, True) is True
     assert s.finish_game(CHALLENGE, 5, False) is False  # §8: a lost challenge sets no record
     assert s.finish_game(RIVAL, 12, True) is True

@@ -2,7 +2,7 @@
 mypy, once per board (PyBadge, PyGamer), in the venv of its own the stubs need (.venv-stubs,
 requirements/typecheck.txt).
 
-Checked: device/code.py, device/boot.py, device/lib/ (the app) and engine/ (it runs on the
+Checked: code.py, boot.py, lib/ (the app) and engine/ (it runs on the
 device too). The pinned /lib libraries (adafruit_display_text, neopixel, adafruit_ticks) are
 read for their types but not checked themselves.
 
@@ -11,7 +11,7 @@ and that is where it uses board pins, keypad, displayio, microcontroller.nvm. co
 boot.py are checked as copies named device_code.py / device_boot.py (a module named `code`
 would shadow the standard library's).
 
-Each board is checked with its own profile (device/lib/lnr/boards/<board>.py); the other
+Each board is checked with its own profile (lib/lnr/boards/<board>.py); the other
 board's profile is skipped. The board's pin stub is put first on mypy's path: the file
 `circuitpython_setboard BOARD` copies into the venv's board-stubs, without rewriting the shared
 venv (so the two boards can be checked one after the other, or at once).
@@ -51,10 +51,10 @@ def device_files():
     do not shadow the standard library's `code`."""
     out = []
     for name in ("code.py", "boot.py"):
-        p = ROOT / "device" / name
+        p = ROOT / name
         if p.exists():
             out.append(("device_" + name, p))
-    for base in (ROOT / "device" / "lib", ROOT / "engine"):
+    for base in (ROOT / "lib", ROOT / "engine"):
         for p in sorted(base.rglob("*.py")):
             if "__pycache__" not in p.parts:
                 out.append((None, p))
@@ -111,7 +111,7 @@ def run_mypy(board, tmp_path, files=None):
     config = tmp_path / "mypy.ini"
     config.write_text(f"""\
 [mypy]
-mypy_path = {overlay}:{libs}:{ROOT / 'device' / 'lib'}:{ROOT}
+mypy_path = {overlay}:{libs}:{ROOT / 'lib'}:{ROOT}
 python_version = 3.11
 cache_dir = {tmp_path / 'cache'}
 check_untyped_defs = True

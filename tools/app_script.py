@@ -4,17 +4,17 @@ line of a game from the title screen, and the State those presses must lead to. 
 these keys and compare its State, screen and NeoPixels with this model; `make screenshots`
 (tools/screenshots.py) uses them to reach each screen.
 
-The model follows the app's documented flow (device/lib/lnr/turns.py): a move (pass, build,
+The model follows the app's documented flow (lib/lnr/turns.py): a move (pass, build,
 the rival's lay) shows a result panel that A closes; penalty cards are put in the best order
 (lnr.order), through a panel that A confirms unless every order gives the same values; a step
 with one legal action (one bend, only pass) is applied without a key; the rival plays on its
-own (RULES.md §8).
+own (docs/rules.md §8).
 """
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in (os.path.join(ROOT, "device", "lib"), ROOT):
+for _p in (os.path.join(ROOT, "lib"), ROOT):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 

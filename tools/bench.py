@@ -5,7 +5,7 @@
 
 Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
 bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
-the mean and median solo score (RULES §7) and the derailments per solo game, the share of
+the mean and median solo score (docs/rules.md §7) and the derailments per solo game, the share of
 challenge games survived (§8: no 4th derailment), the share of rival games won (§8), and the
 time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
 VM (tools/bench_vm.py under tools/mpvm: time.ticks_ms around each call; this port's clock ticks

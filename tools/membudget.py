@@ -53,7 +53,7 @@ import sysconfig
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _path in (os.path.join(ROOT, "device", "lib"), ROOT):
+for _path in (os.path.join(ROOT, "lib"), ROOT):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
@@ -488,7 +488,7 @@ def module_path(name):
     """Returns the source file of a device module (app, engine or library), or None."""
     parts = name.split(".")
     if parts[0] == "lnr":
-        bases = [os.path.join(ROOT, "device", "lib")]
+        bases = [os.path.join(ROOT, "lib")]
     elif parts[0] == "engine":
         bases = [ROOT]
     elif parts[0] in LIBRARIES:
@@ -600,7 +600,7 @@ def _sources():
     """Returns [(VM path, host path)] of every device source: the app, the engine, the
     libraries from the venv."""
     out = []
-    for base, vm in ((os.path.join(ROOT, "device", "lib", "lnr"), "/lib/lnr"),
+    for base, vm in ((os.path.join(ROOT, "lib", "lnr"), "/lib/lnr"),
                      (os.path.join(ROOT, "engine"), "/lib/engine")):
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]

@@ -34,7 +34,7 @@ import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _path in (os.path.join(ROOT, "device", "lib"), ROOT):
+for _path in (os.path.join(ROOT, "lib"), ROOT):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 

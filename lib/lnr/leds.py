@@ -9,7 +9,7 @@ runs only when some pixel really changed.
 With 5 pixels the strip is a window on the end of the track, pixel 0 at the left (unverified
 on hardware) and the track's last card at the right: the cards ahead of the loco are lit in a
 colour that warns as they run out (green, yellow, orange), the loco's card white (red when no
-card is left ahead: any move derails, RULES.md §5), the cards behind dim blue. With 1 pixel
+card is left ahead: any move derails, docs/rules.md §5), the cards behind dim blue. With 1 pixel
 (PyBadge LC) that pixel shows the warning colour alone, and effects still flash on it.
 """
 try:
@@ -164,7 +164,7 @@ class Leds:
         self._start(_FX_DERAIL)
 
     def broken_hit(self):
-        """Starts the short amber blink for a broken card entered (RULES.md §5, D1)."""
+        """Starts the short amber blink for a broken card entered (docs/rules.md §5, D1)."""
         if self._fx != _FX_DERAIL:  # a derailment says more: never cut it short
             self._start(_FX_BROKEN)
 

@@ -1,7 +1,7 @@
 """The play screen's keys: the D-pad moves over the hand, A picks or confirms, B goes back
 (undoes a build before its dice roll), START opens the action menu, SELECT looks around.
 
-A build is composed on the real State, one card at a time (RULES.md §4); the State at the
+A build is composed on the real State, one card at a time (docs/rules.md §4); the State at the
 turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
 that save & quit stores the turn's start.
 """
@@ -20,7 +20,7 @@ from lnr.turns import Turns
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
 MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
-# What each item does, under the menu (RULES.md §4).
+# What each item does, under the menu (docs/rules.md §4).
 _MENU_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
               "What would a bot do?", "Continue from title")
 _M_PASS = 0
@@ -267,7 +267,7 @@ class Play(Turns):
                 self.app.save_and_quit(self.game, self.undo)
 
     def discard_chaos(self):
-        """Discards every chaos card in hand, in the order that scores best (RULES.md §6)."""
+        """Discards every chaos card in hand, in the order that scores best (docs/rules.md §6)."""
         s = self.game.state
         seat = s.seat
         chaos = []
@@ -275,7 +275,7 @@ class Play(Turns):
             if KIND[c] == KIND_CHAOS:
                 chaos.append(c)
         for c in best(s.piles[seat], chaos):
-            s.apply(A_CHAOS + c)  # the last one ends the turn (RULES.md §4)
+            s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
         self.toast("Chaos out: score %d" % s.score(seat))
         self.advance()
 

@@ -194,7 +194,7 @@ class Hud:
 
     def draw_risk(self):
         # The derailment risk of the build being composed, with the card under the cursor
-        # added when it could join (state.build_risk, RULES.md §5); LEDs follow it.
+        # added when it could join (state.build_risk, docs/rules.md §5); LEDs follow it.
         s = self.game.state
         lbl = self.ui.side[7]
         leds = self.app.leds

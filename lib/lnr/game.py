@@ -103,7 +103,7 @@ class Game:
 
 
 def roles_for(mode, players, table_roles=None):
-    """Returns the roles of each seat: in rival mode seat 0 is the rival (RULES.md §8); at a
+    """Returns the roles of each seat: in rival mode seat 0 is the rival (docs/rules.md §8); at a
     table, `table_roles` for seats 2.. (seat 1 is always a person)."""
     roles = bytearray(players)
     if mode == MODE_RIVAL:
@@ -115,7 +115,7 @@ def roles_for(mode, players, table_roles=None):
 
 
 def new_game(mode, seed, players=None, table_roles=None):
-    """Returns a Game dealt from `seed` (RULES.md §3) with the first turn begun."""
+    """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
     rng = Rng(seed, 0)
     state = deal(mode, rng, players)
     state.start()

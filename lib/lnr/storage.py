@@ -93,7 +93,7 @@ class Storage:
 
     def finish_game(self, mode, score, won):
         """Counts a finished game of `mode` (0 solo, 1 challenge, 2 rival, 3 table) with the
-        player's `score` (RULES.md §7: lower is better); a won game with a lower score than
+        player's `score` (docs/rules.md §7: lower is better); a won game with a lower score than
         the best becomes the best (a lost challenge ends early, §8, and must not set one).
         Drops the saved game, commits once; returns True if it is a new best."""
         return _slots("finish_game", self, mode, score, won)

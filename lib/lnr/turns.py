@@ -2,8 +2,8 @@
 a key. Play (lnr/play.py) adds the player's keys on top of this class.
 
 After every change to the State, advance() decides the next step: the game over; an opponent
-playing on a timer (the rival by RULES.md §8, table bots by engine.bots); dice rolling one by one
-on a timer (RULES.md §4, §5); a forced step applied at once (a single legal action); or a
+playing on a timer (the rival by docs/rules.md §8, table bots by engine.bots); dice rolling one by one
+on a timer (docs/rules.md §4, §5); a forced step applied at once (a single legal action); or a
 step that waits for the player. Timed steps keep the keys queued (they are read when the step
 waits again), so a scripted run behaves the same whatever the timing.
 """
@@ -263,7 +263,7 @@ class Turns(Hud):
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Shows what the move did (RULES.md §5, §6) and starts the LED effect."""
+        """Shows what the move did (docs/rules.md §5, §6) and starts the LED effect."""
         g = self.game
         s = g.state
         ui = self.ui

@@ -1,4 +1,4 @@
-"""The track as a map of tiles, and card faces, from a State (RULES.md §2 geometry).
+"""The track as a map of tiles, and card faces, from a State (docs/rules.md §2 geometry).
 
 Each laid card fills one grid cell; its tile follows from the headings it is entered and
 left with. Only the exit heading of the last card is stored (state.head); walking back from

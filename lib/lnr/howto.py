@@ -1,4 +1,4 @@
-"""How to play: short pages of at most 7 lines of 26 characters (RULES.md in brief).
+"""How to play: short pages of at most 7 lines of 26 characters (docs/rules.md in brief).
 
 Imported only when the page is shown, so its strings cost no RAM during a game.
 """

@@ -1,4 +1,4 @@
-"""Orders for putting cards on a discard pile (RULES.md §6), the best first.
+"""Orders for putting cards on a discard pile (docs/rules.md §6), the best first.
 
 Cards go on the pile one by one; a card on a top of equal value combines with it and both
 leave (D3). Only values matter. The best order digs into the pile: it first puts cards equal

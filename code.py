@@ -1,0 +1,12 @@
+"""Lok'n'Roll: CircuitPython runs this file at start-up; it starts the app (lib/lnr) on this board.
+
+The start-up call sits under `__name__ == "__main__"` (CircuitPython runs code.py as __main__)
+so that on a desktop a stray `import code` (pdb imports the standard library's `code`, and the
+repository root is often first on sys.path) imports this file without starting anything.
+"""
+
+if __name__ == "__main__":
+    from lnr.boards import open_hardware
+    from lnr.main import run
+
+    run(open_hardware())
