@@ -1,6 +1,6 @@
 """A game in progress packed into a few bytes and back, for a save in the board's NVM.
 
-The NVM of a PyBadge/PyGamer holds 256 bytes (shared/HARDWARE.md), split into two slots of 128
+The NVM of a PyBadge/PyGamer holds 256 bytes (docs/hardware.md), split into two slots of 128
 that also carry the records (lib/lnr/storage.py), so a game must fit in about 100 bytes.
 A State is mostly lists of card ids; written as bytes that would be over 60 bytes for the cards
 alone. Here every field takes just the bits its range needs:

@@ -2,7 +2,7 @@
 
 It is L'Ecuyer's combined multiplicative generator for 16-bit arithmetic (CACM 31(6), 1988):
 three Lehmer generators whose products stay below 2**23, so no long ints are ever allocated on
-a device (STYLE.md: intermediates below 2**30). Period about 8e12, far more than a game needs.
+a device (docs/style.md: intermediates below 2**30). Period about 8e12, far more than a game needs.
 CircuitPython's `random` has no `shuffle` and differs between ports, hence our own.
 """
 

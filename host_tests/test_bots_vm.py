@@ -1,6 +1,6 @@
 """The bots on the real MicroPython VM (tools/mpvm): the device runs them for the hint and the
 table's opponents, so they must load there and decide exactly as on CPython (ints only, fixed
-iteration order): the same seed gives the same record, step for step (STYLE.md)."""
+iteration order): the same seed gives the same record, step for step (docs/style.md)."""
 import json
 import shutil
 import subprocess

@@ -328,7 +328,7 @@ def test_pack_refuses_states_that_are_not_a_game():
 
 
 def test_same_saves_on_the_real_micropython_vm():
-    # engine/ runs unchanged on MicroPython (STYLE.md): tools/mp_codec_check.py round-trips
+    # engine/ runs unchanged on MicroPython (docs/style.md): tools/mp_codec_check.py round-trips
     # every state of a game of every mode there and drives lnr.storage on a bytearray NVM.
     # Its per-mode digest of the blobs must equal CPython's: the same game, the same bytes.
     import shutil

@@ -156,11 +156,30 @@ def test_micropython_mpy_cross_is_refused(tmp_path):
 
 
 def test_mpy_cross_failure_names_the_module(tmp_path):
+    # Valid Python that this fake compiler refuses (as CircuitPython's refuses what CPython
+    # takes and it lacks), in a module the board imports.
     src = source_root(tmp_path)
-    (src / "engine" / "broken.py").write_text("syntax error here\n")
+    with open(src / "engine" / "risk.py", "a") as f:
+        f.write('_ = "syntax error here"\n')
     c, _ = deploy.find_mpy_cross(str(fake_mpy_cross(tmp_path)))
-    with pytest.raises(DeployError, match="mpy-cross failed on engine/broken.py"):
+    with pytest.raises(DeployError, match="mpy-cross failed on engine/risk.py"):
         deploy.build(src, c)
+
+
+def test_a_module_cpython_cannot_parse_is_named(tmp_path):
+    src = source_root(tmp_path)
+    (src / "engine" / "risk.py").write_text("syntax error here\n")
+    with pytest.raises(DeployError, match=r"engine/risk.py line 1: invalid syntax"):
+        deploy.build(src, None)
+
+
+def test_an_import_nothing_ships_is_refused(tmp_path):
+    src = source_root(tmp_path)
+    with open(src / "engine" / "risk.py", "a") as f:
+        f.write("import adafruit_motor\n")
+    with pytest.raises(DeployError, match="the board would import adafruit_motor, which is "
+                                          "neither shipped nor built into CircuitPython"):
+        deploy.build(src, None)
 
 
 def test_offline_without_cached_mpy_cross_falls_back_to_sources(tmp_path, monkeypatch):

@@ -280,7 +280,7 @@ def test_full_drive(tmp_path, start_board):
 
 
 def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, start_board):
-    """What HARDWARE.md says works with mpremote 1.29 on CircuitPython, against the fake."""
+    """What docs/hardware.md says works with mpremote 1.29 on CircuitPython, against the fake."""
     drive = first_installed(tmp_path)
     board = start_board(drive)
     assert flash(tmp_path, board, "--no-mpy", "--no-reset").returncode == 0

@@ -2,7 +2,7 @@
 real app (lnr.main), over every mode: solo, challenge, rival, table with bots and table with
 people passing the board (hot seat), plus free runs that start from the title with the NVM
 the earlier runs left (records, saved games). After every frame the engine's invariants must
-hold for the game on screen (STYLE.md, Tests): all 55 cards accounted for exactly once across
+hold for the game on screen (docs/style.md, Tests): all 55 cards accounted for exactly once across
 deck, track, hands, piles, box and penalty cards (docs/rules.md §1), and legal actions until the
 game is over (§4: pass is always allowed). The app must never crash (its error screen counts
 as a crash here) and never write the NVM after an error (iface §5).

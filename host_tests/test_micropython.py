@@ -1,4 +1,4 @@
-"""Same seed, same game on every runtime (STYLE.md): the engine on the real MicroPython VM
+"""Same seed, same game on every runtime (docs/style.md): the engine on the real MicroPython VM
 plays exactly the games CPython plays, record for record."""
 import json
 import os

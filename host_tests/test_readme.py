@@ -1,4 +1,4 @@
-"""The README's examples run as written (STYLE.md: every example and CLI in the README is run
+"""The README's examples run as written (docs/style.md: every example and CLI in the README is run
 by a test)."""
 import json
 import os

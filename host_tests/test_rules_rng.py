@@ -1,6 +1,6 @@
 """engine/rng.py: the portable PRNG that every shuffle and die of the rules draws from (§3.1,
 §1 dice). Same seed, same numbers; uniform; a shuffle is a permutation; and, for the device
-(STYLE.md), no intermediate value ever reaches 2**30.
+(docs/style.md), no intermediate value ever reaches 2**30.
 """
 import pytest
 
@@ -148,7 +148,7 @@ def test_checked_int_catches_big_values():
 
 
 def test_intermediates_stay_below_2_to_30():
-    """STYLE.md: no long ints on the device: next, randbelow and shuffle never form a value of
+    """docs/style.md: no long ints on the device: next, randbelow and shuffle never form a value of
     2**30 or more (checked on every arithmetic step), nor does seeding with seeds < 2**30."""
     for seed in (0, 1, 12345, (1 << 24) - 1, (1 << 30) - 1):
         for stream in (0, 1, 3):

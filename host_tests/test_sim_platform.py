@@ -56,7 +56,7 @@ def stripes_app(hw):
 
 
 def test_screen_pixels_read_back_rgb565_quantised():
-    # HARDWARE.md: colours are RGB565-quantised as on the device.
+    # docs/hardware.md: colours are RGB565-quantised as on the device.
     r = sim.run_headless([], app=stripes_app, settle=2)
     assert r.ok, r.error
     assert r.size == (160, 128)
@@ -412,7 +412,7 @@ def test_risk_goes_from_green_to_red():
 
 
 def test_one_pixel_still_shows_progress_and_derailment():
-    # PyBadge LC: 1 pixel (HARDWARE.md): its colour alone tells how much track is ahead.
+    # PyBadge LC: 1 pixel (docs/hardware.md): its colour alone tells how much track is ahead.
     leds, px = _leds(count=1)
     colours = []
     for ahead in (5, 2, 1, 0):
@@ -462,7 +462,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
 
 
 def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
-    # STYLE.md: no per-frame allocation on the device; measured on the real MicroPython VM.
+    # docs/style.md: no per-frame allocation on the device; measured on the real MicroPython VM.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
@@ -589,7 +589,7 @@ def test_pybadge_profile_reads_presses_only_and_sets_up_the_parts(monkeypatch):
 
     hw = open_hardware()
     assert hw.name == "pybadge" and (hw.width, hw.height) == (160, 128)
-    assert hw.display.auto_refresh is False  # the app refreshes (STYLE.md)
+    assert hw.display.auto_refresh is False  # the app refreshes (docs/style.md)
     assert made["keys"]["key_count"] == 8 and made["keys"]["value_when_pressed"] is True
     assert made["pixels"]["n"] == 5 and made["pixels"]["auto_write"] is False
     assert made["pixels"]["brightness"] <= 0.1
@@ -598,7 +598,7 @@ def test_pybadge_profile_reads_presses_only_and_sets_up_the_parts(monkeypatch):
 
 
 def test_pygamer_stick_presses_once_per_push_with_hysteresis(monkeypatch):
-    # HARDWARE.md: 16-bit readings, < 15000 or > 50000 count as pressed.
+    # docs/hardware.md: 16-bit readings, < 15000 or > 50000 count as pressed.
     xs = [32768, 14000, 14000, 20000, 14000, 30000, 14000, 51000, 40000, 51000]
     ys = [32768] * 6 + [60000]
     made = _fake_board_modules(monkeypatch, "pygamer",
@@ -690,7 +690,7 @@ def test_fast_blit_copies_exactly_as_blinkas_blit():
 
 
 def test_membudget_counts_bitmaps_by_the_hardware_formula():
-    # HARDWARE.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
+    # docs/hardware.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
     # 10 240 B, a 16-colour 64x32 sprite sheet 1 KB; 3 colours take 2 bits, 17 take 8.
     from tools import membudget as mb
 

@@ -1,5 +1,5 @@
 """Random-simulation conformance: thousands of seeded games over every mode with random legal
-play, checking the engine's invariants after every single step (STYLE.md, Tests)."""
+play, checking the engine's invariants after every single step (docs/style.md, Tests)."""
 import json
 
 import pytest

@@ -95,7 +95,7 @@ def test_records_survive_a_reload_and_writes_alternate_slots():
 
 
 def test_one_write_per_game_and_none_per_turn_or_unchanged_setting():
-    # Flash wear (HARDWARE.md): a played game costs exactly one write, at its end; a save and
+    # Flash wear (docs/hardware.md): a played game costs exactly one write, at its end; a save and
     # quit costs one more; an unchanged setting costs none.
     nvm = Nvm()
     s = Storage(nvm)

@@ -38,7 +38,7 @@ STUBS_VENV = Path(os.environ.get("LNR_STUBS_VENV", ROOT / ".venv-stubs"))
 STUBS_PY = STUBS_VENV / "bin" / "python"
 BOARDS = ("pybadge", "pygamer")
 # mypy's error codes that only ask for annotations the device code leaves out by design
-# (STYLE.md: no typing on the device): "Need type annotation", and conditional imports of a
+# (docs/style.md: no typing on the device): "Need type annotation", and conditional imports of a
 # module that exists on one runtime only.
 NOISE = ("var-annotated", "no-redef")
 # Messages that are mypy's guesses about unannotated attributes set to None before use, never

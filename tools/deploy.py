@@ -162,7 +162,13 @@ def source_files(root=ROOT, libraries=None):
         if not p.is_file():
             raise DeployError(f"{name} is missing: nothing would start the game")
         out.append((name, p))
-    shipped = imports.reachable(root, lib_modules)
+    try:
+        shipped = imports.reachable(root, lib_modules)
+    except SyntaxError as e:
+        where = Path(e.filename).resolve()
+        if where.is_relative_to(root.resolve()):
+            where = where.relative_to(root.resolve())
+        raise DeployError(f"{where.as_posix()} line {e.lineno}: {e.msg}") from None
     ours = imports.module_files(root)
     if not any(n.startswith("engine.") for n in shipped):
         raise DeployError("the app imports nothing of engine/")

@@ -9,8 +9,9 @@ deploy ships is imported (and every import is shipped or built into CircuitPytho
 
     python -m tools.imports            # what the board imports, and any cycles
 
-An import inside `try: ... except ImportError:` is optional (e.g. `micropython.const` on CPython)
-and is still counted: on the board it is the branch that runs.
+An import inside a `try` that catches ImportError is optional (`typing` in the Adafruit
+libraries, `micropython.const` on CPython): it is followed into our modules and the shipped
+libraries, but a name it imports need not be shipped or built in.
 """
 
 import ast

@@ -10,7 +10,7 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
 1. Display objects (the simulator, Blinka): the app runs headless into a game; every displayio
    object reachable from the display, or alive but not attached, is counted once, and any
    made after the first frame is reported. A Bitmap costs ceil(w*bpp/32)*4*h bytes of pixels
-   (HARDWARE.md) plus its object; a TileGrid its object plus its tile map (one byte per tile,
+   (docs/hardware.md) plus its object; a TileGrid its object plus its tile map (one byte per tile,
    two when the bitmap holds over 255 tiles, none for up to 4 bytes: packed in the pointer),
    as common_hal_displayio_tilegrid_construct() allocates. Object sizes are estimates from the
    CircuitPython 10 structs, in the heap's 16-byte blocks. Built once, they live for the
@@ -70,7 +70,7 @@ RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 SEED = 11  # the session's first game; the app counts up from it
 LATE_TURN = 8  # the session's games ask for a hint and save after this many of your turns
 ROOTS = ("lnr.main", "lnr.boards")
-# Device libraries from the venv (the pinned PyPI packages: the bundle's sources, HARDWARE.md).
+# Device libraries from the venv (the pinned PyPI packages: the bundle's sources, docs/hardware.md).
 LIBRARIES = ("adafruit_display_text", "adafruit_ticks", "neopixel")
 
 # Stand-ins for the C modules, loaded before anything is measured. The displayio ones keep
@@ -329,7 +329,7 @@ def blocks(n):
 
 
 def bitmap_bytes(bitmap):
-    """Returns (pixel data bytes by HARDWARE.md's formula, with the object, in blocks)."""
+    """Returns (pixel data bytes by docs/hardware.md's formula, with the object, in blocks)."""
     bpp = bitmap._bits_per_value  # pylint: disable=protected-access
     data = -(-bitmap.width * bpp // 32) * 4 * bitmap.height
     return data, blocks(data) + blocks(BITMAP_OBJ)
@@ -1324,11 +1324,11 @@ def report(census, later, names, forms, heap_kb):
     md += [""]
 
     txt.append("")
-    txt.append("Display objects (built once at start; CircuitPython bytes, HARDWARE.md "
+    txt.append("Display objects (built once at start; CircuitPython bytes, docs/hardware.md "
                "formula):")
     md += ["## Display objects", "",
            "Built once at start and kept for the whole run%s. A Bitmap's pixels by "
-           "HARDWARE.md's formula ceil(w*bpp/32)*4*h plus its object, a TileGrid's object plus "
+           "docs/hardware.md's formula ceil(w*bpp/32)*4*h plus its object, a TileGrid's object plus "
            "its tile map, in 16-byte heap blocks (object sizes from the CircuitPython 10 "
            "structs)." % ("" if not later else " (%d made after start-up!)" % later), "",
            "| bytes | count | object | each |", "|---:|---:|---|---:|"]

@@ -1,4 +1,4 @@
-"""Stand-ins for the board parts Blinka lacks (HARDWARE.md, Desktop simulation): NeoPixels,
+"""Stand-ins for the board parts Blinka lacks (docs/hardware.md, Desktop simulation): NeoPixels,
 microcontroller.nvm, and the `board`, `neopixel`, `supervisor`, `storage` modules.
 
 Everything else the app uses (displayio, terminalio, adafruit_display_text, micropython) is the
@@ -10,7 +10,7 @@ import os
 import sys
 import types
 
-NVM_SIZE = 256  # microcontroller.nvm on the PyBadge and PyGamer (HARDWARE.md)
+NVM_SIZE = 256  # microcontroller.nvm on the PyBadge and PyGamer (docs/hardware.md)
 
 
 class SimPixels:

@@ -9,7 +9,7 @@ is on the menus' code is not in RAM, and in the menus the play screen's is not.
 A screen's code asks for the move (start, resume, save_and_quit, game_over) and the move is
 made once its key or frame handler has returned, so that none of its code is still running.
 Records and the saved game go through lnr/storage.py, which writes the NVM only at a game's
-end, on save & quit and when the settings are left (flash wear, HARDWARE.md).
+end, on save & quit and when the settings are left (flash wear, docs/hardware.md).
 """
 import gc
 import sys

@@ -1,6 +1,6 @@
 """Key numbers shared by the app and every board profile.
 
-They are the PyBadge shift register's own numbers (HARDWARE.md), so the PyBadge profile hands
+They are the PyBadge shift register's own numbers (docs/hardware.md), so the PyBadge profile hands
 keypad's key_number straight through; other boards translate their inputs to these.
 """
 try:

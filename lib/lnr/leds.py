@@ -3,7 +3,7 @@
 The app calls a picture method when the picture should change (progress, dice, risk, off), an
 effect method on an event (derail, broken_hit), and update(now_ms) once per frame; an effect
 runs for a while, then the picture comes back by itself. Every colour is a tuple made once at
-import: a frame only compares and assigns references (no allocation, STYLE.md), and show()
+import: a frame only compares and assigns references (no allocation, docs/style.md), and show()
 runs only when some pixel really changed.
 
 With 5 pixels the strip is a window on the end of the track, pixel 0 at the left (unverified
@@ -20,7 +20,7 @@ except ImportError:  # CPython without Blinka
         return x
 
 
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms() wraps at 2**29 (HARDWARE.md)
+_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms() wraps at 2**29 (docs/hardware.md)
 
 OFF = (0, 0, 0)
 RED = (255, 0, 0)
@@ -48,7 +48,7 @@ def _ramp():
 
 RISK = _ramp()
 
-# Brightness per level: the pixels are very bright (HARDWARE.md); level 0 turns them off.
+# Brightness per level: the pixels are very bright (docs/hardware.md); level 0 turns them off.
 LEVELS = (0.0, 0.02, 0.05, 0.1, 0.2)
 MAX_LEVEL = const(4)
 

@@ -29,7 +29,7 @@ erased 0xFF byte and a 0x00 byte count the same, so it cannot see part of a slot
 A blank slot (all 0xFF as erased, or all 0x00) is simply empty; anything else that fails the
 checks is damaged and produces a notice.
 
-Flash wear (shared/HARDWARE.md): every slice assignment erases and rewrites flash, so the app
+Flash wear (docs/hardware.md): every slice assignment erases and rewrites flash, so the app
 commits only at a game's end (finish_game), on save and quit (save_game) and when it leaves the
 settings (save_settings); a commit that would write the same data is skipped.
 """

@@ -11,7 +11,7 @@ The slots' layout, checks, reads and writes are in lnr/slots.py, imported by eac
 that reads or writes and dropped after it: during a game none of that code is in RAM (about
 5 KB, docs/memory.md). This object keeps the data and the slots' bookkeeping.
 
-Flash wear (shared/HARDWARE.md): every slice assignment erases and rewrites flash, so the app
+Flash wear (docs/hardware.md): every slice assignment erases and rewrites flash, so the app
 commits only at a game's end (finish_game), on save and quit (save_game) and when it leaves the
 settings (save_settings); a commit that would write the same data is skipped.
 """

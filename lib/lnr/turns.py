@@ -137,7 +137,7 @@ class Turns(Hud):
         # hot-seat table. Returns True if the step waits for the hand-over.
         g = self.game
         s = g.state
-        gc.collect()  # a quiet point (STYLE.md)
+        gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             self.toast("%s plays" % g.name(s.seat))
             return False

@@ -1,4 +1,4 @@
-"""Every displayio object of the app, built once at start (STYLE.md, Device) by lnr/make.py.
+"""Every displayio object of the app, built once at start (docs/style.md, Device) by lnr/make.py.
 
 Three layers share the root Group and the sprite sheet; screens only show or hide them and
 change tile indices, colours and text:

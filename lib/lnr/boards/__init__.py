@@ -11,7 +11,7 @@ def open_hardware():
     import board
 
     bid = board.board_id
-    # The PyBadge LC and the EdgeBadge run the PyBadge build (HARDWARE.md); their pixel count
+    # The PyBadge LC and the EdgeBadge run the PyBadge build (docs/hardware.md); their pixel count
     # is a setting, not something the board can tell.
     if bid == "pygamer" or hasattr(board, "JOYSTICK_X"):
         from lnr.boards.pygamer import Hardware

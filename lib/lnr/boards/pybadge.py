@@ -1,5 +1,5 @@
 """The PyBadge, PyBadge LC and EdgeBadge (one firmware build): 160x128 display, 8 keys on a
-shift register, 5 NeoPixels (1 on the LC: a setting), 256 bytes of NVM (HARDWARE.md).
+shift register, 5 NeoPixels (1 on the LC: a setting), 256 bytes of NVM (docs/hardware.md).
 
 The PyGamer profile builds on this one and only changes how keys are read.
 """
@@ -25,7 +25,7 @@ class Hardware:
 
     def __init__(self):
         display = board.DISPLAY
-        display.auto_refresh = False  # the app refreshes once per changed frame (STYLE.md)
+        display.auto_refresh = False  # the app refreshes once per changed frame (docs/style.md)
         self.display = display
         self.width = display.width
         self.height = display.height

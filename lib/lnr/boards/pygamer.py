@@ -1,5 +1,5 @@
 """The PyGamer: as the PyBadge, but 4 keys on the shift register (B, A, START, SELECT, the
-same numbers) and an analog stick for the directions (HARDWARE.md).
+same numbers) and an analog stick for the directions (docs/hardware.md).
 
 The stick turns into K_LEFT/RIGHT/UP/DOWN presses: a direction is pressed once its reading
 passes the threshold (< 15000 or > 50000 of 65535, as adafruit_pybadger) and must come back
