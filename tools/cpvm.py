@@ -1,0 +1,63 @@
+"""CircuitPython 10's own VM and mpy-cross on the desktop: where they are, and running them.
+
+The checks that need them (make cpcheck, the CircuitPython tests, the deploy's proof that its
+.mpy files are CircuitPython's) take them from the environment:
+
+    CIRCUITPYTHON_VM=/path/to/circuitpython        the unix port, built 32-bit (docs/hardware.md)
+    CIRCUITPYTHON_MPY_CROSS=/path/to/mpy-cross     CircuitPython's compiler
+
+and otherwise from the `circuitpython/bin/` folder that the project's machines keep beside the
+clone (a workplace convention, named once here: BESIDE). A user's fresh machine has neither:
+every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and skips.
+docs/hardware.md says how to build both from CircuitPython's source.
+"""
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Where the project's own machines (developers', CI's) keep CircuitPython's desktop build.
+BESIDE = ROOT.parent / "shared" / "circuitpython" / "bin"
+
+MISSING_VM = ("CircuitPython's VM not found (set CIRCUITPYTHON_VM; docs/hardware.md says how to "
+              "build it): skipped")
+MISSING_MPY_CROSS = ("CircuitPython's mpy-cross not found (set CIRCUITPYTHON_MPY_CROSS; "
+                     "docs/hardware.md says how to build it): skipped")
+
+
+def _find(env, name):
+    given = os.environ.get(env)
+    if given:
+        p = Path(given)
+        if not p.is_file():
+            raise FileNotFoundError("%s=%s: no such file" % (env, given))
+        return p
+    p = BESIDE / name
+    return p if p.is_file() else None
+
+
+def vm():
+    """Returns the Path of CircuitPython's VM, or None."""
+    return _find("CIRCUITPYTHON_VM", "circuitpython")
+
+
+def mpy_cross():
+    """Returns the Path of CircuitPython's mpy-cross, or None."""
+    return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
+
+
+def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None):
+    """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
+    own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
+    and returns the CompletedProcess (text). heap_kb caps the heap (-X heapsize): an app that
+    does not fit raises MemoryError there, fragmentation included."""
+    exe = vm()
+    if exe is None:
+        raise FileNotFoundError(MISSING_VM)
+    cmd = [str(exe)]
+    if heap_kb:
+        cmd += ["-X", "heapsize=%dK" % heap_kb]
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
+    return subprocess.run(cmd + [str(script)] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout, cwd=cwd, env=env)
