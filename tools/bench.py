@@ -9,8 +9,16 @@ the mean and median solo score (docs/rules.md §7) and the derailments per solo 
 challenge games survived (§8: no 4th derailment), the share of rival games won (§8), and the
 time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
 VM (tools/bench_vm.py under tools/mpvm: time.ticks_ms around each call; this port's clock ticks
-in whole milliseconds). A decision is one call of the bot: one step of a turn (an action, a
-card, a bend, a penalty card). A SAMD51 runs this code about 50x slower than the VM here.
+in whole milliseconds) and on CircuitPython 10's own VM where it exists (tools/cp_bench.py,
+tools/cpvm.py: time.ticks_us). A decision is one call of the bot: one step of a turn (an action,
+a card, a bend, a penalty card).
+
+The SAMD51 estimate multiplies the CircuitPython VM's times by SAMD51_FACTOR: the time a 120 MHz
+SAMD51 running CircuitPython takes for `for _ in range(1000000): pass` (SAMD51_LOOP_US, as
+published) over the time the same loop takes on the CircuitPython VM here, measured in the
+same run (tools/cp_bench.py --loop). Both run CircuitPython's own bytecode interpreter, so the
+ratio of their dispatch speeds carries over to the bots' code as a first estimate; it is
+pessimistic where the board's CircuitPython has since become faster than the published run's.
 """
 import argparse
 import os
@@ -26,6 +34,31 @@ from engine.state import MODE_NAMES, deal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("solo", "challenge", "rival")
+
+# `for _ in range(1000000): pass` on an ItsyBitsy M4 (SAMD51 at 120 MHz), CircuitPython 5.3.0:
+# 4.784 s (adafruit/circuitpython#2929; 5.4.0-beta.0, which checked its background tasks more
+# often, took 9.219 s). No later figure for this loop on a SAMD51 was found.
+SAMD51_LOOP_US = 4784000
+
+
+def cp_runs(bots, games):
+    """Returns ({(bot, mode): {field: value}}, loop µs) from tools/cp_bench.py on
+    CircuitPython's VM, or (None, None) where it is missing."""
+    from tools import cpvm
+
+    if cpvm.vm() is None:
+        print("bench: " + cpvm.MISSING_VM)
+        return None, None
+    script = os.path.join(ROOT, "tools", "cp_bench.py")
+
+    def run(*args):
+        r = cpvm.run(script, paths=[ROOT], args=args, timeout=3600)
+        if r.returncode != 0:
+            raise SystemExit("bench: the CircuitPython run %s failed:\n%s" % (args, r.stderr))
+        return dict(item.split("=") for item in r.stdout.split() if "=" in item)
+
+    out = {(b, m): run(b, m, 0, games) for b in bots for m in MODES}
+    return out, int(run("--loop")["loop_us"])
 
 
 def play(args):
@@ -85,7 +118,7 @@ def main(argv=None):
     parser.add_argument("--bots", default="random,greedy,best")
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
-    parser.add_argument("--no-vm", action="store_true")
+    parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
     parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
     parser.add_argument("--vm-jobs", type=int, default=1,
                         help="VM runs at once (more: faster, but they slow each other's "
@@ -111,11 +144,22 @@ def main(argv=None):
         vm = vm_runs(bots, args.vm_games, args.vm_jobs)
         print("MicroPython VM (tools/mpvm), %d games per bot and mode: %.0f s" % (
             args.vm_games, time.time() - started))
+    cp, loop_us = None, None
+    if not args.no_vm:
+        started = time.time()
+        cp, loop_us = cp_runs(bots, args.vm_games)
+        if cp:
+            print("CircuitPython VM (tools/cpvm.py), %d games per bot and mode: %.0f s" % (
+                args.vm_games, time.time() - started))
+            print("SAMD51 factor: %d us (the loop on a SAMD51) / %d us (on this VM) = %.0f" % (
+                SAMD51_LOOP_US, loop_us, SAMD51_LOOP_US / loop_us))
     print()
-    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s" % (
-        "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "VM ms"))
-    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s" % (
-        "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max"))
+    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+        "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "MP VM ms",
+        "CP VM ms", "SAMD51 est. ms"))
+    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+        "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max",
+        "mean / max", "mean / max"))
     for b in bots:
         solo = results[b, "solo"]
         scores = [r[0] for r in solo]
@@ -133,11 +177,20 @@ def main(argv=None):
             raw = max(int(vm[b, m]["raw_max_ms"]) for m in MODES)
             if raw > mx:
                 vms += " (%d)" % raw
-        print("%-7s %6.2f %6.1f %8.2f %8.1f%% %6.1f%%  %-15s %-15s" % (
+        cps = est = "-"
+        if cp:
+            dec = sum(int(cp[b, m]["decisions"]) for m in MODES)
+            mean_us = sum(int(cp[b, m]["total_us"]) for m in MODES) / dec
+            max_us = max(int(cp[b, m]["max_us"]) for m in MODES)
+            cps = "%.3f / %.2f" % (mean_us / 1000, max_us / 1000)
+            factor = SAMD51_LOOP_US / loop_us
+            est = "%.0f / %.0f" % (mean_us * factor / 1000, max_us * factor / 1000)
+        print("%-7s %6.2f %6.1f %8.2f %8.1f%% %6.1f%%  %-15s %-15s %-17s %-15s" % (
             b, statistics.mean(scores), statistics.median(scores),
             statistics.mean(r[1] for r in solo),
             100 * statistics.mean(0 if r[2] else 1 for r in results[b, "challenge"]),
-            100 * statistics.mean(1 if r[3] else 0 for r in results[b, "rival"]), cpy, vms))
+            100 * statistics.mean(1 if r[3] else 0 for r in results[b, "rival"]), cpy, vms,
+            cps, est))
     if vm:
         print()
         print("VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
