@@ -5,11 +5,12 @@ Plain dicts and lists, no json here, so this runs on MicroPython too; the CLIs s
 The device does not import this module to play.
 """
 from engine.cards import SHAPE, SHAPE_CURVE
+from engine.gamelog import Reader
+from engine.rng import Rng
 from engine.setup import from_setup
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
-    P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, MODE_NAMES, BEND_NAMES, BEND_S,
-
+    P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, MODE_NAMES, BEND_NAMES, BEND_S, deal,
 )
 
 FORMAT = "loknroll/1"
@@ -242,3 +243,32 @@ def check(record):
     result = replay(record).result()
     claimed = record.get("result")
     return result, (None if claimed == result else claimed)
+
+
+def from_log(mode, seed, players, data, bits):
+    """Returns the record of the finished game that `seed` and a decision log (engine/gamelog.py:
+    `data` holding `bits` bits) describe: the deal and the dice drawn from Rng(seed, 0) as the
+    device and engine/selfplay.py draw them, every other step read from the log. `mode` is a
+    MODE_* number. Raises RecordError if the log does not lead to the end of that game."""
+    chance = Rng(seed, 0)
+    try:
+        state = deal(mode, chance, players)
+    except ValueError as e:
+        raise RecordError(0, str(e))
+    recorder = Recorder(state)
+    state.start()
+    reader = Reader(data, bits)
+    while not state.is_terminal():
+        if state.is_chance():
+            action = state.sample_chance(chance)
+        else:
+            acts = state.legal_actions()
+            try:
+                action = acts[reader.index(len(acts))]
+            except ValueError as e:
+                raise RecordError(state.turn, "the log does not fit this game: %s" % e)
+        recorder.apply(state, action)
+    if not reader.done():
+        raise RecordError(state.turn, "the game ended with %d bits of its log unread" % (
+            bits - reader.pos))
+    return recorder.record

@@ -128,6 +128,9 @@ class State:
         self.derail_left = 0  # moves left when it derailed; 0: no derailment
         self.earned = 0
         self.taken = 0
+        # The decisions so far (an engine.gamelog.GameLog), or None: not logged. apply()
+        # feeds it and clone() copies it, so that an undone move undoes its log too.
+        self.log = None
 
     # ----------------------------------------------------------------- queries
 
@@ -319,8 +322,11 @@ class State:
 
     def apply(self, action):
         """Applies a legal action; raises IllegalAction with the reason otherwise."""
-        if not self.is_legal(action):
+        acts = self.legal_actions()
+        if action not in acts:
             raise IllegalAction(self.why_not(action) or "action %d is not legal now" % action)
+        if self.log is not None and self.phase != P_DICE:  # dice follow from the seed
+            self.log.note(acts, action)
         if action == A_ROLL0 or action == A_ROLL1:
             self.wheels += action - A_ROLL0
             self.dice_left -= 1
@@ -395,6 +401,8 @@ class State:
         s.derail_left = self.derail_left
         s.earned = self.earned
         s.taken = self.taken
+        if self.log is not None:
+            s.log = self.log.copy()
         return s
 
     def _key(self):
