@@ -8,7 +8,8 @@ none for a forced step, 1 for two choices, 4 for up to 16. A whole game takes a 
 
 A State keeps its log in `state.log` (None: not logged, as the bots' and tests' states), which
 apply() feeds and clone() copies, so an undone build (lnr/play.py restores a clone) undoes its
-log too. engine.record.from_log() turns a log back into the game's record (desktop only).
+log too. engine.record.from_log() turns a log back into the game's record (desktop only: the
+reading side lives there, so that the device carries only what writes a log).
 """
 try:
     from micropython import const
@@ -61,32 +62,3 @@ class GameLog:
     def copy(self):
         """Returns an independent copy (for State.clone)."""
         return GameLog(self.data, self.bits)
-
-
-class Reader:
-    """Reads the indices of a log back: index(n) for a choice among n actions."""
-
-    def __init__(self, data, bits):
-        self.data = data
-        self.bits = bits
-        self.pos = 0
-
-    def index(self, n):
-        """Returns the next index below n; raises ValueError if the log ends or the index is
-        not below n (a log that does not belong to this game)."""
-        w = width(n)
-        if self.pos + w > self.bits:
-            raise ValueError("the log ends at bit %d" % self.pos)
-        i = 0
-        data = self.data
-        for _ in range(w):
-            p = self.pos
-            i = (i << 1) | ((data[p >> 3] >> (7 - (p & 7))) & 1)
-            self.pos = p + 1
-        if i >= n:
-            raise ValueError("choice %d of %d at bit %d" % (i, n, self.pos - w))
-        return i
-
-    def done(self):
-        """Returns True once every bit has been read."""
-        return self.pos == self.bits

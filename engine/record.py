@@ -5,7 +5,7 @@ Plain dicts and lists, no json here, so this runs on MicroPython too; the CLIs s
 The device does not import this module to play.
 """
 from engine.cards import SHAPE, SHAPE_CURVE
-from engine.gamelog import Reader
+from engine.gamelog import width
 from engine.rng import Rng
 from engine.setup import from_setup
 from engine.state import (
@@ -243,6 +243,36 @@ def check(record):
     result = replay(record).result()
     claimed = record.get("result")
     return result, (None if claimed == result else claimed)
+
+
+class Reader:
+    """Reads the indices of a decision log (engine/gamelog.py) back: index(n) for a choice
+    among n actions."""
+
+    def __init__(self, data, bits):
+        self.data = data
+        self.bits = bits
+        self.pos = 0
+
+    def index(self, n):
+        """Returns the next index below n; raises ValueError if the log ends or the index is
+        not below n (a log that does not belong to this game)."""
+        w = width(n)
+        if self.pos + w > self.bits:
+            raise ValueError("the log ends at bit %d" % self.pos)
+        i = 0
+        data = self.data
+        for _ in range(w):
+            p = self.pos
+            i = (i << 1) | ((data[p >> 3] >> (7 - (p & 7))) & 1)
+            self.pos = p + 1
+        if i >= n:
+            raise ValueError("choice %d of %d at bit %d" % (i, n, self.pos - w))
+        return i
+
+    def done(self):
+        """Returns True once every bit has been read."""
+        return self.pos == self.bits
 
 
 def from_log(mode, seed, players, data, bits):

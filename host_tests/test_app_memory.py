@@ -1,5 +1,5 @@
 """The app's RAM plan (docs/memory.md, lnr/app.py): the menus' code and the play screen's are
-never resident together, modules needed for a moment (the save codec, the NVM slots' code,
+never resident together, modules needed for a moment (the save codec, the saves' copies code,
 the hint, the bots in a game without bots) are gone by the next frame, and dropping modules
 as the device does changes nothing on screen.
 
@@ -21,7 +21,7 @@ from engine.state import MODE_SOLO  # noqa: E402
 import lnr  # noqa: E402
 
 PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "lnr.order")
-MOMENTARY = ("lnr.slots", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make", "engine.codec",
+MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make", "engine.codec",
              "engine.explain")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
@@ -133,8 +133,9 @@ def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_d
 
 def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, monkeypatch):
     # Save & quit drops the play screen's code before the codec packs the game (lnr/app.py);
-    # when the NVM refuses the write the game comes back as the player left it: the build
-    # laid so far, the cursor on its card, B still undoing to the turn's start.
+    # when the NVM refuses the write (and the drive is read-only to the game: SELECT held at
+    # power-up, so no copy holds the save) the game comes back as the player left it: the
+    # build laid so far, the cursor on its card, B still undoing to the turn's start.
     from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE
     from engine.state import A_LAY, P_BUILD, P_DICE
     from tools.sim_parts import SimNvm
@@ -155,7 +156,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     keys = m.keys + ["RIGHT"] * i + ["A", "START", "UP", "A", "WAIT*5"]
     monkeypatch.setattr(SimNvm, "__setitem__", refuse)
     with sim_fast.fast():
-        r = sim.run_headless(keys, seed=5)
+        r = sim.run_headless(keys, seed=5, drive_readonly=True)
     assert r.ok, r.error
     app = r.app
     # The app's engine is a fresh import here (as_on_the_device): compare the States' fields.
@@ -164,5 +165,10 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     assert app.play.sel == min(i, len(s.hands[0]))  # the cursor where it was
     assert r.nvm_writes == 0
     with sim_fast.fast():
-        r = sim.run_headless(keys + ["B", "WAIT*5"], seed=5)
+        r = sim.run_headless(keys + ["B", "WAIT*5"], seed=5, drive_readonly=True)
     assert r.app.game.state._key() == start._key()  # B undoes the build, as before the save
+    # With the drive writable the file copy takes the save although the NVM refused it.
+    with sim_fast.fast():
+        r = sim.run_headless(keys, seed=5)
+    assert r.ok and r.app.play is None and r.app.store.saved is not None
+    assert r.drive_copy is not None and r.nvm_writes == 0

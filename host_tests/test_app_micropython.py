@@ -141,7 +141,9 @@ class Hw:
     def __init__(self):
         self.display = _Display()
         self.pixels = _Pixels()
-        self.nvm = bytearray(b"\\xff" * 256)
+        self.nvm = bytearray(b"\\xff" * 8192)
+        self.drive = "/drive"  # a folder of the VM stands for CIRCUITPY
+        self.drive_writable = True
         self.seed = SEED
         self.now = 0x1FFF0000  # 65 s before the clock wraps, as the board
         self.i = 0
@@ -169,8 +171,13 @@ class Hw:
         return True
 
 
+import os
+os.mkdir("/drive")
 hw = Hw()
 run(hw)
+st = Storage(None, "/drive", True)  # the drive's copy alone
+st.load()
+print("HISTORY", len(st.history()))
 st = Storage(hw.nvm)
 st.load()
 print("PLAYED", st.played[0], st.played[1], st.played[2], st.played[3])
@@ -221,6 +228,7 @@ def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
     assert best == (str(s.score(me)) if won else "None")
     assert out["SETTINGS"].split() == ["3", "1"]  # brightness 2 -> 3; pixels 5 -> 1 (wraps)
     assert int(out["REFRESHES"]) > 50
+    assert out["HISTORY"] == "1"  # the game, in the file on the drive too
 
 
 def test_parse_keys_is_the_simulators():

@@ -189,10 +189,9 @@ def test_save_during_a_build_stores_the_turns_start():
     keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "A", SETTLE]
     r = run(keys, seed)
     st = stored(r)
-    from engine.codec import unpack
+    from lnr.moves import unpack
 
-    state, rng, meta = unpack(st.saved)
-    assert state == m.state
+    assert unpack(st.saved).state == m.state
 
 
 def test_damaged_nvm_shows_the_notice_once(tmp_path):

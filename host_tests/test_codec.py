@@ -108,8 +108,10 @@ def test_unpacked_game_plays_on_exactly_like_the_original():
 
 def test_size_matches_the_paper_formula_and_the_worst_case_fits():
     # The size depends only on seats, curves on the track and meta: check that claim on every
-    # state of many games, and that the worst of it fits the NVM slot (storage.BLOB_MAX).
-    from lnr.storage import BLOB_MAX
+    # state of many games, and that the worst of it, with the app's length byte, the decision
+    # log's bit count and the longest log (lnr/moves.py pack), fits the image's saved game.
+    from engine.gamelog import MAX_BYTES
+    from lnr.image import SAVE_MAX
 
     largest = 0
     for mode, players in CONFIGS:
@@ -125,7 +127,7 @@ def test_size_matches_the_paper_formula_and_the_worst_case_fits():
     worst = size_on_paper(4, curves, MAX_META)
     assert worst == 98
     assert largest <= size_on_paper(4, curves, len(META)) == 72
-    assert worst <= BLOB_MAX
+    assert 1 + worst + 2 + MAX_BYTES <= SAVE_MAX
 
 
 def worst_case_state():
@@ -329,7 +331,8 @@ def test_pack_refuses_states_that_are_not_a_game():
 
 def test_same_saves_on_the_real_micropython_vm():
     # engine/ runs unchanged on MicroPython (docs/style.md): tools/mp_codec_check.py round-trips
-    # every state of a game of every mode there and drives lnr.storage on a bytearray NVM.
+    # every state of a game of every mode there and drives lnr.storage on a bytearray NVM and
+    # a folder of the VM's file system for the drive.
     # Its per-mode digest of the blobs must equal CPython's: the same game, the same bytes.
     import shutil
     import subprocess

@@ -73,7 +73,8 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     assert tree["code.py"] == (clone / "code.py").read_bytes()
     assert tree["boot.py"] == (clone / "boot.py").read_bytes()
     assert [p for p in tree if p.startswith("lib/neopixel.")]
-    device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots"}
+    device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots",
+                     "gamelog"}
     for src in (clone / "engine").glob("*.py"):
         shipped = "lib/engine/" + src.stem + ".py" in tree or \
             "lib/engine/" + src.stem + ".mpy" in tree

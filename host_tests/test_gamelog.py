@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from engine.bots import BOTS
-from engine.gamelog import GameLog, Reader, MAX_BYTES, OVERFLOW, width
-from engine.record import Recorder, RecordError, from_log, replay
+from engine.gamelog import GameLog, MAX_BYTES, OVERFLOW, width
+from engine.record import Reader, Recorder, RecordError, from_log, replay
 from engine.rng import Rng
 from engine.selfplay import play
 from engine.state import MODE_NAMES, MODE_TABLE, deal

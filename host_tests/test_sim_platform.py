@@ -152,7 +152,7 @@ def test_pixels_and_nvm_are_as_strict_as_the_board(tmp_path):
         px[5] = (0, 0, 0)
     path = str(tmp_path / "nvm.bin")
     nvm = SimNvm(path)
-    assert len(nvm) == 256 and nvm[0:4] == bytearray(b"\xff" * 4)  # erased flash
+    assert len(nvm) == 8192 and nvm[0:4] == bytearray(b"\xff" * 4)  # erased flash
     nvm[10:13] = b"abc"
     with pytest.raises(ValueError):
         nvm[0:4] = b"ab"  # "slice and value different lengths"
@@ -562,6 +562,8 @@ def _fake_board_modules(monkeypatch, board_id, stick=None, presses=()):
     micro.nvm = SimNvm()
     supervisor = types.ModuleType("supervisor")
     supervisor.ticks_ms = lambda: 1000
+    storage = types.ModuleType("storage")
+    storage.getmount = lambda path: types.SimpleNamespace(readonly=path != "/")
     analogio = types.ModuleType("analogio")
 
     class AnalogIn:
@@ -575,7 +577,7 @@ def _fake_board_modules(monkeypatch, board_id, stick=None, presses=()):
     analogio.AnalogIn = AnalogIn
     for name, mod in (("board", board), ("keypad", keypad), ("neopixel", neopixel),
                       ("microcontroller", micro), ("supervisor", supervisor),
-                      ("analogio", analogio)):
+                      ("storage", storage), ("analogio", analogio)):
         monkeypatch.setitem(sys.modules, name, mod)
     for name in ("lnr.boards.pybadge", "lnr.boards.pygamer"):
         monkeypatch.delitem(sys.modules, name, raising=False)
@@ -593,7 +595,8 @@ def test_pybadge_profile_reads_presses_only_and_sets_up_the_parts(monkeypatch):
     assert made["keys"]["key_count"] == 8 and made["keys"]["value_when_pressed"] is True
     assert made["pixels"]["n"] == 5 and made["pixels"]["auto_write"] is False
     assert made["pixels"]["brightness"] <= 0.1
-    assert hw.max_pixels == 5 and len(hw.nvm) == 256
+    assert hw.max_pixels == 5 and len(hw.nvm) == 8192
+    assert hw.drive == "/" and hw.drive_writable is True  # boot.py remounted it for code
     assert [hw.next_key(), hw.next_key(), hw.next_key()] == [K_A, K_LEFT, -1]
 
 
@@ -735,7 +738,8 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
                        "    def __setitem__(self, i, v):\n        self.b[i] = v\n"
                        "    def fill(self, v):\n        self.b = [v] * len(self.b)\n"
                        "    def show(self):\n        pass\n",
-        "microcontroller.py": "nvm = bytearray(256)\n",
+        "microcontroller.py": "nvm = bytearray(8192)\n",
+        "storage.py": "class _M:\n    readonly = True\ndef getmount(path):\n    return _M()\n",
         "supervisor.py": "import time\ndef ticks_ms():\n"
                          "    return (time.ticks_ms() + 0x1FFF0000) & 0x1FFFFFFF\n",
         "analogio.py": "class AnalogIn:\n    def __init__(self, pin):\n        self.n = 0\n"
@@ -760,7 +764,7 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
                 keys.append(hw.next_key())
                 leds.update(hw.ticks_ms())
                 assert hw.wait_frame()
-            print(hw.name, hw.display.auto_refresh, keys)
+            print(hw.name, hw.display.auto_refresh, keys, hw.drive, hw.drive_writable)
         """))
     out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
                           "--tree", build + ":/lib", script],
@@ -768,7 +772,7 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
     assert out.returncode == 0, out.stderr
     # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd
     # reading (the 4th call): LEFT, once.
-    assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1]"
+    assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1] / False"
 
 
 def test_window_keeps_showing_the_error_screen_and_reports_the_crash(capsys):

@@ -30,7 +30,7 @@ OUR_PACKAGES = {"lnr": "lib/lnr", "engine": "engine"}
 # Modules CircuitPython 10 has built in on a PyBadge/PyGamer (its SAMD51 full build) that the app
 # may import: an import of anything else must be a shipped library or one of ours.
 CIRCUITPYTHON_BUILTINS = frozenset((
-    "analogio", "array", "audiocore", "audioio", "audiomixer", "bitmaptools", "board",
+    "analogio", "array", "audiocore", "audioio", "audiomixer", "binascii", "bitmaptools", "board",
     "busio", "collections", "digitalio", "displayio", "errno", "gc", "io", "keypad", "math",
     "microcontroller", "micropython", "neopixel_write", "os", "random", "storage", "struct",
     "supervisor", "synthio", "sys", "terminalio", "time", "traceback", "vectorio", "zlib",

@@ -4,8 +4,8 @@
 
 Round-trips every state of random games of every mode (seeds 0..SEEDS-1, default 2) through
 engine.codec and checks the unpacked State equals the packed one and packs to the same bytes;
-then drives lnr.storage on a bytearray NVM: records, a save, a resume, a torn write and a bit
-flip. Prints one line per mode, "mode players states largest digest", which
+then drives lnr.storage on a bytearray NVM and a folder of the VM standing for the drive:
+records, a save, the history, a torn NVM write, a damaged file copy and a bit flip. Prints one line per mode, "mode players states largest digest", which
 host_tests/test_codec.py compares with CPython's: the same game must give the same bytes on
 both, so a save written by one runtime reads on the other. Exits 1 on any mismatch.
 """
@@ -61,40 +61,54 @@ def check_codec(mode, players, seeds):
 
 
 def check_storage(blob):
-    from lnr.storage import Storage, SLOT_SIZE
+    import os
 
-    nvm = bytearray(b"\xff" * 256)
-    s = Storage(nvm)
+    from engine.gamelog import GameLog
+    from lnr import image
+    from lnr.storage import Storage
+
+    os.mkdir("/drive")
+    nvm = bytearray(b"\xff" * 8192)
+    s = Storage(nvm, "/drive", True)
     s.load()
     if s.notice is not None:
         fail("blank NVM gave a notice")
-    s.finish_game(0, 23, True)
-    s.finish_game(2, 9, True)
-    s.save_game(blob)
+    s.finish_game(0, 23, True, 77, 1, GameLog(b"\xa5\x80", 9))
+    s.finish_game(2, 9, True, 78, 2, GameLog(b"", -1))
+    saved = bytes([len(blob)]) + blob + b"\xff\xff"
+    s.save_game(saved)
     before = bytes(nvm)
-    s.finish_game(0, 19, True)  # the 4th write: into slot 1
-    if nvm[128:256] == before[128:256] or nvm[0:128] != before[0:128]:
-        fail("commit did not write slot 1 alone")
-    t = Storage(nvm)
+    s.finish_game(0, 19, True, 79, 1, GameLog())
+    t = Storage(nvm, "/drive", True)
     t.load()
     if t.best != [19, None, 9, None] or t.played != [2, 0, 1, 0] or t.saved is not None:
         fail("reload: %s %s" % (t.best, t.played))
-    # A cut half-way through that write: the slot written last before it still holds.
-    torn = bytearray(before)
-    torn[SLOT_SIZE:SLOT_SIZE + 64] = nvm[SLOT_SIZE:SLOT_SIZE + 64]
-    u = Storage(torn)
+    games = t.history()
+    if len(games) != 3 or games[0] != bytes(image.entry(77, 0, 1, 23, True,
+                                                         GameLog(b"\xa5\x80", 9))):
+        fail("history: %s" % games)
+    # The NVM erased and cut after 3 of its 16 pages: the file holds the last commit.
+    torn = bytearray(b"\xff" * 8192)
+    torn[0:1536] = nvm[0:1536]
+    u = Storage(torn, "/drive", True)
     u.load()
-    if u.best != [23, None, 9, None] or u.saved != blob or u.notice is None:
-        fail("torn write: %s %s" % (u.best, u.notice))
-    state, rng, meta = u.resume()
-    if pack(state, rng, meta) != blob:
-        fail("resume")
-    flipped = bytearray(nvm)
-    flipped[SLOT_SIZE + 5] ^= 4  # in the newest slot: the older one is used
-    v = Storage(flipped)
+    if u.best != [19, None, 9, None] or u.notice is None or len(u.history()) != 3:
+        fail("torn NVM: %s %s" % (u.best, u.notice))
+    # The file damaged: the NVM as it was before the last commit (the save still in it).
+    f = open("/drive/lnrsave/data/copy.bin", "r+b")
+    f.seek(5000)
+    f.write(b"garbage")
+    f.close()
+    v = Storage(bytearray(before), "/drive", True)
     v.load()
-    if v.best != [23, None, 9, None] or v.notice is None:
-        fail("bit flip: %s" % v.best)
+    if v.best != [23, None, 9, None] or v.saved != saved or v.notice is None:
+        fail("damaged file: %s %s" % (v.best, v.notice))
+    flipped = bytearray(nvm)
+    flipped[700] ^= 4  # the only copy (no drive): caught, the defaults with a notice
+    w = Storage(flipped, None)
+    w.load()
+    if w.best != [None, None, None, None] or w.notice is None:
+        fail("bit flip: %s %s" % (w.best, w.notice))
 
 
 async def main():

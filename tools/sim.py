@@ -1,15 +1,19 @@
 """The desktop simulator: runs the device app (lnr.main.run) on Blinka's displayio in a pygame
 window, or headless for tests and screenshots.
 
-    python -m tools.sim [--nvm FILE] [--scale N] [--seed S]
+    python -m tools.sim [--nvm FILE] [--drive DIR] [--scale N] [--seed S]
     python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
                         [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
-                        [--settle FRAMES]
+                        [--drive DIR] [--drive-readonly] [--settle FRAMES]
 
 Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
 Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
 at the left (tools/sim_display.py). The NVM lives in a file (default ./sim-nvm.bin in the
-window; headless, a fresh erased NVM unless --nvm is given).
+window; headless, a fresh erased NVM unless --nvm is given), and a folder stands for the
+CIRCUITPY drive, which holds the saves' second copy (docs/storage.md): --drive DIR (default
+./sim-drive beside the NVM file in the window; headless, a fresh one, removed afterwards,
+unless --drive is given). --drive-readonly plays a board started with SELECT held: the drive
+is read-only to the game, which then saves to the NVM alone.
 
 Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
 first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
@@ -22,14 +26,17 @@ the app gets `settle` more frames, then wait_frame() returns False and run(hw) s
 Exit status 0; 1 with the traceback on stderr if the app raised (or waited for a frame while
 handling an exception: its crash screen); 2 for bad arguments.
 
-For tests, run_headless(keys, seed=..., nvm_path=...) returns a Result: the final screen
-(pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, and the app object.
+For tests, run_headless(keys, seed=..., nvm_path=..., drive=...) returns a Result: the final
+screen (pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, the drive's
+copy, and the app object.
 """
 import argparse
 import collections
 import os
 import random
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 
@@ -53,6 +60,8 @@ SETTLE = 30  # frames after the last key (0.9 virtual s)
 SETTLE_LIMIT = 2000  # frames after the script at most, if the app never reads its keys
 DEFAULT_APP = "lnr.main:run"
 DEFAULT_NVM = "sim-nvm.bin"
+DEFAULT_DRIVE = "sim-drive"  # beside the NVM file
+DRIVE_COPY = os.path.join("lnrsave", "data", "copy.bin")  # lnr/copies.py FILE, in the folder
 TITLE = ("Lok'n'Roll sim - arrows, X/A = A, Z/B = B, Enter = START, Space/Tab = SELECT, "
          "Esc quits")
 
@@ -121,10 +130,14 @@ class _Hardware:
     height = HEIGHT
     max_pixels = PIXELS
 
-    def __init__(self, display, nvm):
+    def __init__(self, display, nvm, drive=None, drive_writable=True):
         self.display = display
         self.pixels = SimPixels(PIXELS, brightness=0.05, auto_write=False)
         self.nvm = nvm
+        # The folder that stands for CIRCUITPY (lnr/boards/pybadge.py: "/") and whether boot.py
+        # let the game write it (False: SELECT held at power-up).
+        self.drive = drive
+        self.drive_writable = drive_writable
         self.seed = None  # --seed, for an app that asks
         self.frame = 0
         self.error = None  # the exception the app was seen handling (its crash screen)
@@ -172,8 +185,9 @@ class _Hardware:
 class HeadlessHardware(_Hardware):
     """Scripted keys, virtual clock, the NeoPixels recorded at every frame."""
 
-    def __init__(self, display, nvm, script, settle=SETTLE, max_frames=None, on_frame=None):
-        super().__init__(display, nvm)
+    def __init__(self, display, nvm, script, settle=SETTLE, max_frames=None, on_frame=None,
+                 drive=None, drive_writable=True):
+        super().__init__(display, nvm, drive, drive_writable)
         # A list is pressed one item per frame; an iterator (a live script, e.g. a fuzzer)
         # is asked for its next item only once the app has read every queued key.
         self._live = None if isinstance(script, list) else script
@@ -245,8 +259,8 @@ class WindowHardware(_Hardware):
 
     KEYMAP = None  # pygame key code -> key number, filled on first use
 
-    def __init__(self, display, nvm):
-        super().__init__(display, nvm)
+    def __init__(self, display, nvm, drive=None, drive_writable=True):
+        super().__init__(display, nvm, drive, drive_writable)
         import pygame
 
         self._pg = pygame
@@ -316,6 +330,7 @@ class Result:
         self.leds = hw.leds  # per frame: a tuple of (r, g, b) per pixel, before brightness
         self.led_brightness = hw.led_brightness
         self.nvm = hw.nvm.data()
+        self.drive_copy = read_drive_copy(hw.drive)  # the file's bytes, or None
         self.nvm_writes = hw.nvm.writes
         self.nvm_writes_after_error = hw.nvm_writes_after_error
         self.refreshes = hw.display.refresh_calls
@@ -360,6 +375,17 @@ class Result:
         pygame.image.save(self.picture(scale, leds), path)
 
 
+def read_drive_copy(drive):
+    """Returns the bytes of the saves' copy on the drive folder `drive`, or None."""
+    if drive is None:
+        return None
+    try:
+        with open(os.path.join(drive, DRIVE_COPY), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def load_app(spec=DEFAULT_APP):
     """Returns the function `module:function` (function defaults to run)."""
     import importlib
@@ -391,12 +417,15 @@ class _Seeded:
 
 
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
-                 render_every=1, max_frames=None, on_frame=None):
+                 render_every=1, max_frames=None, on_frame=None, drive=None,
+                 drive_readonly=False):
     """Runs the app headless through a key script (a text for parse_keys, a list of key
     names / numbers / None, or an iterator of key numbers / None asked for the next press
     whenever the app has read the last) and returns a Result. `seed` fixes the app's random seed (the
     app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file (default:
-    fresh, erased); `app` is "module:function" or a function; `render_every` = N renders
+    fresh, erased); `drive` is the folder standing for CIRCUITPY (default: a fresh one, removed
+    after the run: Result.drive_copy keeps the saves' file), read-only to the game if
+    `drive_readonly`; `app` is "module:function" or a function; `render_every` = N renders
     only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
     frame's end (hw.caller is the app's frame that waits)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -404,7 +433,13 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     script = _script(keys)
     display = _new_display()
     display.render_every = render_every
-    hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame)
+    fresh = drive is None
+    if fresh:
+        drive = tempfile.mkdtemp(prefix="lnr-drive-")
+    else:
+        os.makedirs(drive, exist_ok=True)
+    hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame,
+                          drive, not drive_readonly)
     hw.seed = seed
     uninstall = install(hw)
     exc = None
@@ -423,14 +458,23 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
         exc = hw.error
     wall = time.monotonic() - t0
     display.render_now()
-    return Result(hw, exc, wall)
+    result = Result(hw, exc, wall)
+    if fresh:
+        shutil.rmtree(drive, ignore_errors=True)
+        hw.drive = None
+    return result
 
 
-def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
-    """Runs the app in a window until it is closed. Returns the exception the app raised
-    or showed on its error screen (its traceback already printed), or None."""
+def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=None,
+               drive_readonly=False):
+    """Runs the app in a window until it is closed, the drive in `drive` (default: sim-drive
+    beside the NVM file). Returns the exception the app raised or showed on its error screen
+    (its traceback already printed), or None."""
+    if drive is None:
+        drive = os.path.join(os.path.dirname(os.path.abspath(nvm_path)), DEFAULT_DRIVE)
+    os.makedirs(drive, exist_ok=True)
     display = _new_display(scale=scale, window=True)
-    hw = WindowHardware(display, SimNvm(nvm_path))
+    hw = WindowHardware(display, SimNvm(nvm_path), drive, not drive_readonly)
     hw.seed = seed
     install(hw)
     with _Seeded(seed):
@@ -462,6 +506,11 @@ def main(argv=None):
                         help="screenshot: the screen alone, without the LED strip")
     parser.add_argument("--nvm", default=None,
                         help="NVM file (window default %s; headless: a fresh one)" % DEFAULT_NVM)
+    parser.add_argument("--drive", default=None,
+                        help="the folder standing for CIRCUITPY (window default: %s beside the "
+                             "NVM file; headless: a fresh one)" % DEFAULT_DRIVE)
+    parser.add_argument("--drive-readonly", action="store_true",
+                        help="the drive is read-only to the game (SELECT held at power-up)")
     parser.add_argument("--settle", type=int, default=SETTLE,
                         help="headless: frames after the last key (default %d)" % SETTLE)
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
@@ -472,7 +521,8 @@ def main(argv=None):
     if not args.headless:
         if args.keys or args.keys_file or args.screenshot:
             parser.error("--keys, --keys-file and --screenshot need --headless")
-        exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app)
+        exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
+                         args.drive, args.drive_readonly)
         return 1 if exc is not None else 0
 
     text = args.keys
@@ -487,7 +537,7 @@ def main(argv=None):
     except ScriptError as e:
         parser.error(str(e))
     result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
-                          app=args.app)
+                          app=args.app, drive=args.drive, drive_readonly=args.drive_readonly)
     if args.screenshot:
         result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (

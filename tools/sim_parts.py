@@ -10,7 +10,7 @@ import os
 import sys
 import types
 
-NVM_SIZE = 256  # microcontroller.nvm on the PyBadge and PyGamer (docs/hardware.md)
+NVM_SIZE = 8192  # microcontroller.nvm on the PyBadge and PyGamer (docs/hardware.md)
 
 
 class SimPixels:
@@ -93,7 +93,7 @@ class SimPixels:
 
 
 class SimNvm:
-    """microcontroller.nvm: 256 bytes, reading 0xFF when erased as fresh flash does. With a
+    """microcontroller.nvm: 8192 bytes, reading 0xFF when erased as fresh flash does. With a
     `path`, the bytes live in that file and every assignment writes it through, as each slice
     assignment on the board erases and rewrites flash. `writes` counts assignments."""
 

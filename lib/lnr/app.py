@@ -39,7 +39,7 @@ SC_OVER = const(7)
 SC_ERROR = const(8)
 
 # Moves asked for by a screen's code, made when its handler has returned (lnr/moves.py).
-W_START = const(0)  # a new game: (mode, players)
+W_START = const(0)  # a new game: (mode, players, seed or None)
 W_RESUME = const(1)  # the saved game
 W_SAVE = const(2)  # save & quit: (game, the turn's start State)
 _W_OVER = const(3)  # the game over screen: (game,)
@@ -123,9 +123,10 @@ class App:
         """Shows the title screen (the menus' code loaded if it was not)."""
         self._menus().title(self)
 
-    def start(self, mode, players):
-        """A new game of `mode` from the next seed (asked by the menus)."""
-        self._want = (W_START, mode, players)
+    def start(self, mode, players, seed=None):
+        """A new game of `mode` from `seed` (a shared deal), else from the next seed (asked by
+        the menus)."""
+        self._want = (W_START, mode, players, seed)
 
     def resume(self):
         """Continue: the saved game, exactly where it was saved (asked by the title)."""

@@ -2,12 +2,14 @@
 plays each seat, and the save blob made of them (engine/codec.py).
 
 Chance (the deal and the dice) draws from Rng(seed, 0) as engine/selfplay.py does, so a seed
-and the player's choices replay a game; built-in opponents draw from stream 1.
+and the player's choices replay a game; built-in opponents draw from stream 1. The State logs
+every decision (engine/gamelog.py: a few dozen bytes a game) for the history of games.
 
 engine.bots is imported only when needed (RAM, docs/memory.md): for the table's opponents
 and the hint; lnr/app.py drops it with the play screen. A save's bytes are made and read by
 lnr/moves.py.
 """
+from engine.gamelog import GameLog
 from engine.rng import Rng
 from engine.state import deal, MODE_RIVAL, MODE_TABLE
 
@@ -118,5 +120,6 @@ def new_game(mode, seed, players=None, table_roles=None):
     """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
     rng = Rng(seed, 0)
     state = deal(mode, rng, players)
+    state.log = GameLog()
     state.start()
     return Game(state, rng, seed, roles_for(mode, state.players, table_roles))

@@ -37,7 +37,8 @@ def start(hw):
     returns the App."""
     ui = Ui()
     hw.display.root_group = ui.root
-    store = Storage(hw.nvm)
+    # The drive's root and whether boot.py let the board write it (a board profile says).
+    store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False))
     store.load()
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)

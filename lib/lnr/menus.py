@@ -211,8 +211,8 @@ def game_over(app, game):
     record = False
     store = app.store
     best = store.best[mode]
-    if app.writes:
-        record = store.finish_game(mode, score, won)
+    if app.writes:  # the game joins the history: its seed, seats and decisions
+        record = store.finish_game(mode, score, won, game.seed, s.players, s.log)
     app.game = None
     app.text_screen(SC_OVER, "GAME OVER", RED if mode == MODE_CHALLENGE and s.lost else YELLOW)
     line = app.line

@@ -1,6 +1,8 @@
 """The moves between the menus and a game that need more than either screen: dealing a new
-game, resuming the saved one, saving & quitting, and the save's bytes (engine/codec.py, with
-the app's own: the seed and who plays each seat).
+game, resuming the saved one, saving & quitting, and the save's bytes: engine/codec.py's blob
+(with the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
+game's decision log (engine/gamelog.py), so that a resumed game goes on exactly as it would
+have, bots included, and joins the history whole when it ends.
 
 lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
@@ -16,7 +18,7 @@ def run(app, want, where):
     shows the game or the title; `where` is the play screen's (sel, hoff) for a save."""
     kind = want[0]
     if kind == W_START:
-        game = start(app, want[1], want[2])
+        game = start(app, want[1], want[2], want[3])
     elif kind == W_RESUME:
         game = resume(app)
     else:
@@ -35,22 +37,23 @@ def run(app, want, where):
         play.begin(game)
 
 
-def start(app, mode, players):
-    """Returns a new Game of `mode` dealt from the app's next seed."""
-    seed = app.seed
-    app.seed = (seed + 1) & games.SEED_MASK
-    return games.new_game(mode, seed, players, app.roles)
+def start(app, mode, players, seed=None):
+    """Returns a new Game of `mode` dealt from `seed` (a deal shared by a friend: the same deck
+    and dice), or from the app's next seed."""
+    if seed is None:
+        seed = app.seed
+        app.seed = (seed + 1) & games.SEED_MASK
+    return games.new_game(mode, seed & games.SEED_MASK, players, app.roles)
 
 
 def resume(app):
     """Returns the saved Game, exactly where it was saved; None (the title says why, and a
     save that cannot be played is dropped) if it cannot be restored."""
     store = app.store
-    saved = store.resume()  # engine.codec, loaded for the moment
     game = None
-    if saved is not None:
+    if store.saved is not None:
         try:
-            game = unpack(saved)
+            game = unpack(store.saved)  # engine.codec, loaded for the moment
         except ValueError:
             game = None
     if game is None:
@@ -79,37 +82,82 @@ def save(app, game, start):
 
 
 def meta(game):
-    """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
+    """Returns the app's bytes for a save: the seed (3 bytes), a role per seat and the bots'
+    generator (engine.rng state: three ints below 2**15, 2 bytes each)."""
     s = game.seed
-    out = bytearray(3 + len(game.roles))
+    n = len(game.roles)
+    out = bytearray(9 + n)
     out[0] = (s >> 16) & 255
     out[1] = (s >> 8) & 255
     out[2] = s & 255
-    out[3:] = game.roles
+    out[3:3 + n] = game.roles
+    i = 3 + n
+    for v in game.bot_rng.getstate():
+        out[i] = v >> 8
+        out[i + 1] = v & 255
+        i += 2
     return bytes(out)
 
 
 def pack(game, state=None):
-    """Returns the save blob of `game` (or of `state` in its place: the turn's start)."""
+    """Returns the save of `game` (or of `state` in its place: the turn's start): the codec
+    blob's length (1 byte), the blob, the decision log's bit count (2 bytes; 0xFFFF: none)
+    and the log's bytes."""
     from engine.codec import pack as _pack
 
+    state = state or game.state
     try:
-        return _pack(state or game.state, game.rng, meta(game))
+        blob = _pack(state, game.rng, meta(game))
     finally:
         drop("engine.codec")
+    log = state.log
+    bits = 0xFFFF if log is None or log.bits < 0 else log.bits
+    n = 0 if bits == 0xFFFF else (bits + 7) >> 3
+    out = bytearray(3 + len(blob) + n)
+    out[0] = len(blob)
+    out[1:1 + len(blob)] = blob
+    i = 1 + len(blob)
+    out[i] = bits >> 8
+    out[i + 1] = bits & 255
+    if n:
+        out[i + 2:] = log.data[0:n]
+    return bytes(out)
 
 
 def unpack(saved):
-    """Returns the Game of a save: `saved` is storage.resume()'s (state, rng, meta); raises
-    ValueError if the app's bytes do not fit the state."""
-    state, rng, meta_ = saved
-    if len(meta_) != 3 + state.players:
+    """Returns the Game of pack()'s bytes, exactly where it was saved: the dice's and the bots'
+    generators continue their streams and the log goes on. Raises ValueError if the bytes
+    are not such a save."""
+    from engine.codec import unpack as _unpack
+    from engine.gamelog import GameLog
+
+    n = saved[0] if saved else 0
+    if len(saved) < n + 3:
+        raise ValueError("the save ends early")
+    try:
+        state, rng, meta_ = _unpack(saved[1:1 + n])
+    finally:
+        drop("engine.codec")
+    players = state.players
+    if len(meta_) != 9 + players:
         raise ValueError("the save's seats do not match")
-    roles = bytearray(meta_[3:])
-    for seat in range(state.players):
+    roles = bytearray(meta_[3:3 + players])
+    for seat in range(players):
         r = roles[seat]
         if r > games.ROLE_BOT + len(games.BOT_NAMES) or (
                 r == games.ROLE_RIVAL) != state.is_rival(seat):
             raise ValueError("the save's seat %d cannot be role %d" % (seat, r))
     seed = (meta_[0] << 16) | (meta_[1] << 8) | meta_[2]
-    return games.Game(state, rng, seed, roles)
+    game = games.Game(state, rng, seed, roles)
+    i = 3 + players
+    game.bot_rng.setstate(((meta_[i] << 8) | meta_[i + 1], (meta_[i + 2] << 8) | meta_[i + 3],
+                           (meta_[i + 4] << 8) | meta_[i + 5]))
+    bits = (saved[1 + n] << 8) | saved[2 + n]
+    data = saved[3 + n:]
+    if bits == 0xFFFF:
+        state.log = GameLog(b"", -1)  # a game without its log: the history keeps it unrebuilt
+    elif len(data) != (bits + 7) >> 3:
+        raise ValueError("the save's log has %d bytes for %d bits" % (len(data), bits))
+    else:
+        state.log = GameLog(data, bits)
+    return game

@@ -1,5 +1,7 @@
 """The PyBadge, PyBadge LC and EdgeBadge (one firmware build): 160x128 display, 8 keys on a
-shift register, 5 NeoPixels (1 on the LC: a setting), 256 bytes of NVM (docs/hardware.md).
+shift register, 5 NeoPixels (1 on the LC: a setting), 8192 bytes of NVM and the CIRCUITPY
+drive, which holds the second copy of the saves when boot.py let the board write it
+(docs/hardware.md, docs/storage.md).
 
 The PyGamer profile builds on this one and only changes how keys are read.
 """
@@ -9,6 +11,7 @@ import board
 import keypad
 import microcontroller
 import neopixel
+import storage
 import supervisor
 from micropython import const
 
@@ -40,6 +43,10 @@ class Hardware:
         if nvm is None:
             raise RuntimeError("this firmware has no microcontroller.nvm")
         self.nvm = nvm
+        # The drive as the app sees it: its root, and whether the board's code may write it
+        # (boot.py remounts it so unless SELECT was held: then the saves live in the NVM only).
+        self.drive = "/"
+        self.drive_writable = not storage.getmount("/").readonly
         self._event = keypad.Event()  # one event, refilled by get_into: no allocation
         self._open_keys()
         self._next = supervisor.ticks_ms()
