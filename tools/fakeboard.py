@@ -1,7 +1,7 @@
 """An emulated CircuitPython board on a pseudo-terminal: flashing tests without hardware.
 
     python -m tools.fakeboard DRIVE_DIR [--version 10.0.3] [--board pybadge] [--hold SELECT]
-                                        [--hash none|crc32|sha256] [--log FILE]
+                                        [--hash none|crc32|sha256] [--log FILE] [--nvm FILE]
 
 prints `PORT /dev/pts/N` and serves until killed. Any serial client (mpremote,
 tools.deploy, a terminal) sees what a USB-connected PyBadge shows: code.py "running" after
@@ -19,7 +19,8 @@ are mirrored to it after every execution.
 
 At power-up (start, SIGUSR1 = the RESET button, or microcontroller.reset()) boot.py runs as on
 the board: CIRCUITPY starts read-only to code, `storage.remount("/", readonly=False)` in boot.py
-makes it writable, keys given with --hold are held down.
+makes it writable, keys given with --hold are held down. microcontroller.nvm holds 8192 bytes
+(erased: 0xFF) that survive resets as the board's flash does; --nvm FILE keeps them in FILE.
 
 Not emulated: code.py is not run (there is no display here; the simulator runs the game), and a
 running program can't be interrupted with Ctrl-C while the VM executes a raw-REPL command.
@@ -114,7 +115,7 @@ class FakeBoard:
     """The supervisor and REPL of a CircuitPython board, on the master side of a pty."""
 
     def __init__(self, root, version=(10, 0, 3), board="pybadge", held=(), hash="none",
-                 capacity=2 * 1024 * 1024 - 128 * 1024, log=None):
+                 capacity=2 * 1024 * 1024 - 128 * 1024, log=None, nvm=None):
         self.root = Path(root)
         self.version = tuple(version)
         self.board = board
@@ -123,6 +124,11 @@ class FakeBoard:
         self.hash = hash
         self.capacity = capacity
         self.log_path = log
+        self.nvm_path = nvm
+        self.nvm = b"\xff" * 8192
+        if nvm and os.path.exists(nvm):
+            with open(nvm, "rb") as f:
+                self.nvm = (f.read() + self.nvm)[:8192]
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
@@ -164,11 +170,20 @@ class FakeBoard:
     def cfg(self, boot=False):
         return {"version": list(self.version), "machine": self.machine, "board_id": self.board,
                 "held": self.held, "hash": self.hash, "capacity": self.capacity,
-                "writable": self.writable, "boot": boot}
+                "writable": self.writable, "boot": boot, "nvm": self.nvm.hex()}
+
+    def keep_nvm(self, r):
+        """Keeps what a program left in microcontroller.nvm (flash: it survives resets)."""
+        if r.get("nvm") and bytes.fromhex(r["nvm"]) != self.nvm:
+            self.nvm = bytes.fromhex(r["nvm"])
+            if self.nvm_path:
+                with open(self.nvm_path, "wb") as f:
+                    f.write(self.nvm)
 
     def run(self, source):
         r = self.vm.run(source, self.cooked)
         self.writable = r["writable"]
+        self.keep_nvm(r)
         return r
 
     # ---- the supervisor (main.c) ---------------------------------------------------------------
@@ -183,6 +198,7 @@ class FakeBoard:
             # boot.py's output goes to boot_out.txt on a real board, not to the serial port.
             r = self.vm.run(boot.read_text(), lambda b: None)
             self.writable = r["writable"]
+            self.keep_nvm(r)
             self.log("boot.py", writable=self.writable, error=r["err"])
         self.code_py()
 
@@ -397,10 +413,11 @@ def main(argv=None):
     ap.add_argument("--capacity", type=int, default=2 * 1024 * 1024 - 128 * 1024,
                     help="size of CIRCUITPY in bytes")
     ap.add_argument("--log", help="append JSON events (power-up, exec, hard-reset...) here")
+    ap.add_argument("--nvm", help="keep microcontroller.nvm's 8192 bytes in this file")
     args = ap.parse_args(argv)
     version = tuple(int(x) for x in args.version.split("."))
     board = FakeBoard(args.root, version, args.board, args.hold, args.hash, args.capacity,
-                      args.log)
+                      args.log, args.nvm)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))

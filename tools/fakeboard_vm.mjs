@@ -8,7 +8,8 @@
 //   in  'V' JSON config   start a fresh VM (a CircuitPython soft reboot / reset)   -> 'F'
 //   in  'X' source        execute in the current VM                                 -> 'O'* 'F'
 //   out 'O' bytes         output while it runs
-//   out 'F' JSON          {"err": traceback text or "", "reset": bool, "writable": bool}
+//   out 'F' JSON          {"err": traceback text or "", "reset": bool, "writable": bool,
+//                          "nvm": microcontroller.nvm in hex if it was imported}
 // After every execution the VM's files are mirrored back to ROOT, so ROOT is what the drive
 // holds. The VM's own /tmp, /home, /dev and /proc are not part of CIRCUITPY.
 
@@ -260,7 +261,7 @@ class RunMode:
     SAFE_MODE = 1
     UF2 = 2
     BOOTLOADER = 3
-nvm = bytearray(256)
+nvm = bytearray(_fb.nvm)  # 8192 bytes, kept by fakeboard.py across resets as flash is
 def on_next_reset(run_mode):
     pass
 def reset():
@@ -302,6 +303,9 @@ _fb.boot = _cfg['boot']
 _fb.held = _cfg['held']
 _fb.board_id = _cfg['board_id']
 _fb.capacity = _cfg['capacity']
+import binascii
+_fb.nvm = binascii.unhexlify(_cfg['nvm'])
+del binascii
 import _fb_sys
 _fb_sys.implementation = _fb_sys._Impl(tuple(_cfg['version']), _cfg['machine'])
 sys.modules['sys'] = _fb_sys
@@ -422,6 +426,14 @@ async function newVM(cfg) {
   outBuf = [];
 }
 
+// The NVM as the program left it (hex), if it imported microcontroller; else "".
+function nvmHex() {
+  mp.runPython("import sys as _fb_s\n_fb_m = _fb_s.modules.get('microcontroller')\n" +
+    "import binascii as _fb_b\n_fb_h = _fb_b.hexlify(_fb_m.nvm).decode() if _fb_m else ''\n" +
+    "del _fb_s, _fb_m, _fb_b");
+  return mp.globals.get("_fb_h");
+}
+
 function execute(source) {
   state.reset = false;
   let err = "";
@@ -454,7 +466,8 @@ for (;;) {
     send("F", JSON.stringify({ err: "", reset: false, writable: state.writable }));
   } else if (kind === "X") {
     const err = execute(body.toString("utf8"));
-    send("F", JSON.stringify({ err, reset: state.reset, writable: state.writable }));
+    send("F", JSON.stringify({ err, reset: state.reset, writable: state.writable,
+                               nvm: nvmHex() }));
   } else if (kind === "Q") {
     break;
   }
