@@ -112,7 +112,8 @@ def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):
     seed = 21
     m = Model(MODE_SOLO, seed)
     m.play_simple()
-    first = run(m.keys + [SETTLE], seed, drive=str(tmp_path / "a"), nvm_path=str(tmp_path / "a.bin"))
+    first = run(m.keys + [SETTLE], seed, drive=str(tmp_path / "a"),
+                nvm_path=str(tmp_path / "a.bin"))
     a = first.app.store.history()
 
     def typed(hw):

@@ -235,3 +235,47 @@ def test_the_old_256_byte_layout_hands_over_its_records_and_settings(board):
     assert s.notice is None
     s.save_settings()  # the first commit writes the new layout
     assert records(loaded(nvm, drive)) == records(s)
+
+
+CP_SCRIPT = """
+import sys
+from engine.gamelog import GameLog
+from lnr.storage import Storage
+
+drive = sys.argv[1]
+nvm = bytearray(b"\\xff" * 8192)
+s = Storage(nvm, drive, True)
+s.load()
+assert s.notice is None
+s.finish_game(0, 23, True, 77, 1, GameLog(b"\\xa5\\x80", 9))
+s.save_game(b"a saved game")
+s.finish_game(2, 9, True, 78, 2, GameLog())
+t = Storage(bytearray(b"\\xff" * 8192), drive, True)  # the NVM erased: the file alone
+t.load()
+assert t.best == [23, None, 9, None] and t.played == [1, 0, 1, 0], t.best
+assert len(t.history()) == 2 and t.notice is not None
+u = Storage(nvm, None)  # the NVM alone
+u.load()
+assert u.best == t.best and u.history() == t.history()
+print("ok", s.seq, len(t.history()[0]))
+"""
+
+
+def test_the_store_on_circuitpythons_own_vm(tmp_path):
+    # CircuitPython's binascii.crc32 and file I/O (the unix port's files for the drive): the same
+    # images as CPython writes.
+    from tools import cpvm
+
+    if cpvm.vm() is None:
+        pytest.skip(cpvm.MISSING_VM)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = tmp_path / "store.py"
+    script.write_text(CP_SCRIPT)
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    r = cpvm.run(script, paths=[root, os.path.join(root, "lib")], args=[str(drive) + "/"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["ok", "3", str(image.ENTRY_HEAD + 2)]
+    # CPython reads what CircuitPython wrote.
+    s = loaded(Nvm(), str(drive))
+    assert s.best == [23, None, 9, None] and len(s.history()) == 2

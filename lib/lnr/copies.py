@@ -254,31 +254,36 @@ def _size(path):
         return -1
 
 
+def _zero_file(path, size):
+    f = open(path, "wb")
+    try:
+        _zeros(f, size)
+    finally:
+        f.close()
+
+
+def _make(st, path):
+    # The folders and files of the drive's copy, zeros for now (once per board, or after the
+    # file was lost): the one write of the copy that allocates clusters (docs/storage.md).
+    _mkdir(_path(st, _FOLDER))
+    pad = _path(st, _PAD_FILE)
+    if _size(pad) != PAD:
+        _zero_file(pad, PAD)
+    _mkdir(_path(st, _SUBFOLDER))
+    _zero_file(path, FILE_SIZE)
+
+
 def write_file(st, buf):
-    """Writes the physical image into the file: in place when the file is whole, else makes
-    the folders and the file (once per board). Returns True if no OSError came."""
+    """Writes the physical image into the file, in place (made first if it is not whole);
+    returns True if no OSError came."""
     path = _path(st, FILE)
     try:
-        whole = _size(path) == FILE_SIZE
-        if whole:
-            f = open(path, "r+b")
-            f.seek(PAD)
-        else:
-            _mkdir(_path(st, _FOLDER))
-            if _size(_path(st, _PAD_FILE)) != PAD:
-                p = open(_path(st, _PAD_FILE), "wb")
-                try:
-                    _zeros(p, PAD)
-                finally:
-                    p.close()
-            _mkdir(_path(st, _SUBFOLDER))
-            f = open(path, "wb")
+        if _size(path) != FILE_SIZE:
+            _make(st, path)
+        f = open(path, "r+b")
         try:
-            if not whole:
-                _zeros(f, PAD)
+            f.seek(PAD)
             f.write(buf)
-            if not whole:
-                _zeros(f, PAD)
         finally:
             f.close()  # FatFs f_sync: the directory entry, then CircuitPython's flash flush
     except OSError:

@@ -9,7 +9,6 @@ engine.bots is imported only when needed (RAM, docs/memory.md): for the table's 
 and the hint; lnr/app.py drops it with the play screen. A save's bytes are made and read by
 lnr/moves.py.
 """
-from engine.gamelog import GameLog
 from engine.rng import Rng
 from engine.state import deal, MODE_RIVAL, MODE_TABLE
 
@@ -118,6 +117,8 @@ def roles_for(mode, players, table_roles=None):
 
 def new_game(mode, seed, players=None, table_roles=None):
     """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
+    from engine.gamelog import GameLog  # in RAM while a game is played (its log uses it)
+
     rng = Rng(seed, 0)
     state = deal(mode, rng, players)
     state.log = GameLog()
