@@ -20,7 +20,7 @@ from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "lnr.order")
+PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "engine.order")
 MOMENTARY = ("lnr.slots", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make", "engine.codec",
              "engine.explain")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.

@@ -26,7 +26,7 @@ from engine.state import (  # noqa: E402
 )
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
-from lnr.order import orders, pile_after  # noqa: E402
+from engine.order import orders, pile_after  # noqa: E402
 from lnr.hud import S_BEND, S_HAND, S_HANDOFF, S_ORDER, S_RESULT  # noqa: E402
 from lnr.ui import RED, GREEN, YELLOW  # noqa: E402
 

@@ -14,12 +14,12 @@ from engine.state import (
     A_PASS, A_BEND_L, A_BEND_R, A_ROLL0, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_CHAOS, P_DICE, P_ORDER, MODE_CHALLENGE, CHALLENGE_DERAILS,
 )
+from engine.order import orders
 from lnr import sprites
 from lnr.hud import (
     Hud, S_HAND, S_BEND, S_ORDER, S_ROLL, S_RESULT, S_AUTO, S_HANDOFF, risk_text, risk_colour,
 )
 from lnr.mapview import card_top, card_bottom
-from lnr.order import orders
 from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN
 
 try:
