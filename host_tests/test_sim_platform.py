@@ -692,7 +692,8 @@ def test_fast_blit_copies_exactly_as_blinkas_blit():
 def test_membudget_counts_bitmaps_by_the_hardware_formula():
     # docs/hardware.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
     # 10 240 B, a 16-colour 64x32 sprite sheet 1 KB; 3 colours take 2 bits, 17 take 8.
-    from tools import membudget as mb
+    from tools.membudget import census as mb
+    from tools.membudget.modules import device_modules
 
     assert mb.bitmap_bytes(displayio.Bitmap(160, 128, 16))[0] == 10240
     assert mb.bitmap_bytes(displayio.Bitmap(64, 32, 16))[0] == 1024
@@ -706,7 +707,7 @@ def test_membudget_counts_bitmaps_by_the_hardware_formula():
                               tile_height=16)
     assert mb.tilegrid_bytes(one) == mb.blocks(mb.TILEGRID_OBJ)  # 4 tiles: in the pointer
     assert mb.tilegrid_bytes(many) == mb.blocks(mb.TILEGRID_OBJ) + 64  # 60 B in 16-B blocks
-    order = mb.device_modules()
+    order = device_modules()
     assert order.index("lnr.keys") < order.index("lnr.leds")
     assert order[-1] == "lnr.main"
 
