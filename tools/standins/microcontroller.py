@@ -16,8 +16,11 @@ class RunMode:
 
 
 class Nvm:
-    def __init__(self, size=NVM_SIZE):
+    def __init__(self, size=NVM_SIZE, data=b""):
+        """`data`: the bytes it starts with (the stand-in's own; erased after them)."""
         self._data = bytearray(b"\xff" * size)
+        data = data[:size]
+        self._data[:len(data)] = data
         self.writes = 0
 
     def __len__(self):
