@@ -1,9 +1,9 @@
 """displayio: Group and TileGrid, and Bitmap and Palette where the VM has none of its own.
 
-CircuitPython's VM on the desktop has displayio with only Bitmap, Palette and ColorConverter
-(../shared/circuitpython/README.md): there the real Bitmap and Palette are re-exported, so the
-app's pixels are real. The MicroPython VM has no displayio at all: there Bitmap and Palette are
-defined here. On CPython the venv's displayio is Blinka's, whose Bitmap and Palette are taken.
+CircuitPython's VM on the desktop (its unix port) has displayio with only Bitmap, Palette and
+ColorConverter: there the real Bitmap and Palette are re-exported, so the app's pixels are real.
+Elsewhere (the MicroPython VM has no displayio; CPython's is Blinka's, which checks less than the
+firmware) Bitmap and Palette are defined here.
 
 No object here allocates anything after it is made, and every object of a kind costs the same
 heap whatever it is given: a Group keeps no list of its children, a Bitmap no pixels, a Palette
@@ -12,11 +12,15 @@ tools/membudget can count the objects (`made`) and take their measured size out 
 heap, putting the firmware's own sizes in. They check what the firmware checks: a layer in one
 group at most, tile and pixel indices in range, tile numbers the bitmap has, colours 0xRRGGBB.
 """
-try:
-    from displayio import Bitmap, Palette  # the VM's own (CircuitPython; Blinka on CPython)
-except ImportError:
-    Bitmap = None
-    Palette = None
+import sys
+
+Bitmap = None
+Palette = None
+if sys.implementation.name == "circuitpython":
+    try:
+        from displayio import Bitmap, Palette  # the firmware's own, built in
+    except ImportError:  # the fake board: MicroPython saying it is CircuitPython
+        pass
 
 _POOL = bytearray(4096)  # every TileGrid's tile map, one byte per tile
 _TOP = [0]  # the pool's first free byte
