@@ -29,6 +29,8 @@ def load_deps():
     files = imports.module_files(ROOT)
     files.update(libraries)
     device = set(n for n in imports.reachable(ROOT, libraries) if n in files)
+    if "lnr.main" not in device:  # code.py moved, or no longer starts the app
+        raise SystemExit("membudget: code.py does not import lnr.main (tools/imports.py)")
     g = imports.graph(ROOT, libraries, optional=True, at_load=True)
     deps = {}
     for name in device:
