@@ -163,14 +163,14 @@ def test_standins_on_cpython(tmp_path):
 def test_standins_on_micropython(tmp_path):
     # The VM has no displayio: Bitmap and Palette are the stand-ins', as strict as the firmware.
     if not (ROOT / "tools" / "mpvm" / "node_modules").is_dir():
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+        pytest.fail("MicroPython VM not installed: run `make test`, which installs it")
     runner = str(ROOT / "tools" / "mpvm" / "run.mjs")
     assert _check(tmp_path, ["node", runner, "--tree", "tools/standins:/lib/tools/standins"]) \
         == EXPECTED
 
 
 @pytest.mark.skipif(not os.access(CIRCUITPYTHON, os.X_OK),
-                    reason="CircuitPython's VM: neither CIRCUITPYTHON_VM nor ../shared/circuitpython")
+                    reason="no CircuitPython VM: CIRCUITPYTHON_VM unset, none in ../shared")
 def test_standins_on_circuitpython(tmp_path):
     # Its built-in displayio (Bitmap and Palette only) wins over .py files: install() puts the
     # stand-ins in sys.modules, re-exporting its real Bitmap and Palette.
