@@ -34,7 +34,8 @@
 // its peak), not what X keeps. Live cost, identical for any --heap:
 //   import gc, mpvm
 //   await mpvm.collect(); a = gc.mem_alloc(); import X; await mpvm.collect(); b = gc.mem_alloc()
-// (top-level await is allowed in scripts run here; `mpvm` exists only here). Long runs such as
+// (top-level await is allowed in scripts run here, or a script ends with mpvm.run(main()) to have
+// its coroutine awaited; `mpvm` exists only here). Long runs such as
 // many-seed simulations must `await mpvm.collect()` now and then: without it the heap only
 // grows, to MemoryError after about 1.8 GiB of allocations in total.
 
@@ -139,11 +140,20 @@ mp.FS.writeFile("/lib/mpvm.py", `"""Helpers that exist only under tools/mpvm/run
 import gc
 import js
 
+main = None
+
 
 async def collect():
     """Runs a real collection; afterwards gc.mem_alloc() is the live heap."""
     gc.collect()
     await js.Promise.resolve(None)
+
+
+def run(coroutine):
+    """Awaits coroutine once the script's top level is done: a script that keeps its awaits in
+    a function, so that CPython's tools can read it, ends with mpvm.run(main())."""
+    global main
+    main = coroutine
 `);
 
 // Step 1 compiles, and must not await: top-level await is only accepted by a compile that
@@ -185,6 +195,11 @@ async def _mpvm_main(code):
         g['__file__'] = _mpvm_file
         r = eval(code, g)
         if r is not None:
+            await r
+        import mpvm
+        if mpvm.main is not None:
+            r = mpvm.main
+            mpvm.main = None
             await r
     except SystemExit as e:
         c = e.args[0] if e.args else None

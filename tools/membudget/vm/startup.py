@@ -1,0 +1,25 @@
+"""Start-up: the heap with everything lnr.main imports and lnr.make's display objects built, the
+moment before lnr.make is dropped (MAKE bytes, stand-in display objects taken out).
+
+    argv: the stand-ins' sizes (comma-separated, from the session's UNIT)
+"""
+import sys
+
+import mpvm
+
+from tools.membudget.vm.prelude import live, standin_bytes, standins
+
+
+async def main():
+    standins(("displayio", "terminalio"))
+    unit = [int(x) for x in sys.argv[1].split(",")]
+    base = await live()
+    import lnr.main  # noqa: F401 - what start-up has loaded when lnr.make runs
+    from lnr import make
+
+    parts = make.build()
+    print("MAKE", (await live()) - base - standin_bytes(unit))
+    return parts
+
+
+mpvm.run(main())
