@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy, deploy_board  # noqa: E402
+from tools import deploy, deploy_board, imports  # noqa: E402
 from tools.deploy import DeployError  # noqa: E402
 
 def source_root(tmp_path):
@@ -80,9 +80,11 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
         # The engine's desktop tools (json, argparse) never reach the board.
         assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup")), src.name
         assert shipped or src.stem not in device_engine, src.name
+    reach = imports.reachable(clone)
     for src in (clone / "lib").rglob("*.py"):
         rel = src.relative_to(clone).as_posix()
-        assert rel in tree or rel[:-3] + ".mpy" in tree, rel
+        shipped = rel in tree or rel[:-3] + ".mpy" in tree
+        assert shipped == (deploy.module_name(rel[len("lib/"):]) in reach), rel
     # It says which of .mpy or sources it copied.
     assert ".mpy" in r.stdout
 
@@ -96,9 +98,13 @@ def test_tree_layout_from_sources(tmp_path):
     for p in (src / "engine").glob("*.py"):
         if p.stem not in ("record", "replay", "selfplay", "setup"):  # desktop-only
             assert tree.files["lib/engine/" + p.name] == p.read_bytes()
+    reach = imports.reachable(src)
     for p in (src / "lib").rglob("*.py"):
-        assert tree.files["lib/" + p.relative_to(src / "lib").as_posix()] == \
-            p.read_bytes()
+        rel = p.relative_to(src / "lib").as_posix()
+        if deploy.module_name(rel) in reach:
+            assert tree.files["lib/" + rel] == p.read_bytes()
+        else:  # nothing imports it: it stays behind
+            assert "lib/" + rel not in tree.files
     # Exactly the pinned libraries' modules, and nothing of Blinka (neopixel_write, board ...)
     third = sorted(p for p in tree.files if p.startswith("lib/") and not
                    p.startswith(("lib/engine/", "lib/lnr/")))

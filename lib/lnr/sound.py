@@ -55,7 +55,7 @@ class SynthPlayer:
                                attack_level=0.8, sustain_level=0.5)
         self._notes = [synthio.Note(frequency=FREQS[0], envelope=env)
                        for _ in range(MAX_NOTES)]
-        self._steps = ()
+        self._steps = ()  # type: tuple
         self._next = 0  # index of the next step to press
         self._start = 0
         self._ends = [0] * MAX_NOTES  # when each note is released (ms after the start)
