@@ -15,7 +15,7 @@ from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, P_TURN  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
-from lnr.app import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
+from lnr.screens import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
 from lnr.ui import GREEN, RED, YELLOW, CYAN  # noqa: E402
 

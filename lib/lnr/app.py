@@ -18,46 +18,8 @@ from engine.state import MODE_SOLO
 from lnr import drop_new
 from lnr import game as games
 from lnr.keys import K_A, K_B
-from lnr.ui import put, LINE_W, WHITE, GREY, YELLOW, RED
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-SC_TITLE = const(0)
-SC_MODES = const(1)
-SC_TABLE = const(2)
-SC_RECORDS = const(3)
-SC_SETTINGS = const(4)
-SC_HOWTO = const(5)
-SC_PLAY = const(6)
-SC_OVER = const(7)
-SC_ERROR = const(8)
-
-# Moves asked for by a screen's code, made when its handler has returned (lnr/moves.py).
-W_START = const(0)  # a new game: (mode, players)
-W_RESUME = const(1)  # the saved game
-W_SAVE = const(2)  # save & quit: (game, the turn's start State)
-_W_OVER = const(3)  # the game over screen: (game,)
-
-
-def wrap(text, width):
-    """Returns `text` broken into lines of at most `width` characters, at spaces."""
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            if line and len(line) + 1 + len(word) > width:
-                out.append(line)
-                line = word
-            else:
-                line = line + " " + word if line else word
-        out.append(line)
-    return out
+from lnr.screens import SC_TITLE, SC_PLAY, SC_OVER, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER
+from lnr.ui import put, wrap, LINE_W, WHITE, GREY, YELLOW, RED
 
 
 class App:
@@ -141,7 +103,7 @@ class App:
 
     def game_over(self, game):
         """Counts the game and shows its result (asked by the play screen)."""
-        self._want = (_W_OVER, game)
+        self._want = (W_OVER, game)
 
     def _unload(self):
         # Drops the screen code loaded last and every module imported since, then collects.
@@ -161,8 +123,8 @@ class App:
             self.menus = menus
         return self.menus
 
-    def _player(self):
-        # The play screen, loaded once the menus' code is gone.
+    def player(self):
+        """Returns the play screen (a lnr.play.Play), loaded once the menus' code is gone."""
         if self.play is None:
             self._unload()
             from lnr.play import Play
@@ -171,20 +133,32 @@ class App:
         return self.play
 
     def _move(self):
-        # Game over needs the menus' code only. The other moves drop both screens' code and
-        # collect, then lnr.moves deals, unpacks or packs the game and shows what follows.
+        # Every move drops both screens' code and collects; then lnr.moves deals, unpacks,
+        # packs or counts the game, and says what follows. The move's arguments (a game, a
+        # State) are let go before the next screen's code loads: they are no longer needed
+        # by then, and the menus' screens must not share RAM with a finished game.
         want = self._want
         self._want = None
-        if want[0] == _W_OVER:
-            self._menus().game_over(self, want[1])
-            return
         play = self.play
         where = (play.sel, play.hoff) if play is not None else None  # a failed save's way back
         play = None
         self._unload()
         from lnr import moves
 
-        moves.run(self, want, where)
+        screen, shown = moves.run(self, want, where)
+        want = moves = None
+        if screen == SC_PLAY:
+            self.screen = SC_PLAY
+            play = self.player()
+            if shown is None:
+                play.begin(self.game)
+            else:  # the NVM refused the save: back to the game as it was
+                play.rejoin(self.game, shown[0], shown[1], shown[2])
+                play.toast("Could not save")
+        elif screen == SC_OVER:
+            self._menus().game_over(self, shown)
+        else:
+            self.title()
 
     # ------------------------------------------------------------------ text screens
 

@@ -8,15 +8,13 @@ imports the play screen, it asks the App to start or resume a game.
 import gc
 import sys
 
-from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
+from engine.state import MODE_TABLE
 from lnr import drop, drop_new
 from lnr import sprites
 from lnr import game as games
-from lnr.app import (
-    SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER, wrap,
-)
+from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.ui import LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, CYAN
 
 try:
     from micropython import const
@@ -201,51 +199,15 @@ def _key_table(app, k):
 # ---------------------------------------------------------------------- game over
 
 
-def game_over(app, game):
-    """Counts the game (one NVM write) and shows the score and the record."""
-    s = game.state
-    mode = s.mode
-    me = 1 if mode == MODE_RIVAL else game.first_human()
-    score = s.score(me)
-    won = me in s.winners()
-    record = False
-    store = app.store
-    best = store.best[mode]
-    if app.writes:
-        record = store.finish_game(mode, score, won)
-    app.game = None
-    app.text_screen(SC_OVER, "GAME OVER", RED if mode == MODE_CHALLENGE and s.lost else YELLOW)
-    line = app.line
-    line(0, "Your score: %d" % score)
-    if mode == MODE_RIVAL:
-        n = s.score(0)
-        line(1, "Rival's pile: %d card%s" % (n, "" if n == 1 else "s"))
-        line(2, "YOU WIN!" if won else "The rival wins", GREEN if won else RED)
-    elif mode == MODE_CHALLENGE and s.lost:
-        line(1, "4th derailment: lost", RED)
-    elif mode == MODE_TABLE:
-        line(1, "WINNER!" if won else "Winner: " + _names(game, s.winners()),
-             GREEN if won else WHITE)
-        for seat in range(s.players):
-            line(2 + seat, "%s: %d" % (game.name(seat), s.score(seat)))
-    if mode != MODE_TABLE:
-        line(4, "Cards: %d  Derailed: %d" % (
-            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
-        line(5, "Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
-    if record:
-        line(6, "NEW RECORD!", GREEN)
-    elif best is not None:
-        line(6, "Record: %d" % best, CYAN)
-    line(7, "A: title", GREY)
-    app.leds.off()
+def game_over(app, shown):
+    """Shows a finished game's result: `shown` is lnr.moves.over()'s (the title's colour, 8
+    lines of (text, colour) or None), the game already counted and let go."""
+    colour, lines = shown
+    app.text_screen(SC_OVER, "GAME OVER", colour)
+    for i in range(TEXT_LINES):
+        if lines[i] is not None:
+            app.line(i, lines[i][0], lines[i][1])
     gc.collect()
-
-
-def _names(game, seats):
-    out = ""
-    for seat in seats:
-        out += (" " if out else "") + game.name(seat)
-    return out
 
 
 # ---------------------------------------------------------------------- records, settings

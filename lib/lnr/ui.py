@@ -54,6 +54,21 @@ def fit(text, width):
     return text + _SPACES[:width - n]
 
 
+def wrap(text, width):
+    """Returns `text` broken into lines of at most `width` characters, at spaces."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = line + " " + word if line else word
+        out.append(line)
+    return out
+
+
 class Text:
     """A line of text on screen: `grid` (a TileGrid of the font sheet, hidden, x and y as any),
     `palette` (0 the background, 1 the ink), `text` (what it shows, padded), `color` (ink)."""
