@@ -98,15 +98,11 @@ def put(label, text, width, color=None):
 class Ui:
     """The display objects; `root` goes to hw.display.root_group."""
 
-    def __init__(self):
-        # Built by lnr/make.py, which is then dropped: its code is needed once.
-        from lnr import drop, make
-
+    def __init__(self, parts):
+        # `parts`: lnr.make.build()'s display objects (lnr/main.py builds them once).
         (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
-         self.panel, self.cards, self.plines) = make.build()
-        del make
-        drop("lnr.make")
+         self.panel, self.cards, self.plines) = parts
         self._written = 0
         self.show(None)
 
