@@ -51,6 +51,7 @@ CIRCUITPY_MAJOR = 10
 # app reaches are shipped (e.g. bitmap_label, not label).
 THIRD_PARTY = (
     ("adafruit-circuitpython-neopixel", "neopixel"),
+    ("adafruit-circuitpython-ticks", "adafruit_ticks"),
 )
 
 # The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".
