@@ -50,6 +50,7 @@ CIRCUITPY_MAJOR = 10
 # Each must be imported by the app (source_files() refuses dead weight); only the modules the
 # app reaches are shipped (e.g. bitmap_label, not label).
 THIRD_PARTY = (
+    ("adafruit-circuitpython-display-text", "adafruit_display_text"),
     ("adafruit-circuitpython-neopixel", "neopixel"),
     ("adafruit-circuitpython-ticks", "adafruit_ticks"),
 )

@@ -30,8 +30,9 @@ def run(app, want, where):
         else:
             return SC_PLAY, (want[2], where[0], where[1])
     else:
+        shown = over(app, want[1])
         app.game = None
-        return SC_OVER, over(app, want[1])
+        return SC_OVER, shown
     return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
@@ -80,7 +81,7 @@ def save(app, game, start):
 
 def over(app, game):
     """Counts the finished `game` (one NVM write: storage.finish_game) and returns what the
-    game over screen shows: (the title's colour, 8 lines of (text, colour) or None)."""
+    game over screen shows: (the title's colour, 8 lines of (text, colour))."""
     s = game.state
     mode = s.mode
     me = 1 if mode == MODE_RIVAL else game.first_human()
@@ -89,7 +90,7 @@ def over(app, game):
     store = app.store
     best = store.best[mode]
     record = store.finish_game(mode, score, won) if app.writes else False
-    lines = [None] * 8
+    lines = [("", WHITE)] * 8
     lines[0] = ("Your score: %d" % score, WHITE)
     if mode == MODE_RIVAL:
         n = s.score(0)
@@ -138,7 +139,7 @@ def pack(game, state=None):
     try:
         return _pack(state or game.state, game.rng, meta(game))
     finally:
-        drop("engine.codec")
+        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
 
 
 def unpack(saved):

@@ -183,4 +183,4 @@ class Storage:
             self.commit()
             return None
         finally:
-            drop("engine.codec")
+            drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
