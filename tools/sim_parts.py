@@ -1,8 +1,9 @@
 """Stand-ins for the board parts Blinka lacks (docs/hardware.md, Desktop simulation): NeoPixels,
 microcontroller.nvm, and the `board`, `neopixel`, `supervisor`, `storage` modules.
 
-Everything else the app uses (displayio, terminalio, adafruit_display_text, micropython) is the
-real Blinka code. The stand-ins are strict where the device is strict, so that a mistake shows
+Everything else the app uses is real: Blinka's displayio, terminalio and micropython, and the
+pinned libraries the board gets (adafruit_display_text's bitmap_label for the menus' text,
+adafruit_ticks; requirements/device.txt). The stand-ins are strict where the device is strict, so that a mistake shows
 up on the desktop first: an NVM slice must be assigned bytes of its own length, a pixel takes
 an (r, g, b) tuple of 0..255 ints or a 0xRRGGBB int.
 """
