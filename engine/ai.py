@@ -3,7 +3,7 @@
 # (pass; each chaos discard order; each build: how many cards of one value, in which order and
 # bends) is valued by its exact expectation over the dice (docs/rules.md §1: a die shows a wheel with
 # chance 2/3; every wheel count is enumerated), the penalty cards of each outcome (§5, §6) put
-# on the pile in the best order. An outcome is worth:
+# on the pile in the best order (engine.order). An outcome is worth:
 # - for `greedy`: the score after the turn (§7), nothing else;
 # - for `best`: the score after the turn plus an estimate of what the rest of the game will
 #   still add: a linear function of features of the position (the hand, the room ahead of the
@@ -26,6 +26,7 @@ except ImportError:  # CPython
 
 
 from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
+from engine.order import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER,
@@ -139,8 +140,9 @@ def dice_weights(dice):
     return p
 
 
-def _open(cells, head):
-    # Free cells in a straight line ahead of the track's end, up to 4 (D8: room to build).
+def open_ahead(cells, head):
+    """Returns the free cells in a straight line ahead of the track's end `cells[-1]` heading
+    `head`, up to 4 (D8: room to build)."""
     c = cells[-1]
     step = STEP[head]
     n = 0
@@ -150,61 +152,6 @@ def _open(cells, head):
             break
         n += 1
     return n
-
-
-def pile_tops(pile, values):
-    """Returns [(top, delta), ...]: the pile's top values (0: empty) that putting penalty
-    cards of `values` on `pile` (values, top last) can leave, each with a change of the pile's
-    sum some order reaches; the least of them is the least any order reaches (§6, D3)."""
-    # No search over orders is needed: a good order first digs into the pile (a card equal to
-    # the top takes it away), then puts equal cards two by two (each pair vanishes), then the
-    # rest, one card of each value left over, any of them last. So for each depth dug, the sum
-    # and the possible tops follow from the counts of each value. (Orders that keep a pair
-    # apart cost more; they are not tried, so a top may be listed dearer than some order
-    # leaves it.)
-    counts = [0, 0, 0, 0, 0]
-    for v in values:
-        counts[v] += 1
-    best = [_NONE, _NONE, _NONE, _NONE, _NONE]
-    d = len(pile)
-    dug = 0  # the values taken off the pile so far
-    while True:
-        under = pile[d - 1] if d else 0  # the top left after digging to depth d
-        odd = 0
-        left = 0  # values of the cards left over: one of each value with an odd count
-        nodd = 0
-        for v in range(1, 5):
-            if counts[v] & 1:
-                odd |= 1 << v
-                left += v
-                nodd += 1
-        delta = left - dug
-        for t in range(5):
-            if nodd == 0:
-                ok = t == under
-            elif not odd & (1 << t):
-                ok = False
-            elif nodd == 1:
-                ok = t != under  # else it would combine: that is digging one deeper
-            else:
-                # Another leftover must go first without combining with `under`.
-                others = odd & ~(1 << t)
-                ok = others & ~(1 << under) != 0
-            if ok and delta < best[t]:
-                best[t] = delta
-        if d == 0:
-            break
-        x = pile[d - 1]
-        if counts[x] == 0:
-            break
-        counts[x] -= 1
-        dug += x
-        d -= 1
-    out = []
-    for t in range(5):
-        if best[t] != _NONE:
-            out.append((t, best[t]))
-    return out
 
 
 class Planner:
@@ -452,7 +399,7 @@ class Planner:
         self.best_val = None
         self.best_act = None
         self.best_risk = 0
-        open_ = _open(s.cells, s.head)
+        open_ = open_ahead(s.cells, s.head)
         if p == P_TURN:
             self._consider(self._move(0, 1, 0, 0, open_), A_PASS)
         if p == P_TURN or p == P_CHAOS:
@@ -582,7 +529,7 @@ class Planner:
             head = (head + TURN[bend]) & 3
             first = A_BEND_L + bend - BEND_L
             k0 = 1
-            self._build(v, dice, 1, bmask0, _open(cells, head), first)
+            self._build(v, dice, 1, bmask0, open_ahead(cells, head), first)
         bent = first  # the P_BEND step, or -1
         self.cards = (straight, curve, broken)
         room = _MAX_BUILD - k0
@@ -602,7 +549,7 @@ class Planner:
                     h = self._fits(cells, head, b)
                     if h >= 0:
                         cells.append(cells[-1] + STEP[head])
-                        op = _open(cells, h)
+                        op = open_ahead(cells, h)
                         cells.pop()
                         if op > best:
                             best = op
@@ -670,7 +617,7 @@ class Planner:
                 if h < 0:
                     continue
                 cells.append(target)
-                op = _open(cells, h)
+                op = open_ahead(cells, h)
                 cells.pop()
                 j = len(ranked)
                 while j > 0 and ranked[j - 1][2] < op:
@@ -696,7 +643,7 @@ class Planner:
         first = -1
         best = None
         seen = 0
-        open_ = _open(s.cells, s.head)
+        open_ = open_ahead(s.cells, s.head)
         for c in pen:
             v = VALUE[c]
             if seen & (1 << v):

@@ -9,8 +9,9 @@
 # see. A bot plans the whole rest of its turn and returns its next step; the next call plans
 # again from there (the same plan: nothing it did not foresee has happened).
 # hint(state) says what `best` would do at the decision at hand, and why in a few words.
-from engine.ai import Planner, _open, pile_tops
+from engine.ai import Planner, open_ahead
 from engine.cards import VALUE
+from engine.order import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS,
     P_ORDER, TURN, BEND_L,
@@ -103,7 +104,7 @@ def reason(state, planner, action):
             cells = state.cells[:]
             cells.append(state.target())
             bend = action - A_BEND_L + BEND_L
-            free = _open(cells, (state.head + TURN[bend]) & 3)
+            free = open_ahead(cells, (state.head + TURN[bend]) & 3)
             return "%d free ahead" % free if free < 4 else "open ahead"
         n = planner.cards_laid
         if n > 1:

@@ -1,5 +1,6 @@
-"""The CRC that guards saved games (engine.codec) and the NVM slots (lnr.slots): one small
-module, so that reading the NVM does not have to load the whole codec (about 10 KB of RAM)."""
+"""The CRC that guards saved games (engine.codec) and the old layout's NVM slots (lnr.copies
+reads them once, to carry their records over): one small module, so that reading the NVM does
+not have to load the whole codec (about 10 KB of RAM)."""
 
 
 def crc16(data, start=0, end=-1):

@@ -1,10 +1,11 @@
 """Why an action is not legal, in words that cite docs/rules.md (State.why_not() calls this).
 
 Kept apart from engine.state so that the device, which only offers legal actions, does not hold
-these strings in RAM until it needs to show a reason.
+these strings in RAM until it needs to show a reason. The codes come from engine.codes, not
+from engine.state (which imports this module): no import cycle.
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
-from engine.state import (
+from engine.codes import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, P_SETUP,
     BEND_S, BEND_L, BEND_R, BEND_NAMES, FIT_OK, FIT_SHAPE, FIT_VALUE, FIT_TAKEN, cell_xy,
@@ -46,7 +47,7 @@ def why_not(state, action):
     if action == A_PASS:
         if p != P_TURN:
             return "a pass replaces the whole action: this turn's action has begun"
-        if rival and state._rival_forced(hand[0]) != A_PASS:
+        if rival and state.rival_forced_action(hand[0]) != A_PASS:
             return "the rival passes only when its card cannot be laid (docs/rules.md §8)"
         return None
     if action == A_STOP:

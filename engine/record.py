@@ -8,10 +8,11 @@ from engine.cards import SHAPE, SHAPE_CURVE
 from engine.gamelog import width
 from engine.rng import Rng
 from engine.setup import from_setup
-from engine.state import (
+from engine.codes import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
-    P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, MODE_NAMES, BEND_NAMES, BEND_S, deal,
+    P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, BEND_NAMES, BEND_S,
 )
+from engine.state import MODE_NAMES, deal
 
 FORMAT = "loknroll/1"
 

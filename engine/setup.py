@@ -30,7 +30,7 @@ def from_setup(mode, players, track, removed, hands, deck):
             raise ValueError("initial track card %d is a chaos card (docs/rules.md §3.2)" % c)
         if s.fit(c, bend) != FIT_OK:
             raise ValueError("initial track card %d: %s" % (c, fit_reason(s, c, bend)))
-        s._lay(c, bend)
+        s.extend_track(c, bend)
     s.loco = 2
     want = REMOVED_AT_SETUP[players]
     if len(removed) != want:

@@ -6,18 +6,9 @@ chance (a die) is an action too, chosen by the caller from `chance_outcomes()` o
 `sample_chance(rng)`, so a screen can animate a roll before applying it and a replay can feed
 recorded rolls. Draws need no chance node: the deck's order is fixed at setup (§10).
 
-Actions are small ints, so a device can list them cheaply. A turn is decided step by step:
-  A_PASS                      pass (§4)
-  A_LAY + card                lay a track or broken card; a curve then asks for A_BEND_L/R
-  A_STOP                      end a build (roll its dice) or a chaos discard
-  A_CHAOS + card              discard a chaos card (§4), one at a time in the chosen order
-  A_ROLL0 / A_ROLL1           chance: one die shows no wheel / a wheel
-  A_PILE + card               put the next penalty card on the pile (§6), in the chosen order
-A forced step is still an action (its list has one entry) so that records see every step.
-
-The track is kept as parallel lists from start to end: card ids, bends and grid cells. A cell
-(x, y) is the int (x + 64) * 128 + y + 64: at most 50 track cards are ever laid in a game, so
-the track cannot drift out of that box.
+Actions, phases, bends and grid cells are small ints (engine.codes lists them). A forced step
+is still an action (its list has one entry) so that records see every step. The track is kept
+as parallel lists from start to end: card ids, bends and grid cells.
 """
 try:
     from micropython import const
@@ -29,6 +20,12 @@ except ImportError:  # CPython
 
 from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_STRAIGHT, SHAPE_CURVE
 from engine.risk import derail_chance
+from engine.codes import (
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
+    P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, P_SETUP,
+    BEND_S, BEND_L, BEND_R, EAST, STEP, TURN, ORIGIN,
+    FIT_OK, FIT_SHAPE, FIT_VALUE, FIT_TAKEN, FIT_BLOCKED,
+)
 
 MODE_SOLO = const(0)
 MODE_CHALLENGE = const(1)
@@ -36,61 +33,13 @@ MODE_RIVAL = const(2)
 MODE_TABLE = const(3)
 MODE_NAMES = ("solo", "challenge", "rival", "table")
 
-# Phases of a turn.
-P_TURN = const(0)  # choose the action: pass, lay a first card, discard a first chaos card
-P_BEND = const(1)  # choose the bend of the curve card just picked
-P_BUILD = const(2)  # lay another card of the build's value, or stop and roll
-P_CHAOS = const(3)  # discard another chaos card, or stop
-P_DICE = const(4)  # chance: roll the build's dice one by one
-P_ORDER = const(5)  # put the penalty cards taken on the pile, one by one
-P_OVER = const(6)  # the game has ended
-P_SETUP = const(7)  # dealt, first turn not yet started (see start())
-PHASE_NAMES = ("turn", "bend", "build", "chaos", "dice", "order", "over", "setup")
-
-A_PASS = const(0)
-A_STOP = const(1)
-A_BEND_L = const(2)
-A_BEND_R = const(3)
-A_ROLL0 = const(4)
-A_ROLL1 = const(5)
-A_LAY = const(8)
-A_CHAOS = const(64)
-A_PILE = const(128)
-A_END = const(183)  # every action is below this
-
-BEND_S = const(0)
-BEND_L = const(1)
-BEND_R = const(2)
-BEND_NAMES = "SLR"
-
-# Headings in screen coordinates (y grows downward), clockwise, so that a right turn adds 1.
-EAST = const(0)
-SOUTH = const(1)
-WEST = const(2)
-NORTH = const(3)
-STEP = (128, 1, -128, -1)  # cell-code offset of one step per heading
-TURN = (0, 3, 1)  # heading change per bend: S keeps it, L is -1, R is +1 (mod 4)
-ORIGIN = const(8256)  # cell (0, 0)
-
 REMOVED_AT_SETUP = (11, 11, 11, 9, 7)  # §3.4, by number of players (1 = every solo mode)
 CHALLENGE_DERAILS = const(4)  # §8: the 4th derailment ends a challenge, lost
 CHANCE_OUTCOMES = ((A_ROLL0, 1, 3), (A_ROLL1, 2, 3))  # (action, num, den): §1, 4 of 6 faces
 
-# Why a placement fails (§2), as returned by State.fit().
-FIT_OK = const(0)
-FIT_SHAPE = const(1)
-FIT_VALUE = const(2)
-FIT_TAKEN = const(3)
-FIT_BLOCKED = const(4)
-
 
 class IllegalAction(ValueError):
     """An action the rules do not allow in this state; the message says why."""
-
-
-def cell_xy(cell):
-    """Returns the (x, y) grid coordinates of a cell code."""
-    return (cell // 128 - 64, cell % 128 - 64)
 
 
 class State:
@@ -205,6 +154,13 @@ class State:
         """Returns the cell the next card would be laid in."""
         return self.cells[-1] + STEP[self.head] if self.cells else ORIGIN
 
+    def rival_forced_action(self, card):
+        """Returns the action §8 forces on the rival holding `card`: a chaos card is discarded,
+        a card that can be laid is laid, otherwise the rival passes."""
+        if KIND[card] == KIND_CHAOS:
+            return A_CHAOS + card
+        return A_LAY + card if self.can_lay(card) else A_PASS
+
     def legal_actions(self):
         """Returns the list of legal actions, in a fixed order."""
         p = self.phase
@@ -225,7 +181,7 @@ class State:
             return []
         hand = self.hands[self.seat]
         if self.is_rival(self.seat):
-            return [self._rival_forced(hand[0])]
+            return [self.rival_forced_action(hand[0])]
         acts = [A_PASS if p == P_TURN else A_STOP]
         for c in hand:
             if KIND[c] == KIND_CHAOS:
@@ -372,6 +328,14 @@ class State:
             raise IllegalAction("the game has already started")
         self._begin_turn()
 
+    def extend_track(self, card, bend):
+        """Puts `card`, bent `bend`, at the end of the track, checking nothing: the caller has
+        (a lay, with fit(); the setup, §3.2)."""
+        self.cells.append(self.target())
+        self.track.append(card)
+        self.bends.append(bend)
+        self.head = (self.head + TURN[bend]) & 3
+
     def clone(self):
         """Returns an independent copy (lists copied; cards are ints)."""
         s = State(self.mode, 0)
@@ -421,12 +385,6 @@ class State:
 
     # ----------------------------------------------------------------- internals
 
-    def _rival_forced(self, card):
-        # §8: a chaos draw is discarded; a layable card is laid; otherwise the rival passes.
-        if KIND[card] == KIND_CHAOS:
-            return A_CHAOS + card
-        return A_LAY + card if self.can_lay(card) else A_PASS
-
     def _room(self, cell, heading):
         # Free cells in a straight line from `cell` (a D6 tie-break), counted up to 6.
         n = 0
@@ -437,16 +395,10 @@ class State:
             n += 1
         return n
 
-    def _lay(self, card, bend):
-        self.cells.append(self.target())
-        self.track.append(card)
-        self.bends.append(bend)
-        self.head = (self.head + TURN[bend]) & 3
-
     def _lay_from_hand(self, card, bend):
         hand = self.hands[self.seat]
         hand.remove(card)
-        self._lay(card, bend)
+        self.extend_track(card, bend)
         self.pending = -1
         if self.is_rival(self.seat):
             self._move(VALUE[card], False, True)  # §8: no dice, moves by the card's value
@@ -572,7 +524,7 @@ def deal(mode, rng, players=None):
                 if s.fit(c, bend) == FIT_OK:
                     bends.append(bend)
         if bends:
-            s._lay(c, bends[rng.randbelow(len(bends))])  # D6: the engine chooses the bend
+            s.extend_track(c, bends[rng.randbelow(len(bends))])  # D6: the engine chooses the bend
         else:
             aside.append(c)
     deck.extend(aside)

@@ -18,11 +18,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
+from lnr.screens import SC_TITLE  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "lnr.order")
-MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make", "engine.codec",
-             "engine.explain")
+PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "engine.order")
+MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make",
+             "engine.codec", "engine.crc", "engine.explain")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]
@@ -42,6 +43,8 @@ def as_on_the_device():
             pkg = lnr if name.startswith("lnr.") else engine
             if name.count(".") == 1 and hasattr(pkg, name.split(".")[1]):
                 delattr(pkg, name.split(".")[1])
+        elif name.startswith("adafruit_display_text"):  # nor the menus' text library
+            del sys.modules[name]
     lnr.KEEP = False
     try:
         yield
@@ -95,7 +98,9 @@ def session(check=None):
 
 def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # lnr/app.py: a move drops one side's code (and what it imported) before the other's
-    # loads; momentary modules are dropped before the frame ends.
+    # loads; momentary modules are dropped before the frame ends. The menus' text library
+    # (adafruit_display_text) goes with the menus; the engine is in RAM only while a game is
+    # on (docs/memory.md).
     seen = {"play": 0, "menus": 0, "frames": 0}
 
     def check(hw):
@@ -107,11 +112,19 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
+        labels = [m for m in mods if m.startswith("adafruit_display_text")]
         if app.play is not None:
             seen["play"] += 1
             assert "engine.bots" not in mods, "bots kept in a game without bots"
+            assert not labels and app.labels is None, "the menus' text in a game: %s" % labels
+            # One engine: the game's State is of the engine.state loaded now, never of an
+            # earlier copy dropped under it (that would hold two engines in RAM).
+            assert type(app.game.state) is mods["engine.state"].State
         else:
             assert not playing, "play screen code in the menus: %s" % playing
+            assert "adafruit_display_text.bitmap_label" in mods and app.labels is not None
+            engine = [m for m in mods if m.startswith("engine.")]
+            assert app.game is None and not engine, "the engine in the menus: %s" % engine
             seen["menus"] += 1
         seen["frames"] += 1
 
@@ -172,3 +185,32 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
         r = sim.run_headless(keys, seed=5)
     assert r.ok and r.app.play is None and r.app.store.saved is not None
     assert r.drive_copy is not None and r.nvm_writes == 0
+
+
+def test_the_saves_are_written_with_neither_screens_code_in_ram(as_on_the_device, monkeypatch):
+    # docs/memory.md: the saves' code and their 8 KB image (lnr.copies) load for a commit only,
+    # in a move (lnr/moves.py), never beside the menus' code and text nor the play screen's:
+    # a game's end, save & quit, and the settings screen left with a change. Left unchanged,
+    # it commits nothing.
+    from lnr.storage import Storage  # the app's (as_on_the_device imports the app afresh)
+
+    commits = []
+    real = Storage.commit
+
+    def commit(self, finished=None):
+        mods = sys.modules
+        beside = [m for m in ("lnr.menus", "lnr.labels", "adafruit_display_text.bitmap_label")
+                  + PLAY if m in mods]
+        assert not beside, "a commit beside %s" % beside
+        commits.append(finished is not None)
+        return real(self, finished)
+
+    monkeypatch.setattr(Storage, "commit", commit)
+    settings = ["DOWN", "DOWN", "A"]  # the title (nothing saved): Settings
+    with sim_fast.fast():
+        r = sim.run_headless(KEYS + settings + ["B", SETTLE] + settings + ["LEFT", "B", SETTLE],
+                             seed=5)
+    assert r.ok, r.error
+    # Two saves & quits, the game's end (its history entry), the changed brightness.
+    assert commits == [False, False, True, False]
+    assert r.app.store.brightness == 1 and r.app.screen == SC_TITLE

@@ -1,13 +1,14 @@
 """The device app's own code on the real MicroPython VM (tools/mpvm), not only on CPython: whole
 games of every mode played through lnr.main.run with the same key scripts as the simulator
-tests, with stand-ins for displayio, terminalio and bitmap_label (objects that only keep what
-they are given: no pixels; the font's glyphs are blank) and a scripted hw. MicroPython-only mistakes (a formatting flag, a
-str or list method it lacks, a long int where a small one is meant) show up here before a board
-runs the code. Each run checks the game reached its end and was counted once in the NVM.
+tests, with the pinned libraries the board gets (adafruit_display_text's bitmap_label,
+adafruit_ticks), the stand-ins of displayio and terminalio (tools/standins: no pixels, but as
+strict as the firmware about indices, tile numbers and colours) and a scripted hw.
+MicroPython-only mistakes (a formatting flag, a str or list method it lacks, a long int where a
+small one is meant) show up here before a board runs the code. Each run checks the game reached
+its end and was counted once in the NVM.
 """
 import os
 import subprocess
-import textwrap
 
 import pytest
 
@@ -18,89 +19,11 @@ from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 
-STANDINS = {
-    "displayio.py": """
-        class Group:
-            def __init__(self, *, scale=1, x=0, y=0):
-                self.items = []
-                self.hidden = False
-                self.scale = scale
-                self.x = x
-                self.y = y
-            def append(self, item):
-                self.items.append(item)
-            def pop(self, i=-1):
-                return self.items.pop(i)
-            def __len__(self):
-                return len(self.items)
-            def __iter__(self):
-                return iter(self.items)
-        class Bitmap:
-            def __init__(self, w, h, n):
-                self.width = w
-                self.height = h
-                self.data = bytearray(w * h)
-            def __setitem__(self, xy, v):
-                if not 0 <= v < 256:
-                    raise ValueError("value")
-                self.data[xy[1] * self.width + xy[0]] = v
-            def __getitem__(self, xy):
-                return self.data[xy[1] * self.width + xy[0]]
-        class Palette:
-            def __init__(self, n):
-                self.c = [0] * n
-            def __setitem__(self, i, v):
-                self.c[i] = v
-            def __len__(self):
-                return len(self.c)
-            def make_transparent(self, i):
-                pass
-        class TileGrid:
-            def __init__(self, bitmap, *, pixel_shader, width=1, height=1, tile_width=16,
-                         tile_height=16, default_tile=0, x=0, y=0):
-                self.w = width
-                self.h = height
-                self.tiles = bytearray([default_tile] * (width * height))
-                self.hidden = False
-                self.x = x
-                self.y = y
-            def __setitem__(self, xy, t):
-                x, y = xy
-                if not (0 <= x < self.w and 0 <= y < self.h):
-                    raise IndexError("tile index")
-                self.tiles[y * self.w + x] = t
-            def __getitem__(self, xy):
-                return self.tiles[xy[1] * self.w + xy[0]]
-        """,
-    "terminalio.py": """
-        import displayio
-        class _Glyph:
-            def __init__(self):
-                self.bitmap = displayio.Bitmap(6, 12, 2)
-                self.tile_index = 0
-                self.width = 6
-                self.height = 12
-        class _Font:
-            def __init__(self):
-                self.glyph = _Glyph()
-            def get_glyph(self, code):
-                return self.glyph
-        FONT = _Font()
-        """,
-    "adafruit_display_text/__init__.py": "",
-    "adafruit_display_text/bitmap_label.py": """
-        class Label:
-            def __init__(self, font, *, text='', color=0xFFFFFF, background_color=None,
-                         scale=1, anchor_point=(0, 0), anchored_position=(0, 0)):
-                self.text = text
-                self.color = color
-                self.anchored_position = anchored_position
-                self.hidden = False
-        """,
-}
-
 SCRIPT = """
-import gc
+from tools.standins import install
+
+install(("displayio", "terminalio"))
+
 from lnr.main import run
 from lnr.storage import Storage
 
@@ -187,19 +110,15 @@ print("SETTINGS", st.brightness, st.pixel_count)
 """
 
 
-def _vm(tmp_path, frames, seed):
+def _vm(tmp_path, device_libs, frames, seed):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
-    lib = tmp_path / "standins"
-    for name, text in STANDINS.items():
-        path = lib / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
     script = tmp_path / "app_vm.py"
     script.write_text(SCRIPT % {"frames": frames, "seed": seed})
     out = subprocess.run(
         ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
-         "--tree", "%s:/lib" % lib, str(script)],
+         "--tree", "tools/standins:/lib/tools/standins", "--tree", "%s:/lib" % device_libs,
+         str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     # lnr.main prints an exception it shows on the error screen: none may happen.
@@ -210,7 +129,7 @@ def _vm(tmp_path, frames, seed):
 
 @pytest.mark.parametrize("mode, seed", [
     (MODE_SOLO, 8), (MODE_CHALLENGE, 5), (MODE_RIVAL, 9), (MODE_TABLE, 6)])
-def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
+def test_whole_game_runs_on_micropython(tmp_path, device_libs, mode, seed):
     m = Model(mode, seed)
     m.play_simple()
     assert m.state.is_terminal()
@@ -218,7 +137,7 @@ def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
     tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
             "B", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "RIGHT", "B"]
     frames = _script(m.keys + tour)
-    out = _vm(tmp_path, frames, seed)
+    out = _vm(tmp_path, device_libs, frames, seed)
     played = [int(n) for n in out["PLAYED"].split()]
     assert played == [1 if i == mode else 0 for i in range(4)]
     me = 1 if mode == MODE_RIVAL else 0

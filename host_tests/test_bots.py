@@ -1,7 +1,6 @@
 """The built-in players (engine/bots.py, engine/ai.py): legal records, the exact one-turn
-search of `greedy` against a brute force over the engine itself, the penalty-order shortcut
-against every order, no peeking at hidden cards, and the hint."""
-import itertools
+search of `greedy` against a brute force over the engine itself, no peeking at hidden cards, and
+the hint. (The penalty-order shortcut the planner uses is tested in test_order.py.)"""
 import json
 from fractions import Fraction
 
@@ -122,47 +121,6 @@ def test_greedy_takes_the_lowest_expected_score_after_the_turn():
     assert phases == {P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER}
 
 
-# ------------------------------------------------------------------ penalty order
-
-
-def _every_order(pile, values):
-    # {top: least pile-sum change} over every order of putting `values` on `pile` (§6, D3).
-    out = {}
-    for order in set(itertools.permutations(values)):
-        work = list(pile)
-        delta = 0
-        for v in order:
-            if work and work[-1] == v:
-                work.pop()
-                delta -= v
-            else:
-                work.append(v)
-                delta += v
-        top = work[-1] if work else 0
-        if top not in out or delta < out[top]:
-            out[top] = delta
-    return out
-
-
-def test_pile_tops_match_every_order():
-    # docs/rules.md §6: ai.pile_tops() reasons from counts instead of trying orders. Its least change
-    # must be the least over all orders, and every top it offers must be reachable at the
-    # change it claims (some order does at least as well).
-    rng = Rng(2024)
-    for _ in range(3000):
-        pile = []
-        for _ in range(rng.randbelow(7)):
-            v = 1 + rng.randbelow(4)
-            if not pile or pile[-1] != v:  # combining never leaves equal values stacked
-                pile.append(v)
-        values = [1 + rng.randbelow(4) for _ in range(rng.randbelow(7))]
-        brute = _every_order(pile, values)
-        fast = ai.pile_tops(pile, values)
-        assert min(d for _, d in fast) == min(brute.values()), (pile, values)
-        for top, delta in fast:
-            assert top in brute and brute[top] <= delta, (pile, values, top, delta, brute)
-
-
 def test_dice_weights_are_the_exact_odds_rounded():
     # docs/rules.md §1: a die shows a wheel with chance 2/3; k wheels of n dice: C(n,k) 2^k / 3^n.
     # (A build and its additions can reach 48 dice: 6 + 6 cards of 4.)
@@ -260,7 +218,7 @@ def test_tuner_features_are_what_the_planner_values():
             if s.phase != P_TURN or ai.turns_left(s) == 0:
                 continue
             p = ai.Planner(s, pack(weights))
-            got = p._still(0, ai._open(s.cells, s.head)) // 32768
+            got = p._still(0, ai.open_ahead(s.cells, s.head)) // 32768
             row = ai.bucket(ai.turns_left(s)) * ai.N_FEATURES
             f = features(s, s.seat, s.hands[s.seat])
             want = 16 * s.score(s.seat) + sum(

@@ -13,10 +13,8 @@ from engine.bots import BOTS
 from engine.cards import SHAPE, SHAPE_CURVE, VALUE, KIND, KIND_CHAOS
 from engine.codec import FORMAT, MAX_META, crc16, pack, unpack, _walk
 from engine.rng import Rng
-from engine.state import (
-    BEND_L, BEND_R, BEND_S, EAST, MODE_SOLO, MODE_TABLE, P_OVER, P_SETUP, PHASE_NAMES, TURN,
-    State, deal,
-)
+from engine.codes import BEND_L, BEND_R, BEND_S, EAST, P_OVER, P_SETUP, PHASE_NAMES, TURN
+from engine.state import MODE_SOLO, MODE_TABLE, State, deal
 
 CONFIGS = [(0, None), (1, None), (2, None), (3, 2), (3, 3), (3, 4)]  # every mode, table 2-4
 EXTRA = ("moved", "hits", "derail_left", "earned", "taken")  # screen fields outside __eq__

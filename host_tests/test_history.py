@@ -100,10 +100,10 @@ def test_a_cut_after_the_game_leaves_the_same_records_and_history(tmp_path, dama
     assert "damaged" in after.stderr  # the notice the device shows
     # The next start: the notice on the title, then Records shows the same lines.
     title = run([SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert "damaged" in " ".join(lbl.text for lbl in title.app.ui.lines)
+    assert "damaged" in " ".join(lbl.text for lbl in title.app.labels.lines)
     screen = run(["DOWN", "A", SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert [lbl.text for lbl in screen.app.ui.lines] == \
-        [lbl.text for lbl in screen_before.app.ui.lines]
+    assert [lbl.text for lbl in screen.app.labels.lines] == \
+        [lbl.text for lbl in screen_before.app.labels.lines]
 
 
 def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):

@@ -11,14 +11,17 @@ from math import comb
 
 import pytest
 
+from engine import codes
 from engine import state as st
 from engine.risk import derail_chance, permille, wheel_counts
 from engine.rng import Rng
 from engine.setup import from_setup
-from engine.state import (
+from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1, A_STOP,
-    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, P_BEND, P_BUILD, P_CHAOS, P_DICE,
-    P_ORDER, P_OVER, P_TURN, IllegalAction, State,
+    P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, P_TURN,
+)
+from engine.state import (
+    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, IllegalAction, State,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -49,8 +52,8 @@ IS_CURVE = set(C1 + C2 + C3 + C4 + [B2, B4])
 VEC = {"E": (1, 0), "S": (0, 1), "W": (-1, 0), "N": (0, -1)}
 LEFT = {"E": "N", "N": "W", "W": "S", "S": "E"}
 RIGHT = {"E": "S", "S": "W", "W": "N", "N": "E"}
-ENGINE_HEADING = {"E": st.EAST, "S": st.SOUTH, "W": st.WEST, "N": st.NORTH}
-ENGINE_BEND = {"S": st.BEND_S, "L": st.BEND_L, "R": st.BEND_R}
+ENGINE_HEADING = {"E": codes.EAST, "S": codes.SOUTH, "W": codes.WEST, "N": codes.NORTH}
+ENGINE_BEND = {"S": codes.BEND_S, "L": codes.BEND_L, "R": codes.BEND_R}
 
 
 def turned(head, bend):
@@ -78,7 +81,7 @@ def code(xy):
 
 
 def xy_cells(s):
-    return [st.cell_xy(c) for c in s.cells]
+    return [codes.cell_xy(c) for c in s.cells]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,15 +216,15 @@ def test_s2_first_card_lies_at_origin_entered_heading_east():
     """§2: the very first card lies at (0, 0), entered heading east; no value rule for it."""
     for c in (S1[0], S2[0], S3[0], S4[0], B1, B3):
         s = State()
-        assert s.fit(c, st.BEND_S) == st.FIT_OK
+        assert s.fit(c, codes.BEND_S) == codes.FIT_OK
         assert s.target() == code((0, 0))
     for c in (C1[0], C2[0], C3[0], C4[0], B2, B4):
         s = State()
-        assert s.fit(c, st.BEND_L) == st.FIT_OK and s.fit(c, st.BEND_R) == st.FIT_OK
+        assert s.fit(c, codes.BEND_L) == codes.FIT_OK and s.fit(c, codes.BEND_R) == codes.FIT_OK
     for seed in range(20):
         s = st.deal(MODE_SOLO, Rng(seed))
-        assert st.cell_xy(s.cells[0]) == (0, 0)
-        cells, head = walk([st.BEND_NAMES[b] for b in s.bends])
+        assert codes.cell_xy(s.cells[0]) == (0, 0)
+        cells, head = walk([codes.BEND_NAMES[b] for b in s.bends])
         assert xy_cells(s) == cells
         assert s.head == ENGINE_HEADING[head]
 
@@ -248,7 +251,7 @@ def test_s2_bends_turn_as_defined(head, bend):
         assert s.phase == P_BEND
         s.apply(A_BEND_L if bend == "L" else A_BEND_R)
     want = step(cells[-1], head)
-    assert st.cell_xy(s.cells[-1]) == want
+    assert codes.cell_xy(s.cells[-1]) == want
     assert s.track[-1] == laid
     assert s.target() == code(step(want, turned(head, bend)))
 
@@ -304,11 +307,11 @@ def test_s2_2_value_rule_not_checked_for_the_first_card_but_for_the_second():
 def test_s2_1_shapes_take_their_bends():
     """§2.1: a straight card takes S, a curve L or R; chaos cards can never be laid."""
     s = straight_track([1, 1, 1, 1], hands=[[S1[4], C1[0], X1]], draws=[X2, X3])
-    assert s.fit(S1[4], st.BEND_L) == st.FIT_SHAPE
-    assert s.fit(S1[4], st.BEND_R) == st.FIT_SHAPE
-    assert s.fit(C1[0], st.BEND_S) == st.FIT_SHAPE
-    for b in (st.BEND_S, st.BEND_L, st.BEND_R):
-        assert s.fit(X1, b) == st.FIT_SHAPE
+    assert s.fit(S1[4], codes.BEND_L) == codes.FIT_SHAPE
+    assert s.fit(S1[4], codes.BEND_R) == codes.FIT_SHAPE
+    assert s.fit(C1[0], codes.BEND_S) == codes.FIT_SHAPE
+    for b in (codes.BEND_S, codes.BEND_L, codes.BEND_R):
+        assert s.fit(X1, b) == codes.FIT_SHAPE
     raises(s, A_LAY + X1, "chaos")
     raises(s, A_BEND_L, "curve")
     s.apply(A_LAY + C1[0])
@@ -318,7 +321,7 @@ def test_s2_1_shapes_take_their_bends():
         if a not in (A_BEND_L, A_BEND_R):
             assert s.why_not(a) is not None
     s.apply(A_BEND_R)
-    assert s.bends[-1] == st.BEND_R
+    assert s.bends[-1] == codes.BEND_R
 
 
 # A track that comes back towards its start: (0,0) S, (1,0) R, (1,1) S, (1,2) R, (0,2) R.
@@ -333,8 +336,8 @@ def test_s2_4_no_block_straight_and_curve_directions():
     assert s.target() == code((0, 1))
     why = raises(s, A_LAY + S2[2], "no block", "2.4")
     assert "(0, 1)" in why
-    assert s.fit(C2[3], st.BEND_R) == st.FIT_BLOCKED
-    assert s.fit(C2[3], st.BEND_L) == st.FIT_OK
+    assert s.fit(C2[3], codes.BEND_R) == codes.FIT_BLOCKED
+    assert s.fit(C2[3], codes.BEND_L) == codes.FIT_OK
     assert A_LAY + C2[3] in s.legal_actions()
     s.apply(A_LAY + C2[3])
     assert s.legal_actions() == [A_BEND_L]
@@ -348,9 +351,9 @@ def test_s2_4_no_block_mirror_left_blocked_right_free():
     track = [(S1[0], "S"), (C1[0], "L"), (C1[1], "L")]  # end (1,-1) heading west
     s = situation(track, loco=1, hands=[[C1[2], S1[1]]], draws=[X1, X2])
     assert s.target() == code((0, -1))
-    assert s.fit(C1[2], st.BEND_L) == st.FIT_BLOCKED
-    assert s.fit(C1[2], st.BEND_R) == st.FIT_OK
-    assert s.fit(S1[1], st.BEND_S) == st.FIT_OK
+    assert s.fit(C1[2], codes.BEND_L) == codes.FIT_BLOCKED
+    assert s.fit(C1[2], codes.BEND_R) == codes.FIT_OK
+    assert s.fit(S1[1], codes.BEND_S) == codes.FIT_OK
     s.apply(A_LAY + C1[2])
     assert s.legal_actions() == [A_BEND_R]
 
@@ -365,8 +368,8 @@ def test_s2_4_curve_blocked_both_ways_is_illegal_with_both_reasons():
     assert cells[-1] == (-1, -1) and head == "E"
     s = situation(track, loco=5, hands=[[next(curves), next(straights)]], draws=[S2[0], S2[1]])
     curve, straight = s.hands[0][0], s.hands[0][1]
-    assert s.fit(curve, st.BEND_L) == st.FIT_BLOCKED
-    assert s.fit(curve, st.BEND_R) == st.FIT_BLOCKED
+    assert s.fit(curve, codes.BEND_L) == codes.FIT_BLOCKED
+    assert s.fit(curve, codes.BEND_R) == codes.FIT_BLOCKED
     why = raises(s, A_LAY + curve, "no block")
     assert "bent left" in why and "bent right" in why
     assert sorted(s.legal_actions()) == [A_PASS, A_LAY + straight]
@@ -380,7 +383,7 @@ def test_s2_3_target_cell_taken():
     cells, head = walk([b for _, b in track])
     assert cells[-1] == (0, -1) and head == "S"  # the target (0, 0) holds the first card
     s = situation(track, loco=5, hands=[[C3[5], B3]], draws=[S1[0], S1[1]])
-    assert s.fit(B3, st.BEND_S) == st.FIT_TAKEN
+    assert s.fit(B3, codes.BEND_S) == codes.FIT_TAKEN
     raises(s, A_LAY + B3, "holds a card", "2.3")
     raises(s, A_LAY + C3[5], "2.3")
     assert s.legal_actions() == [A_PASS]
@@ -474,7 +477,7 @@ def _initial_track_story(seed, mode=MODE_SOLO, players=None):
         c = order.pop()
         can = [b for b in "SLR" if _independent_fit(laid_cells, head, last, c, b)]
         if len(laid_cells) < 4 and i < 4 and c == s.track[i]:
-            bend = st.BEND_NAMES[s.bends[i]]
+            bend = codes.BEND_NAMES[s.bends[i]]
             assert bend in can, (seed, c, bend, can)
             laid_cells.append((0, 0) if not laid_cells else step(laid_cells[-1], head))
             head = turned(head, bend)

@@ -13,10 +13,12 @@ Seeded, so every run plays the same games.
 import pytest
 
 from engine.rng import Rng
-from engine.state import (
+from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1,
-    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, P_BEND, P_DICE, P_ORDER, P_OVER,
-    IllegalAction, cell_xy, new_game,
+    P_BEND, P_DICE, P_ORDER, P_OVER, cell_xy,
+)
+from engine.state import (
+    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, IllegalAction, new_game,
 )
 
 BROKEN = (46, 47, 48, 49)

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import types
 
 import pytest
 
@@ -14,7 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import displayio  # noqa: E402  (Blinka's, through tools.sim's imports)
-from tools import sim  # noqa: E402
+from tools import sim, standins  # noqa: E402
 from tools.sim_parts import SimNvm, SimPixels  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
@@ -461,7 +460,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
     assert list(L.LEVELS) == sorted(L.LEVELS)
 
 
-def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
+def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path, device_libs):
     # docs/style.md: no per-frame allocation on the device; measured on the real MicroPython VM.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
@@ -501,7 +500,8 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
     path = str(tmp_path / "leds_alloc.py")
     with open(path, "w") as f:
         f.write(script)
-    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr", path],
+    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
+                          "--tree", "%s:/lib" % device_libs, path],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     for line in out.stdout.split("\n"):
@@ -513,88 +513,39 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
 # ---------------------------------------------------------------- lnr/boards
 
 
-class _FakeEvents:
-    def __init__(self, events):
-        self.events = list(events)
-
-    def get_into(self, ev):
-        if not self.events:
-            return False
-        ev.key_number, ev.pressed = self.events.pop(0)
-        return True
+# What the profiles import that a board has built in: tools/standins, as strict as the firmware
+# (keyword-only arguments, the buttons' own pins, colours and NVM writes checked).
+PROFILE_MODULES = ("board", "keypad", "neopixel", "microcontroller", "supervisor", "storage",
+                   "analogio")
 
 
-def _fake_board_modules(monkeypatch, board_id, stick=None, presses=()):
-    """Installs strict fakes of the CircuitPython modules the profiles import, with the
-    real signatures (keyword-only where the firmware's are)."""
-    made = {}
-    board = types.ModuleType("board")
-    board.board_id = board_id
-    board.DISPLAY = types.SimpleNamespace(width=160, height=128, auto_refresh=True)
-    for pin in ("NEOPIXEL", "BUTTON_CLOCK", "BUTTON_OUT", "BUTTON_LATCH"):
-        setattr(board, pin, pin)
-    if stick is not None:
-        board.JOYSTICK_X = "JOYSTICK_X"
-        board.JOYSTICK_Y = "JOYSTICK_Y"
-    keypad = types.ModuleType("keypad")
-
-    class Event:
-        def __init__(self, key_number=0, pressed=True):
-            self.key_number = key_number
-            self.pressed = pressed
-
-    def ShiftRegisterKeys(*, clock, data, latch, key_count, value_when_pressed,
-                          value_to_latch=True, interval=0.02, max_events=64):
-        made["keys"] = dict(clock=clock, data=data, latch=latch, key_count=key_count,
-                            value_when_pressed=value_when_pressed)
-        return types.SimpleNamespace(events=_FakeEvents(presses))
-
-    keypad.Event = Event
-    keypad.ShiftRegisterKeys = ShiftRegisterKeys
-    neopixel = types.ModuleType("neopixel")
-
-    def NeoPixel(pin, n, *, bpp=3, brightness=1.0, auto_write=True, pixel_order=None):
-        made["pixels"] = dict(pin=pin, n=n, brightness=brightness, auto_write=auto_write)
-        return SimPixels(n, brightness, auto_write)
-
-    neopixel.NeoPixel = NeoPixel
-    micro = types.ModuleType("microcontroller")
-    micro.nvm = SimNvm()
-    supervisor = types.ModuleType("supervisor")
-    supervisor.ticks_ms = lambda: 1000
-    storage = types.ModuleType("storage")
-    storage.getmount = lambda path: types.SimpleNamespace(readonly=path != "/")
-    analogio = types.ModuleType("analogio")
-
-    class AnalogIn:
-        def __init__(self, pin):
-            self.pin = pin
-
-        @property
-        def value(self):
-            return stick[self.pin].pop(0) if stick[self.pin] else 32768
-
-    analogio.AnalogIn = AnalogIn
-    for name, mod in (("board", board), ("keypad", keypad), ("neopixel", neopixel),
-                      ("microcontroller", micro), ("supervisor", supervisor),
-                      ("storage", storage), ("analogio", analogio)):
-        monkeypatch.setitem(sys.modules, name, mod)
+def _board(monkeypatch, board_id, stick=None, presses=()):
+    """Installs the stand-ins of the modules the profiles import as the board `board_id`, with
+    `presses` ((key, pressed) events) waiting for the keys and `stick` ({pin name: readings})
+    for the PyGamer's stick; returns them. sys.modules is put back afterwards."""
+    for name in PROFILE_MODULES:
+        monkeypatch.setitem(sys.modules, name, None)  # remembered, restored after the test
     for name in ("lnr.boards.pybadge", "lnr.boards.pygamer"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    return made
+    mods = standins.install(PROFILE_MODULES)
+    mods["board"].choose(board_id)
+    mods["keypad"].pending.extend(presses)
+    for pin, readings in (stick or {}).items():
+        mods["analogio"].readings[getattr(mods["board"], pin)] = list(readings)
+    return mods
 
 
 def test_pybadge_profile_reads_presses_only_and_sets_up_the_parts(monkeypatch):
-    made = _fake_board_modules(
-        monkeypatch, "pybadge", presses=[(K_A, True), (K_A, False), (K_LEFT, True)])
+    mods = _board(monkeypatch, "pybadge", presses=[(K_A, True), (K_A, False), (K_LEFT, True)])
+    mods["storage"].writable = True  # as boot.py leaves it unless SELECT was held
     from lnr.boards import open_hardware
 
-    hw = open_hardware()
+    hw = open_hardware()  # ValueError if it gave the keys other pins, or pressed != high
     assert hw.name == "pybadge" and (hw.width, hw.height) == (160, 128)
     assert hw.display.auto_refresh is False  # the app refreshes (docs/style.md)
-    assert made["keys"]["key_count"] == 8 and made["keys"]["value_when_pressed"] is True
-    assert made["pixels"]["n"] == 5 and made["pixels"]["auto_write"] is False
-    assert made["pixels"]["brightness"] <= 0.1
+    assert mods["keypad"].last.key_count == 8
+    assert len(hw.pixels) == 5 and hw.pixels.auto_write is False
+    assert hw.pixels.brightness <= 0.1
     assert hw.max_pixels == 5 and len(hw.nvm) == 8192
     assert hw.drive == "/" and hw.drive_writable is True  # boot.py remounted it for code
     assert [hw.next_key(), hw.next_key(), hw.next_key()] == [K_A, K_LEFT, -1]
@@ -604,13 +555,12 @@ def test_pygamer_stick_presses_once_per_push_with_hysteresis(monkeypatch):
     # docs/hardware.md: 16-bit readings, < 15000 or > 50000 count as pressed.
     xs = [32768, 14000, 14000, 20000, 14000, 30000, 14000, 51000, 40000, 51000]
     ys = [32768] * 6 + [60000]
-    made = _fake_board_modules(monkeypatch, "pygamer",
-                               stick={"JOYSTICK_X": xs, "JOYSTICK_Y": ys},
-                               presses=[(K_START, True)])
+    mods = _board(monkeypatch, "pygamer", stick={"JOYSTICK_X": xs, "JOYSTICK_Y": ys},
+                  presses=[(K_START, True)])
     from lnr.boards import open_hardware
 
     hw = open_hardware()
-    assert hw.name == "pygamer" and made["keys"]["key_count"] == 4
+    assert hw.name == "pygamer" and mods["keypad"].last.key_count == 4
     got = [hw.next_key() for _ in range(12)]
     # START first (buttons before the stick); then x: centre, LEFT, held, held at 20000 (not
     # back past 22000, so the 14000 after it is no new press), released at 30000, LEFT
@@ -620,9 +570,7 @@ def test_pygamer_stick_presses_once_per_push_with_hysteresis(monkeypatch):
 
 
 def test_open_hardware_refuses_an_unknown_board(monkeypatch):
-    board = types.ModuleType("board")
-    board.board_id = "feather_m4_express"
-    monkeypatch.setitem(sys.modules, "board", board)
+    _board(monkeypatch, "feather_m4_express")
     from lnr.boards import open_hardware
 
     with pytest.raises(RuntimeError, match="feather_m4_express"):
@@ -655,47 +603,11 @@ def test_window_maps_the_keyboard_and_draws_the_board(monkeypatch):
     assert hw.wait_frame() is False
 
 
-def test_fast_blit_copies_exactly_as_blinkas_blit():
-    # tools/sim_fast.py stands in for bitmaptools.blit in the fuzz runs: it must give the
-    # same pixels for every bit depth, region, clipping and skipped index.
-    import random
-
-    import bitmaptools
-    from tools.sim_fast import fast_blit
-
-    rnd = random.Random(7)
-    for trial in range(300):
-        scount = rnd.choice((2, 3, 4, 16))
-        dcount = rnd.choice((2, 3, 4, 16, 256))
-        src = displayio.Bitmap(rnd.randint(1, 20), rnd.randint(1, 14), scount)
-        for x in range(src.width):
-            for y in range(src.height):
-                src[x, y] = rnd.randrange(scount)
-        a = displayio.Bitmap(rnd.randint(1, 40), rnd.randint(1, 20), dcount)
-        b = displayio.Bitmap(a.width, a.height, dcount)
-        for x in range(a.width):
-            for y in range(a.height):
-                a[x, y] = b[x, y] = rnd.randrange(dcount)
-        kw = dict(x1=rnd.randint(0, src.width), y1=rnd.randint(0, src.height),
-                  x2=rnd.choice((None, rnd.randint(0, src.width + 3))),
-                  y2=rnd.choice((None, rnd.randint(0, src.height + 3))),
-                  skip_source_index=rnd.choice((None, 0, 1)))
-        x, y = rnd.randint(-5, a.width), rnd.randint(-5, a.height)
-        try:
-            bitmaptools.blit(a, src, x, y, **kw)
-        except ValueError:
-            with pytest.raises(ValueError):
-                fast_blit(b, src, x, y, **kw)
-            continue
-        fast_blit(b, src, x, y, **kw)
-        assert [a[i] for i in range(a.width * a.height)] == \
-            [b[i] for i in range(b.width * b.height)], (trial, kw, x, y)
-
-
 def test_membudget_counts_bitmaps_by_the_hardware_formula():
     # docs/hardware.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
     # 10 240 B, a 16-colour 64x32 sprite sheet 1 KB; 3 colours take 2 bits, 17 take 8.
-    from tools import membudget as mb
+    from tools.membudget import census as mb
+    from tools.membudget.modules import device_modules
 
     assert mb.bitmap_bytes(displayio.Bitmap(160, 128, 16))[0] == 10240
     assert mb.bitmap_bytes(displayio.Bitmap(64, 32, 16))[0] == 1024
@@ -709,52 +621,28 @@ def test_membudget_counts_bitmaps_by_the_hardware_formula():
                               tile_height=16)
     assert mb.tilegrid_bytes(one) == mb.blocks(mb.TILEGRID_OBJ)  # 4 tiles: in the pointer
     assert mb.tilegrid_bytes(many) == mb.blocks(mb.TILEGRID_OBJ) + 64  # 60 B in 16-B blocks
-    order = mb.device_modules()
+    order = device_modules()
     assert order.index("lnr.keys") < order.index("lnr.leds")
     assert order[-1] == "lnr.main"
 
 
-def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
-    # The profiles only run on a board; here they run on the real MicroPython VM with fakes
-    # of the CircuitPython modules, so MicroPython-only mistakes show up before flashing.
+def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs):
+    # The profiles only run on a board; here they run on the real MicroPython VM with the
+    # stand-ins of the CircuitPython modules, so MicroPython-only mistakes show up before
+    # flashing.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
-    fakes = {
-        "board.py": "board_id = 'pygamer'\nNEOPIXEL = BUTTON_CLOCK = BUTTON_OUT = "
-                    "BUTTON_LATCH = object()\nJOYSTICK_X = 'x'\nJOYSTICK_Y = 'y'\n"
-                    "class _D:\n    width = 160\n    height = 128\n    auto_refresh = True\n"
-                    "DISPLAY = _D()\n",
-        "keypad.py": "class Event:\n    def __init__(self, key_number=0, pressed=True):\n"
-                     "        self.key_number = key_number\n        self.pressed = pressed\n"
-                     "class _Q:\n    def __init__(self):\n        self.q = [(2, True), (2, False)]\n"
-                     "    def get_into(self, ev):\n        if not self.q:\n            return False\n"
-                     "        ev.key_number, ev.pressed = self.q.pop(0)\n        return True\n"
-                     "class ShiftRegisterKeys:\n    def __init__(self, *, clock, data, latch, "
-                     "key_count, value_when_pressed):\n        self.events = _Q()\n",
-        "neopixel.py": "class NeoPixel:\n    def __init__(self, pin, n, *, brightness=1.0, "
-                       "auto_write=True):\n        self.b = [(0, 0, 0)] * n\n"
-                       "    def __len__(self):\n        return len(self.b)\n"
-                       "    def __setitem__(self, i, v):\n        self.b[i] = v\n"
-                       "    def fill(self, v):\n        self.b = [v] * len(self.b)\n"
-                       "    def show(self):\n        pass\n",
-        "microcontroller.py": "nvm = bytearray(8192)\n",
-        "storage.py": "class _M:\n    readonly = True\ndef getmount(path):\n    return _M()\n",
-        "supervisor.py": "import time\ndef ticks_ms():\n"
-                         "    return (time.ticks_ms() + 0x1FFF0000) & 0x1FFFFFFF\n",
-        "analogio.py": "class AnalogIn:\n    def __init__(self, pin):\n        self.n = 0\n"
-                       "        self.pin = pin\n"
-                       "    @property\n    def value(self):\n        self.n += 1\n"
-                       "        return 1000 if self.n == 3 and self.pin == 'x' else 32768\n",
-    }
-    build = str(tmp_path / "fakeparts")
-    os.makedirs(build)
-    for name, text in fakes.items():
-        with open(os.path.join(build, name), "w") as f:
-            f.write(text)
     script = str(tmp_path / "profiles_vm.py")
     with open(script, "w") as f:
         f.write(textwrap.dedent("""
+            from tools.standins import install
+            parts = install(("board", "keypad", "neopixel", "microcontroller", "supervisor",
+                             "storage", "analogio"))
+            parts["board"].choose("pygamer")
+            parts["keypad"].pending.extend([(2, True), (2, False)])
+            # The stick's x reads 1000 at its 3rd reading.
+            parts["analogio"].readings[parts["board"].JOYSTICK_X] = [32768, 32768, 1000]
             from lnr.boards import open_hardware
             from lnr.leds import Leds
             hw = open_hardware()
@@ -767,7 +655,8 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
             print(hw.name, hw.display.auto_refresh, keys, hw.drive, hw.drive_writable)
         """))
     out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
-                          "--tree", build + ":/lib", script],
+                          "--tree", "tools/standins:/lib/tools/standins",
+                          "--tree", "%s:/lib" % device_libs, script],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd

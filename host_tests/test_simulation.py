@@ -7,9 +7,8 @@ import pytest
 from engine.cards import KIND, KIND_CHAOS, VALUE
 from engine.record import Recorder, replay
 from engine.rng import Rng
-from engine.state import (
-    A_END, IllegalAction, MODE_NAMES, MODE_CHALLENGE, MODE_RIVAL, P_OVER, deal,
-)
+from engine.codes import A_END, P_OVER
+from engine.state import IllegalAction, MODE_NAMES, MODE_CHALLENGE, MODE_RIVAL, deal
 from engine.bots import random_bot
 
 # (mode, players) and how many seeded games of each: 2 000 in all.

@@ -52,8 +52,8 @@ def device_files():
     out = []
     for name in ("code.py", "boot.py"):
         p = ROOT / name
-        if p.exists():
-            out.append(("device_" + name, p))
+        assert p.is_file(), "%s is not at the drive's root: it would go unchecked" % name
+        out.append(("device_" + name, p))
     for base in (ROOT / "lib", ROOT / "engine"):
         for p in sorted(base.rglob("*.py")):
             if "__pycache__" not in p.parts:

@@ -6,7 +6,7 @@ these keys and compare its State, screen and NeoPixels with this model; `make sc
 
 The model follows the app's documented flow (lib/lnr/turns.py): a move (pass, build,
 the rival's lay) shows a result panel that A closes; penalty cards are put in the best order
-(lnr.order), through a panel that A confirms unless every order gives the same values; a step
+(engine.order), through a panel that A confirms unless every order gives the same values; a step
 with one legal action (one bend, only pass) is applied without a key; the rival plays on its
 own (docs/rules.md §8).
 """
@@ -25,7 +25,7 @@ from engine.state import (  # noqa: E402
     P_ORDER, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
-from lnr.order import orders  # noqa: E402
+from engine.order import orders  # noqa: E402
 from lnr.turns import AUTO_MS, DIE_MS  # noqa: E402
 
 FRAME_MS = 30  # tools/sim.py's frame step
@@ -49,7 +49,7 @@ class Model:
         if mode == MODE_TABLE:  # the app's defaults: 3 seats, its best bot in the others
             players = players or 3
             if table_roles is None:
-                table_roles = bytes([games.ROLE_BOT + games.bot_names()[-1]] * 3)
+                table_roles = bytes([games.ROLE_BOT + len(games.BOT_NAMES) - 1] * 3)
         self.game = games.new_game(mode, seed, players, table_roles)
         # Where the keys reach the last result panel and the last penalty order panel: the
         # keys before these indices stop on that panel.

@@ -13,9 +13,10 @@ code.py).
 
 The code the client sends runs on the real MicroPython VM (tools/fakeboard_vm.mjs, the same
 WebAssembly VM as tools/mpvm), dressed as CircuitPython: sys.implementation says
-'circuitpython', no `machine` module, no hashlib (the SAMD51 build has none), and stand-ins for
-`board`, `keypad`, `storage`, `microcontroller`. DRIVE_DIR stands for CIRCUITPY: the VM's files
-are mirrored to it after every execution.
+'circuitpython', no `machine` module, no hashlib (the SAMD51 build has none), and the stand-ins
+of `board`, `keypad`, `storage`, `microcontroller`, `supervisor` (tools/standins, set up by
+tools/fakeboard_vm/_fb_setup.py). DRIVE_DIR stands for CIRCUITPY: the VM's files are mirrored to
+it after every execution.
 
 At power-up (start, SIGUSR1 = the RESET button, or microcontroller.reset()) boot.py runs as on
 the board: CIRCUITPY starts read-only to code, `storage.remount("/", readonly=False)` in boot.py

@@ -79,11 +79,27 @@ def _catches_import_error(handler):
     return "ImportError" in names or "Exception" in names
 
 
-def imports_of(path, modname, known):
+def _at_load(tree):
+    """Returns the statements that run as a module loads: its top level and the bodies of
+    top-level if/try blocks, not function or class bodies."""
+    out = []
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, (ast.Try, ast.If)):
+            todo.extend(node.body + node.orelse)
+            for handler in getattr(node, "handlers", ()):
+                todo.extend(handler.body)
+    return out
+
+
+def imports_of(path, modname, known, at_load=False):
     """Returns {imported module: optional?} for one file. Modules in `known` (ours and the
     libraries') are resolved to submodules (`from lnr import drop` is lnr; `from lnr import game`
     is lnr.game), others kept as written. Optional: every import of it is inside a `try` that
-    catches ImportError."""
+    catches ImportError. With `at_load`, only the imports that run as the module loads
+    (_at_load(): tools.membudget imports each module after those)."""
     tree = ast.parse(Path(path).read_text(), str(path))
     is_package = Path(path).name == "__init__.py"
     optional_ids = _optional_nodes(tree)
@@ -92,7 +108,7 @@ def imports_of(path, modname, known):
     def add(name, optional):
         found[name] = found.get(name, True) and optional
 
-    for node in ast.walk(tree):
+    for node in (_at_load(tree) if at_load else ast.walk(tree)):
         optional = id(node) in optional_ids
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -112,10 +128,11 @@ def imports_of(path, modname, known):
     return found
 
 
-def graph(root=ROOT, libraries=None, optional=False):
+def graph(root=ROOT, libraries=None, optional=False, at_load=False):
     """Returns {module: [imported modules]} for our modules, the drive's root files (named by
     file, e.g. "code.py") and `libraries` ({module name: Path} of shipped libraries' sources).
-    Optional imports are left out unless `optional` is true."""
+    Optional imports are left out unless `optional` is true; with `at_load`, only the imports
+    that run as each module loads."""
     root = Path(root)
     files = module_files(root)
     files.update(libraries or {})
@@ -124,7 +141,7 @@ def graph(root=ROOT, libraries=None, optional=False):
             files[name] = root / name
     g = {}
     for name, p in files.items():
-        found = imports_of(p, name, files)
+        found = imports_of(p, name, files, at_load)
         g[name] = sorted(n for n, opt in found.items() if optional or not opt)
     return g
 

@@ -71,7 +71,7 @@ def features(state, seat, hand):
         if abs(v - lastv) == 2:
             f[F_BLOCKED] += n[v] * v
     f[F_C4] = 1 if cmask & 16 else 0
-    op = ai._open(state.cells, state.head)
+    op = ai.open_ahead(state.cells, state.head)
     f[F_OPEN] = op
     f[F_SHUT] = 1 if op == 0 else 0
     loco = state.loco

@@ -2,7 +2,13 @@
 that survives a power cut at any moment (docs/storage.md has the fault model and the proof).
 
 Loaded by each Storage read or write and dropped after it (RAM, docs/memory.md), with the one
-8 KB buffer below: the functions work on the Storage object `st`, on its public attributes.
+8 KB buffer below. The functions know nothing of the Storage: they take the NVM, the drive,
+the values kept (as lnr.image.fields() gives them) and `held`, which commit each copy holds,
+and give back values, `held` and the notice to show; lnr/storage.py keeps them.
+
+`held` is (seq, nvm_seq, file_seq, file_seen): the newest commit's number loaded or written
+(-1: none), the one each copy holds intact (-1: none, damaged, or not known to be intact), and
+whether a file copy was found on the drive or written.
 
 The copies hold the same image (lnr/image.py):
 - the NVM: `nvm[0:8192] = image`, one slice assignment: the SAMD51 erases the whole 8 KB block,
@@ -20,9 +26,12 @@ commit. A copy that failed to write is written first at the next commit.
 """
 import os
 
-from engine.state import MODE_RIVAL
 from lnr import image
 from lnr.image import SIZE, SECTOR, VALID, BLANK, BAD
+from lnr.limits import (
+    N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
+    DEFAULT_HINTS,
+)
 
 try:
     from micropython import const
@@ -60,36 +69,38 @@ def _buffer():
     return _buf
 
 
-def _path(st, name):
-    d = st.drive
-    return d + name if d.endswith("/") else d + "/" + name
+def _path(drive, name):
+    return drive + name if drive.endswith("/") else drive + "/" + name
 
 
-def _has_nvm(st):
-    return st.nvm is not None and len(st.nvm) >= SIZE
+def _has_nvm(nvm):
+    return nvm is not None and len(nvm) >= SIZE
+
+
+def _join(notice, text):
+    return text if notice is None else notice + "\n" + text
 
 
 # ------------------------------------------------------------------ reading
 
 
-def read_nvm(st, buf):
+def read_nvm(nvm, buf):
     """Reads the NVM's image into `buf`; returns its status (image.VALID, BLANK, BAD; or
     _NONE: no NVM)."""
-    nvm = st.nvm
-    if not _has_nvm(st):
+    if not _has_nvm(nvm):
         return _NONE
     for at in range(0, SIZE, SECTOR):  # a sector at a time: no second 8 KB buffer
         buf[at:at + SECTOR] = nvm[at:at + SECTOR]
     return image.status(buf)
 
 
-def read_file(st, buf):
-    """Reads the file's image into `buf`; returns its status (VALID, BAD, _MISSING; or _NONE:
-    no drive)."""
-    if st.drive is None:
+def read_file(drive, buf):
+    """Reads the image of the file on the drive folder `drive` into `buf`; returns its status
+    (VALID, BAD, _MISSING; or _NONE: no drive)."""
+    if drive is None:
         return _NONE
     try:
-        f = open(_path(st, FILE), "rb")
+        f = open(_path(drive, FILE), "rb")
     except OSError:
         return _MISSING
     try:
@@ -106,59 +117,58 @@ def read_file(st, buf):
     return image.status(buf)
 
 
-def _take(st, buf):
-    # The fields of a valid logical image become st's.
-    if not image.read(buf, st, st.DEFAULTS):
-        st.note(NOTICE_GAME)
-    st.seq = image.seq(buf)
-
-
-def load(st):
-    # See Storage.load.
-    st.defaults()
-    st.notice = None
-    st.seq = st.nvm_seq = st.file_seq = -1
-    st.file_seen = False
-    st.less_safe = st.drive is None or not st.writable
+def load(nvm, drive, writable):
+    """Reads both copies and takes the newest valid one; never raises. Returns (values, held,
+    notice): the values as image.fields() gives them (None: no copy to take them from, the
+    defaults stand), which commit each copy holds, and the notice the title shows (None: a
+    blank board, or nothing lost)."""
     buf = _buffer()
+    values = None
+    notice = None
+    seq = nvm_seq = file_seq = -1
     flags = 0
-    ns = read_nvm(st, buf)
+    ns = read_nvm(nvm, buf)
     legacy = False
     if ns == VALID:
         image.to_logical(buf)
-        st.nvm_seq = image.seq(buf)
+        seq = nvm_seq = image.seq(buf)
         flags = image.flags(buf)
-        _take(st, buf)
+        values, game_ok = image.fields(buf)
     elif ns == BAD:
-        legacy = _legacy(st, buf)
-    fs = read_file(st, buf)
-    st.file_seen = fs == VALID or fs == BAD
+        values, game_ok = _legacy(buf)
+        legacy = values is not None
+    fs = read_file(drive, buf)
+    file_seen = fs == VALID or fs == BAD
     if fs == VALID:
         image.to_logical(buf)
-        st.file_seq = image.seq(buf)
-        if st.file_seq > st.nvm_seq:
-            _take(st, buf)
-    if st.seq < 0:
+        file_seq = image.seq(buf)
+        if file_seq > nvm_seq:
+            seq = file_seq
+            values, game_ok = image.fields(buf)
+    if values is not None and not game_ok:
+        notice = NOTICE_GAME  # the saved game is dropped, the rest kept
+    if seq < 0:
         if legacy:
             pass
         elif ns == BAD or fs == BAD:
-            st.defaults()
-            st.note(NOTICE_DAMAGED)
+            notice = NOTICE_DAMAGED
         elif ns == _NONE and fs == _NONE:
-            st.note(NOTICE_NO_NVM)
-    elif st.file_seq > st.nvm_seq:
+            notice = NOTICE_NO_NVM
+    elif file_seq > nvm_seq:
         if ns == BAD or ns == BLANK:  # the NVM may have held a newer commit
-            st.note(NOTICE_OLDER)
+            notice = _join(notice, NOTICE_OLDER)
     elif fs == BAD or (fs == _MISSING and flags & image.FLAG_DRIVE):
-        st.note(NOTICE_OLDER)  # the file may have held a newer commit
-    if st.drive is not None and not st.writable:
-        st.note(NOTICE_LESS_SAFE)
+        notice = _join(notice, NOTICE_OLDER)  # the file may have held a newer commit
+    if drive is not None and not writable:
+        notice = _join(notice, NOTICE_LESS_SAFE)
+    return values, (seq, nvm_seq, file_seq, file_seen), notice
 
 
-def _legacy(st, buf):
+def _legacy(buf):
     # The layout before this one: two 128-byte slots at the start of a 256-byte NVM (magic
-    # 0x4C, layout 1, a 16-bit sequence number, CRC-16 of bytes 0..125 at 126). Its records
-    # and settings are taken over; its saved game is not (the save's format changed).
+    # 0x4C, layout 1, a 16-bit sequence number, CRC-16 of bytes 0..125 at 126). Returns its
+    # records and settings as image.fields() does (None if neither slot is valid), and False
+    # if it held a saved game: that is not taken over (the save's format changed).
     from engine.crc import crc16
 
     at = -1
@@ -173,57 +183,58 @@ def _legacy(st, buf):
             at = a
             seq = s
     if at < 0:
-        return False
-    d = st.DEFAULTS
+        return None, True
     v = buf[at + 4]
-    st.brightness = v if v <= image.BRIGHTNESS_MAX else d[0]
+    brightness = v if v <= BRIGHTNESS_MAX else DEFAULT_BRIGHTNESS
     v = buf[at + 5]
-    st.pixel_count = v if 1 <= v <= image.PIXELS_MAX else d[1]
+    pixel_count = v if 1 <= v <= PIXELS_MAX else DEFAULT_PIXELS
     v = buf[at + 6]
-    st.hints = v if v <= 1 else d[2]
-    for m in range(image.N_MODES):
+    hints = v if v <= 1 else DEFAULT_HINTS
+    best = [None] * N_MODES
+    played = [0] * N_MODES
+    for m in range(N_MODES):
         v = buf[at + 7 + m]
-        st.best[m] = None if v == image.NO_BEST else v
-        st.played[m] = buf[at + 11 + 2 * m] << 8 | buf[at + 12 + 2 * m]
-    st.rival_wins = buf[at + 19] << 8 | buf[at + 20]
-    if buf[at + 21]:
-        st.note(NOTICE_GAME)
-    return True
+        best[m] = None if v == NO_BEST else v
+        played[m] = buf[at + 11 + 2 * m] << 8 | buf[at + 12 + 2 * m]
+    rival_wins = buf[at + 19] << 8 | buf[at + 20]
+    return (brightness, pixel_count, hints, best, played, rival_wins, None), not buf[at + 21]
 
 
-def _current(st, buf):
-    # Fills `buf` with the logical image of the newest commit (st.seq) from a copy that still
-    # holds it intact, or an empty one (the history starts again).
-    if st.seq >= 0:
-        if st.nvm_seq == st.seq:
-            if read_nvm(st, buf) == VALID:
+def _current(nvm, drive, held, buf):
+    # Fills `buf` with the logical image of the newest commit (held's seq) from a copy that
+    # still holds it intact, or an empty one (the history starts again). Returns `held`, a
+    # copy found no longer holding it marked so.
+    seq, nvm_seq, file_seq, file_seen = held
+    if seq >= 0:
+        if nvm_seq == seq:
+            if read_nvm(nvm, buf) == VALID:
                 image.to_logical(buf)
-                if image.seq(buf) == st.seq:
-                    return
-            st.nvm_seq = -1
-        if st.file_seq == st.seq:
-            if read_file(st, buf) == VALID:
+                if image.seq(buf) == seq:
+                    return held
+            nvm_seq = -1
+        if file_seq == seq:
+            if read_file(drive, buf) == VALID:
                 image.to_logical(buf)
-                if image.seq(buf) == st.seq:
-                    return
-            st.file_seq = -1
+                if image.seq(buf) == seq:
+                    return seq, nvm_seq, file_seq, file_seen
+            file_seq = -1
     image.clear(buf)
+    return seq, nvm_seq, file_seq, file_seen
 
 
-def history(st):
-    """Returns the games of the newest copy, oldest first (lnr.image entries)."""
+def history(nvm, drive, held):
+    """Returns (the games of the newest copy, oldest first, as lnr.image entries; held)."""
     buf = _buffer()
-    _current(st, buf)
-    return image.games(buf)
+    held = _current(nvm, drive, held, buf)
+    return image.games(buf), held
 
 
 # ------------------------------------------------------------------ writing
 
 
-def write_nvm(st, buf):
+def write_nvm(nvm, buf):
     """Writes the physical image in one slice assignment (one erase of the block); returns
     True if it reads back the same."""
-    nvm = st.nvm
     try:
         nvm[0:SIZE] = buf
         for at in range(0, SIZE, SECTOR):
@@ -262,24 +273,24 @@ def _zero_file(path, size):
         f.close()
 
 
-def _make(st, path):
+def _make(drive, path):
     # The folders and files of the drive's copy, zeros for now (once per board, or after the
     # file was lost): the one write of the copy that allocates clusters (docs/storage.md).
-    _mkdir(_path(st, _FOLDER))
-    pad = _path(st, _PAD_FILE)
+    _mkdir(_path(drive, _FOLDER))
+    pad = _path(drive, _PAD_FILE)
     if _size(pad) != PAD:
         _zero_file(pad, PAD)
-    _mkdir(_path(st, _SUBFOLDER))
+    _mkdir(_path(drive, _SUBFOLDER))
     _zero_file(path, FILE_SIZE)
 
 
-def write_file(st, buf):
-    """Writes the physical image into the file, in place (made first if it is not whole);
-    returns True if no OSError came."""
-    path = _path(st, FILE)
+def write_file(drive, buf):
+    """Writes the physical image into the file on the drive folder `drive`, in place (made
+    first if it is not whole); returns True if no OSError came."""
+    path = _path(drive, FILE)
     try:
         if _size(path) != FILE_SIZE:
-            _make(st, path)
+            _make(drive, path)
         f = open(path, "r+b")
         try:
             f.seek(PAD)
@@ -291,37 +302,40 @@ def write_file(st, buf):
     return True
 
 
-def commit(st, entry):
-    """Writes st's data (and the history entry `entry`, if not None) to both copies; see
-    Storage.commit."""
-    has_nvm = _has_nvm(st)
-    to_file = st.drive is not None and st.writable
+def commit(nvm, drive, writable, held, values, finished=None):
+    """Writes `values` (as image.fields() gives them) and, if `finished` is not None, a
+    finished game for the history ((seed, mode, players, score, won, log): image.entry()'s
+    arguments) to both copies; the drive's only if `writable`. Returns (True if a copy now
+    holds it, held, the notice to add or None); (False, held, None) when nothing changed."""
+    has_nvm = _has_nvm(nvm)
+    to_file = drive is not None and writable
     if not has_nvm and not to_file:
-        return False
+        return False, held, None
     buf = _buffer()
-    _current(st, buf)
+    seq, nvm_seq, file_seq, file_seen = _current(nvm, drive, held, buf)
     before = image.content_crc(buf)
-    number = st.seq + 1 if st.seq >= 0 else 1
-    flags = image.FLAG_DRIVE if (to_file or st.file_seen) else 0
-    image.write(buf, st, number, flags, st.DEFAULTS)
-    if entry is not None:
-        image.add(buf, entry)
-    if (st.seq >= 0 and image.content_crc(buf) == before
-            and (st.nvm_seq == st.seq or not has_nvm)
-            and (st.file_seq == st.seq or not to_file)):
-        return False  # the same data, and both copies hold it: spare the flash
+    number = seq + 1 if seq >= 0 else 1
+    flags = image.FLAG_DRIVE if (to_file or file_seen) else 0
+    image.write(buf, number, flags, values)
+    if finished is not None:
+        image.add(buf, image.entry(*finished))
+    if (seq >= 0 and image.content_crc(buf) == before
+            and (nvm_seq == seq or not has_nvm)
+            and (file_seq == seq or not to_file)):
+        # The same data, and both copies hold it: spare the flash.
+        return False, (seq, nvm_seq, file_seq, file_seen), None
     image.to_physical(buf)
     wrote = 0
     failed = 0
-    nvm_first = has_nvm and st.nvm_seq != st.seq and st.file_seq == st.seq
+    nvm_first = has_nvm and nvm_seq != seq and file_seq == seq
     for nvm_now in ((True, False) if nvm_first else (False, True)):
         if nvm_now and has_nvm:
-            ok = write_nvm(st, buf)
-            st.nvm_seq = number if ok else -1
+            ok = write_nvm(nvm, buf)
+            nvm_seq = number if ok else -1
         elif not nvm_now and to_file:
-            ok = write_file(st, buf)
-            st.file_seq = number if ok else -1
-            st.file_seen = st.file_seen or ok
+            ok = write_file(drive, buf)
+            file_seq = number if ok else -1
+            file_seen = file_seen or ok
         else:
             continue
         if ok:
@@ -329,38 +343,5 @@ def commit(st, entry):
         else:
             failed += 1
     if not wrote:
-        st.note(NOTICE_WRITE)
-        return False
-    st.seq = number
-    if failed:
-        st.note(NOTICE_ONE)
-    return True
-
-
-def finish_game(st, mode, score, won, seed, players, log):
-    # See Storage.finish_game.
-    if not 0 <= mode < image.N_MODES:
-        raise ValueError("unknown mode %s" % mode)
-    if st.played[mode] < 0xFFFF:
-        st.played[mode] += 1
-    if mode == MODE_RIVAL and won and st.rival_wins < 0xFFFF:
-        st.rival_wins += 1
-    best = st.best[mode]
-    new_best = (bool(won) and type(score) is int and 0 <= score < image.NO_BEST
-                and (best is None or score < best))
-    if new_best:
-        st.best[mode] = score
-    st.saved = None
-    entry = None
-    if seed is not None:
-        entry = image.entry(seed, mode, players, score, won, log)
-    commit(st, entry)
-    return new_best
-
-
-def save_game(st, saved):
-    # See Storage.save_game.
-    if not 0 < len(saved) <= image.SAVE_MAX:
-        return False
-    st.saved = bytes(saved)
-    return commit(st, None)
+        return False, (seq, nvm_seq, file_seq, file_seen), NOTICE_WRITE
+    return True, (number, nvm_seq, file_seq, file_seen), NOTICE_ONE if failed else None

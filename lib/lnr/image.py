@@ -40,19 +40,19 @@ except ImportError:  # CPython
         return x
 
 
+from lnr.limits import (
+    SAVE_MAX, N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
+    DEFAULT_HINTS,
+)
+
 SIZE = const(8192)
 SECTOR = const(512)
 _PAYLOAD = const(511)
 _SECTORS = const(16)
-SAVE_MAX = const(355)
 _HISTORY = const(384)
 HISTORY_MAX = const(7788)
 ENTRY_HEAD = const(7)  # a history entry's bytes before its log
 NO_LOG = const(0xFFFF)  # an entry's log bits when the game cannot be rebuilt
-N_MODES = const(4)
-BRIGHTNESS_MAX = const(4)
-PIXELS_MAX = const(16)
-NO_BEST = const(0xFF)
 FLAG_DRIVE = const(1)
 
 _VERSION = const(2)
@@ -145,50 +145,48 @@ def clear(buf):
     buf[3] = _VERSION
 
 
-def read(buf, st, defaults):
-    """Sets the records, the settings and the saved game of `st` (a lnr.storage.Storage) from
-    a valid logical image. A setting out of range falls back to its default (the tuple
-    `defaults`: brightness, pixels, hints); returns False if the saved game cannot be one
-    (too long: it is left out, the rest kept)."""
-    st.brightness = _in_range(buf[_BRIGHT], 0, BRIGHTNESS_MAX, defaults[0])
-    st.pixel_count = _in_range(buf[_PIXELS], 1, PIXELS_MAX, defaults[1])
-    st.hints = _in_range(buf[_HINTS], 0, 1, defaults[2])
+def fields(buf):
+    """Returns the values of a valid logical image: (brightness, pixel_count, hints, best (a
+    list, None for no record), played (a list), rival_wins, the saved game's bytes or None),
+    and False if the saved game's length cannot be one's (it is left out, the rest kept). A
+    setting out of range (a later layout, say) falls back to its default alone."""
+    best = [None] * N_MODES
+    played = [0] * N_MODES
     for m in range(N_MODES):
         b = buf[_BEST + m]
-        st.best[m] = None if b == NO_BEST else b
-        st.played[m] = _u16(buf, _PLAYED + 2 * m)
-    st.rival_wins = _u16(buf, _RIVAL)
+        best[m] = None if b == NO_BEST else b
+        played[m] = _u16(buf, _PLAYED + 2 * m)
     n = _u16(buf, _SAVED_LEN)
-    st.saved = None
-    if n > SAVE_MAX:
-        return False
-    if n:
-        st.saved = bytes(buf[_SAVED:_SAVED + n])
-    return True
+    return ((_in_range(buf[_BRIGHT], 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS),
+             _in_range(buf[_PIXELS], 1, PIXELS_MAX, DEFAULT_PIXELS),
+             _in_range(buf[_HINTS], 0, 1, DEFAULT_HINTS),
+             best, played, _u16(buf, _RIVAL),
+             bytes(buf[_SAVED:_SAVED + n]) if 0 < n <= SAVE_MAX else None),
+            n <= SAVE_MAX)
 
 
-def write(buf, st, number, flag_byte, defaults):
-    """Writes `st`'s records, settings and saved game, the sequence `number` and the flags
-    into a logical image (the history stays as it is); a setting out of range is written as
-    its default (as read())."""
+def write(buf, number, flag_byte, values):
+    """Writes `values` (as fields() returns them: the records, the settings and the saved
+    game), the sequence `number` and the flags into a logical image (the history stays as it
+    is); a setting out of range is written as its default (as fields() would read it)."""
+    brightness, pixel_count, hints, best, played, rival_wins, saved = values
     buf[_SEQ] = (number >> 16) & 0xFF
     buf[_SEQ + 1] = (number >> 8) & 0xFF
     buf[_SEQ + 2] = number & 0xFF
     buf[_FLAGS] = flag_byte
-    buf[_BRIGHT] = _in_range(st.brightness, 0, BRIGHTNESS_MAX, defaults[0])
-    buf[_PIXELS] = _in_range(st.pixel_count, 1, PIXELS_MAX, defaults[1])
-    buf[_HINTS] = 1 if st.hints else 0
+    buf[_BRIGHT] = _in_range(brightness, 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
+    buf[_PIXELS] = _in_range(pixel_count, 1, PIXELS_MAX, DEFAULT_PIXELS)
+    buf[_HINTS] = 1 if hints else 0
     for m in range(N_MODES):
-        buf[_BEST + m] = _in_range(st.best[m], 0, NO_BEST - 1, NO_BEST)
-        _put16(buf, _PLAYED + 2 * m, _in_range(st.played[m], 0, 0xFFFF, 0xFFFF))
-    _put16(buf, _RIVAL, _in_range(st.rival_wins, 0, 0xFFFF, 0xFFFF))
-    blob = st.saved
-    n = len(blob) if blob is not None and len(blob) <= SAVE_MAX else 0
+        buf[_BEST + m] = _in_range(best[m], 0, NO_BEST - 1, NO_BEST)
+        _put16(buf, _PLAYED + 2 * m, _in_range(played[m], 0, 0xFFFF, 0xFFFF))
+    _put16(buf, _RIVAL, _in_range(rival_wins, 0, 0xFFFF, 0xFFFF))
+    n = len(saved) if saved is not None and len(saved) <= SAVE_MAX else 0
     _put16(buf, _SAVED_LEN, n)
     for i in range(SAVE_MAX):
         buf[_SAVED + i] = 0
     if n:
-        buf[_SAVED:_SAVED + n] = blob
+        buf[_SAVED:_SAVED + n] = saved
 
 
 def content_crc(buf):

@@ -1,40 +1,47 @@
 """The moves between the menus and a game that need more than either screen: dealing a new
-game, resuming the saved one, saving & quitting, and the save's bytes: engine/codec.py's blob
-(with the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
+game, resuming the saved one, saving & quitting, counting a finished game (it joins the
+history: its seed, seats and decisions), and the save's bytes: engine/codec.py's blob (with
+the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
 game's decision log (engine/gamelog.py), so that a resumed game goes on exactly as it would
 have, bots included, and joins the history whole when it ends.
 
 lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
-play screen is in RAM.
+play screen is in RAM. A finished game is counted here, not on the game over screen, and the
+changed settings are committed here, not on the settings screen, so that the saves' code and
+their 8 KB image (lnr/copies.py) never share RAM with the menus' code and text.
 """
+from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from lnr import drop
 from lnr import game as games
-from lnr.app import SC_PLAY, W_START, W_RESUME
+from lnr.screens import SC_PLAY, SC_TITLE, SC_OVER, W_START, W_RESUME, W_SAVE, W_SETTINGS
+from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 
 def run(app, want, where):
-    """Makes the move `want` (lnr.app's W_START, W_RESUME or W_SAVE and its arguments) and
-    shows the game or the title; `where` is the play screen's (sel, hoff) for a save."""
+    """Makes the move `want` (lnr.screens' W_* and its arguments); `where` is the play
+    screen's (sel, hoff) for a save. Returns what the App shows next: (SC_PLAY, None) to
+    begin app.game, (SC_PLAY, (the turn's start, sel, hoff)) to go back to a game the NVM
+    could not save, (SC_OVER, over()'s result) or (SC_TITLE, None)."""
     kind = want[0]
     if kind == W_START:
-        game = start(app, want[1], want[2], want[3])
+        app.game = start(app, want[1], want[2], want[3])
     elif kind == W_RESUME:
-        game = resume(app)
+        app.game = resume(app)
+    elif kind == W_SAVE:
+        if save(app, want[1], want[2]):
+            app.game = None
+        else:
+            return SC_PLAY, (want[2], where[0], where[1])
+    elif kind == W_SETTINGS:
+        if app.writes:
+            app.store.save_settings()  # a failure's notice shows on the title
+        return SC_TITLE, None
     else:
-        game = None if save(app, want[1], want[2]) else want[1]
-    if game is None:
+        shown = over(app, want[1])
         app.game = None
-        app.title()
-        return
-    app.game = game
-    app.screen = SC_PLAY
-    play = app._player()  # pylint: disable=protected-access
-    if where is not None:  # the NVM refused the save: back to the game as it was
-        play.rejoin(game, want[2], where[0], where[1])
-        play.toast("Could not save")
-    else:
-        play.begin(game)
+        return SC_OVER, shown
+    return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
 def start(app, mode, players, seed=None):
@@ -65,8 +72,8 @@ def resume(app):
 
 
 def save(app, game, start):
-    """Saves `game` as it stood at the turn's start (the State `start`); returns True if the
-    NVM holds it (the title then says so)."""
+    """Saves `game` as it stood at the turn's start (the State `start`); returns True if a
+    copy holds it (the title then says so)."""
     store = app.store
     blob = pack(game, start)
     before = store.notice
@@ -79,6 +86,50 @@ def save(app, game, start):
     else:
         store.notice = before
     return ok
+
+
+def over(app, game):
+    """Counts the finished `game` (one commit: storage.finish_game) and returns what the
+    game over screen shows: (the title's colour, 8 lines of (text, colour))."""
+    s = game.state
+    mode = s.mode
+    me = 1 if mode == MODE_RIVAL else game.first_human()
+    score = s.score(me)
+    won = me in s.winners()
+    store = app.store
+    best = store.best[mode]
+    record = False
+    if app.writes:  # the game joins the history: its seed, seats and decisions
+        record = store.finish_game(mode, score, won, game.seed, s.players, s.log)
+    lines = [("", WHITE)] * 8
+    lines[0] = ("Your score: %d" % score, WHITE)
+    if mode == MODE_RIVAL:
+        n = s.score(0)
+        lines[1] = ("Rival's pile: %d card%s" % (n, "" if n == 1 else "s"), WHITE)
+        lines[2] = ("YOU WIN!", GREEN) if won else ("The rival wins", RED)
+    elif mode == MODE_CHALLENGE and s.lost:
+        lines[1] = ("4th derailment: lost", RED)
+    elif mode == MODE_TABLE:
+        lines[1] = ("WINNER!", GREEN) if won else ("Winner: " + _names(game, s.winners()), WHITE)
+        for seat in range(s.players):
+            lines[2 + seat] = ("%s: %d" % (game.name(seat), s.score(seat)), WHITE)
+    if mode != MODE_TABLE:
+        lines[4] = ("Cards: %d  Derailed: %d" % (
+            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
+        lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
+    if record:
+        lines[6] = ("NEW RECORD!", GREEN)
+    elif best is not None:
+        lines[6] = ("Record: %d" % best, CYAN)
+    lines[7] = ("A: title", GREY)
+    return (RED if mode == MODE_CHALLENGE and s.lost else YELLOW), lines
+
+
+def _names(game, seats):
+    out = ""
+    for seat in seats:
+        out += (" " if out else "") + game.name(seat)
+    return out
 
 
 def meta(game):
@@ -109,7 +160,7 @@ def pack(game, state=None):
     try:
         blob = _pack(state, game.rng, meta(game))
     finally:
-        drop("engine.codec")
+        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
     log = state.log
     bits = 0xFFFF if log is None or log.bits < 0 else log.bits
     n = 0 if bits == 0xFFFF else (bits + 7) >> 3
@@ -137,7 +188,7 @@ def unpack(saved):
     try:
         state, rng, meta_ = _unpack(saved[1:1 + n])
     finally:
-        drop("engine.codec")
+        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
     players = state.players
     if len(meta_) != 9 + players:
         raise ValueError("the save's seats do not match")

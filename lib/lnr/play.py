@@ -10,9 +10,9 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS,
     P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
 )
+from engine.order import best
 from lnr import drop, drop_new
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.order import best
 from lnr.hud import (
     S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_RESULT, S_HANDOFF, S_INFO, BTN_ROLL,
 )

@@ -13,13 +13,19 @@ written: `less_safe` is True and the title says so.
 
 The code that reads and writes the copies (lnr/copies.py, lnr/image.py and their 8 KB buffer)
 is imported by each method below that reads or writes and dropped after it: none of it is in
-RAM while a game is played (docs/memory.md).
+RAM while a game is played (docs/memory.md). This object keeps the data (its public attributes)
+and which commit each copy holds; copies gets values and bytes and gives back values, which
+copy holds what, and the notice to show.
 
 Flash wear (docs/hardware.md): the app commits only at a game's end (finish_game), on save and
 quit (save_game) and when it leaves the settings (save_settings); a commit that would write the
 same data is skipped.
 """
 from lnr import drop
+from lnr.game import MODE_RIVAL
+from lnr.limits import (
+    N_MODES, NO_BEST, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
+)
 
 
 def _done():
@@ -33,28 +39,29 @@ class Storage:
     `writable`. Call load() once at start; then read the attributes, change them and commit
     through the methods below."""
 
-    DEFAULTS = (2, 5, 1)  # LED brightness, NeoPixel count (the app clamps it), hints on
+    DEFAULTS = (DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS)  # brightness, pixels, hints
 
     def __init__(self, nvm, drive=None, writable=False):
-        self.nvm = nvm
-        self.drive = drive
-        self.writable = writable
-        # lnr.copies' bookkeeping: the newest sequence number loaded or written (-1: none),
-        # the one each copy holds intact (-1: none, damaged, or not known to be intact), and
-        # whether a file copy was found on the drive.
+        self._nvm = nvm
+        self._drive = drive
+        self._writable = writable
+        # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
+        # the newest sequence number loaded or written (-1: none), the one each copy holds
+        # intact (-1: none, damaged, or not known to be intact), and whether a file copy was
+        # found on the drive. Only this object sets them, from what copies gives back.
         self.seq = -1
         self.nvm_seq = -1
         self.file_seq = -1
         self.file_seen = False
         self.less_safe = drive is None or not writable  # one copy only: the NVM
         self.notice = None
-        self.defaults()
+        self.reset()
 
-    def defaults(self):
-        """Sets the records and settings of a new board."""
+    def reset(self):
+        """Sets every setting and record to its default, and no saved game (writes nothing)."""
         self.brightness, self.pixel_count, self.hints = self.DEFAULTS
-        self.best = [None, None, None, None]
-        self.played = [0, 0, 0, 0]
+        self.best = [None] * N_MODES
+        self.played = [0] * N_MODES
         self.rival_wins = 0
         self.saved = None
 
@@ -62,25 +69,42 @@ class Storage:
         """Adds `text` to the notice the title shows once."""
         self.notice = text if self.notice is None else self.notice + "\n" + text
 
+    def _held(self, held):
+        self.seq, self.nvm_seq, self.file_seq, self.file_seen = held
+
     def load(self):
         """Reads the newest valid copy; never raises. A blank board gives the defaults
         silently; damaged data gives the other copy or the defaults, with `notice` saying so."""
         from lnr import copies
 
+        self.reset()
         try:
-            copies.load(self)
+            values, held, self.notice = copies.load(self._nvm, self._drive, self._writable)
         finally:
             _done()
+        self._held(held)
+        if values is not None:
+            (self.brightness, self.pixel_count, self.hints, self.best, self.played,
+             self.rival_wins, self.saved) = values
 
-    def commit(self):
-        """Writes everything to both copies; returns True if a copy now holds it. Skipped
-        (False) when nothing changed."""
+    def commit(self, finished=None):
+        """Writes everything (and the game `finished`, if not None, into the history: see
+        finish_game) to both copies; returns True if a copy now holds it. Skipped (False)
+        when nothing changed."""
         from lnr import copies
 
         try:
-            return copies.commit(self, None)
+            ok, held, notice = copies.commit(
+                self._nvm, self._drive, self._writable,
+                (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
+                (self.brightness, self.pixel_count, self.hints, self.best, self.played,
+                 self.rival_wins, self.saved), finished)
         finally:
             _done()
+        self._held(held)
+        if notice is not None:
+            self.note(notice)
+        return ok
 
     def finish_game(self, mode, score, won, seed=None, players=1, log=None):
         """Counts a finished game of `mode` (0 solo, 1 challenge, 2 rival, 3 table) with the
@@ -88,22 +112,28 @@ class Storage:
         the best becomes the best (a lost challenge ends early, §8, and must not set one).
         With its `seed`, seats and decision log (engine.gamelog.GameLog) the game joins the
         history. Drops the saved game, commits once; returns True if it is a new best."""
-        from lnr import copies
-
-        try:
-            return copies.finish_game(self, mode, score, won, seed, players, log)
-        finally:
-            _done()
+        if not 0 <= mode < N_MODES:
+            raise ValueError("unknown mode %s" % mode)
+        if self.played[mode] < 0xFFFF:
+            self.played[mode] += 1
+        if mode == MODE_RIVAL and won and self.rival_wins < 0xFFFF:
+            self.rival_wins += 1
+        best = self.best[mode]
+        new_best = (bool(won) and type(score) is int and 0 <= score < NO_BEST
+                    and (best is None or score < best))
+        if new_best:
+            self.best[mode] = score
+        self.saved = None
+        self.commit(None if seed is None else (seed, mode, players, score, won, log))
+        return new_best
 
     def save_game(self, saved):
         """Keeps `saved` (lnr.moves' bytes) as the game to resume, and commits. Returns False,
-        writing nothing, if it is empty or too long (lnr.image.SAVE_MAX)."""
-        from lnr import copies
-
-        try:
-            return copies.save_game(self, saved)
-        finally:
-            _done()
+        writing nothing, if it is empty or too long (SAVE_MAX, lnr/limits.py)."""
+        if not 0 < len(saved) <= SAVE_MAX:
+            return False
+        self.saved = bytes(saved)
+        return self.commit()
 
     def drop_saved(self):
         """Forgets the saved game (commits once if there was one)."""
@@ -119,10 +149,13 @@ class Storage:
 
     def history(self):
         """Returns the finished games kept, oldest first, as lnr.image entries (bytes; read
-        them with lnr.image.entry fields or tools/records.py)."""
+        them with lnr.image.read_entry or tools/records.py)."""
         from lnr import copies
 
         try:
-            return copies.history(self)
+            games, held = copies.history(self._nvm, self._drive,
+                                         (self.seq, self.nvm_seq, self.file_seq, self.file_seen))
         finally:
             _done()
+        self._held(held)
+        return games

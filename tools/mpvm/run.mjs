@@ -34,7 +34,8 @@
 // its peak), not what X keeps. Live cost, identical for any --heap:
 //   import gc, mpvm
 //   await mpvm.collect(); a = gc.mem_alloc(); import X; await mpvm.collect(); b = gc.mem_alloc()
-// (top-level await is allowed in scripts run here; `mpvm` exists only here). Long runs such as
+// (top-level await is allowed in scripts run here, or a script ends with mpvm.run(main()) to have
+// its coroutine awaited; `mpvm` exists only here). Long runs such as
 // many-seed simulations must `await mpvm.collect()` now and then: without it the heap only
 // grows, to MemoryError after about 1.8 GiB of allocations in total.
 
@@ -92,10 +93,16 @@ try {
 
 // The VM hands us output a byte at a time; its own line buffering drops a last line that has
 // no '\n', so buffer here and flush at each newline (and at the end) to keep output streaming.
+// The last line written is kept for mpvm.last_line(): what a built-in only prints (such as
+// micropython.qstr_info()) can be read back by the script.
 function lineSink(stream) {
   let buf = [];
   const flush = () => {
-    if (buf.length) stream.write(Buffer.from(buf));
+    if (buf.length) {
+      const bytes = Buffer.from(buf);
+      stream.lastLine = bytes.toString("utf8");
+      stream.write(bytes);
+    }
     buf = [];
   };
   const put = (bytes) => {
@@ -111,6 +118,7 @@ process.stdout.on("error", (e) => process.exit(e.code === "EPIPE" ? 141 : 1));
 const out = lineSink(process.stdout);
 const err = lineSink(process.stderr);
 
+globalThis.mpvmStdout = process.stdout;  // its lastLine, for mpvm.last_line()
 const mp = await loadMicroPython({ heapsize: heap, linebuffer: false, stdout: out.put, stderr: err.put });
 
 // Copy only .py files: the device never sees caches or data files from these trees either.
@@ -139,11 +147,26 @@ mp.FS.writeFile("/lib/mpvm.py", `"""Helpers that exist only under tools/mpvm/run
 import gc
 import js
 
+main = None
+
 
 async def collect():
     """Runs a real collection; afterwards gc.mem_alloc() is the live heap."""
     gc.collect()
     await js.Promise.resolve(None)
+
+
+def last_line():
+    """Returns the last line the script wrote to stdout (its newline included), e.g. what
+    micropython.qstr_info() printed."""
+    return str(js.mpvmStdout.lastLine)
+
+
+def run(coroutine):
+    """Awaits coroutine once the script's top level is done: a script that keeps its awaits in
+    a function, so that CPython's tools can read it, ends with mpvm.run(main())."""
+    global main
+    main = coroutine
 `);
 
 // Step 1 compiles, and must not await: top-level await is only accepted by a compile that
@@ -185,6 +208,11 @@ async def _mpvm_main(code):
         g['__file__'] = _mpvm_file
         r = eval(code, g)
         if r is not None:
+            await r
+        import mpvm
+        if mpvm.main is not None:
+            r = mpvm.main
+            mpvm.main = None
             await r
     except SystemExit as e:
         c = e.args[0] if e.args else None

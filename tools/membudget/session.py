@@ -1,0 +1,135 @@
+"""3. Phases: the real app plays one session on the MicroPython VM as a player would, from
+power-up (session_keys()), with the live heap read after every frame (vm/session.py); then the
+moments inside a move once more each, and start-up (vm/startup.py)."""
+from tools.membudget import vmrun
+
+SEED = 11  # the session's first game; the app counts up from it
+LATE_TURN = 8  # the session's games ask for a hint and save after this many of your turns
+
+# The phases vm/session.py's label() tells apart, in its order.
+LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "hint shown")
+# Moments inside a move, when a module is loaded for that moment only (between two frames, so
+# the per-frame reading cannot see them): (kind, what the app is doing, the module). The kinds
+# are vm/session.py moment()'s.
+MOMENTS = (
+    ("load", "start-up: the saves read (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("over", "game over: the game counted (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
+    ("saved", "save & quit: the save written (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
+    ("settings", "settings changed: written (lnr.copies, its 8 KB image)", "lnr.copies"),
+)
+
+# What the modules loaded for a moment are loaded for (the modules table says it).
+MOMENTARY = {
+    "lnr.make": "start-up",
+    "lnr.copies": "each read or write of the saves",
+    "lnr.image": "each read or write of the saves",
+    "engine.codec": "save & quit, Continue",
+    "engine.crc": "save & quit, Continue; the old layout's saves read",
+    "lnr.moves": "each move into or out of a game",
+    "lnr.hint": "a hint",
+    "lnr.howto": "a page of how to play",
+    "engine.bots": "a hint in a game without bots",
+}
+
+
+def session_keys(seed=SEED):
+    """Returns the session's frames (a key number or -1 per frame) and what it plays, in
+    words: games of every mode made by playing the engine (tools/app_script.py)."""
+    from tools.app_script import Model, SETTLE
+    from tools.sim import _script
+    from engine.rng import Rng
+    from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
+
+    # A hint (START, Hint; A closes it), then save & quit and Continue: the game goes on from
+    # the turn's start with the cursor on the first card, as the model's keys expect.
+    hint_save = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
+                 "START", "UP", "A", "WAIT*5", "A"]
+    keys = []
+    said = []
+    last = MODE_SOLO
+    for i, mode in enumerate((MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
+        m = Model(mode, seed + i)
+        nav = len(m.keys)
+        # The mode select's cursor starts on the last mode played (app.py), not on Solo.
+        assert m.keys == ["A"] + ["DOWN"] * mode + ["A"] + m.keys[2 + mode:nav]
+        keys += ["A"] + ["DOWN"] * ((mode - last) % 4) + ["A"] + m.keys[2 + mode:]
+        last = mode
+        if mode == MODE_SOLO:
+            keys += hint_save  # at the first turn: a short save
+            m.game.bot_rng = Rng(m.game.seed, 1)
+        m.play_simple(LATE_TURN)
+        keys += m.keys[nav:]
+        if not m.state.is_terminal():
+            keys += hint_save  # late in the game: the biggest State and save
+            # Continue makes the bots' generator afresh (lnr.game.Game): so does the model.
+            m.game.bot_rng = Rng(m.game.seed, 1)
+        n = len(m.keys)
+        m.play_simple()
+        keys += m.keys[n:] + [SETTLE, "A"]
+        said.append("%s (seed %d)" % (("solo", "challenge", "rival", "table, you and 2 bots")[i],
+                                       seed + i))
+    said[0] += " with a hint and save & quit, Continue at the first turn"
+    said.append("in every game a hint, save & quit and Continue at the player's %dth turn"
+                % (LATE_TURN + 1))
+    # Records, settings (one change), how to play (two pages), the table screen (the mode
+    # select's cursor is on Table, the last mode).
+    keys += ["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
+             "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE]
+    said.append("records, settings, how to play, mode select and table seats")
+    frames = [-1 if k is None else k for k in _script(keys)]
+    return frames, said
+
+
+def phases(names, form="py"):
+    """Runs the session on the VM (modules as `form`), then once more up to the last time of
+    each moment inside a move, and the start-up probe; returns what they found."""
+    from lnr.app import SC_PLAY
+    from lnr.hud import S_INFO
+
+    frames, said = session_keys()
+    args = [",".join(str(k) for k in frames), SEED, SC_PLAY, S_INFO,
+            ",".join(m[0] for m in MOMENTS)]
+    out = {"said": said, "mods": [], "peaks": {}, "loaded": set(), "seen": {},
+           "moments": {}}
+    for parts in vmrun.run("session.py", [",".join(names), "-", "0"] + args, form):
+        tag = parts[0]
+        if tag == "UNIT":
+            out["unit"] = parts[1]
+        elif tag == "IMPORTED":
+            out["imported"] = int(parts[1])
+        elif tag == "STARTED":
+            out["started"] = (int(parts[1]), int(parts[2]))
+        elif tag == "MODS":
+            out["mods"].append((int(parts[1]), int(parts[2]),
+                                parts[3].split(",") if len(parts) > 3 else []))
+        elif tag == "PEAK":
+            out["peaks"][int(parts[1])] = tuple(int(x) for x in parts[2:])
+        elif tag == "SEEN":
+            out["seen"][parts[1]] = int(parts[2])
+        elif tag == "LOADED":
+            out["loaded"] = set(parts[1].split(",")) if len(parts) > 1 else set()
+        elif tag == "FRAMES":
+            out["frames"] = int(parts[1])
+    for kind, _, _ in MOMENTS:  # the last time: in the session's biggest game
+        n = out["seen"].get(kind, 0)
+        if n:
+            for parts in vmrun.run("session.py", [",".join(names), kind, str(n)] + args,
+                                   form):
+                if parts[0] == "PROBE":
+                    out["moments"][kind] = (int(parts[2]), parts[4].split(","))
+    for parts in vmrun.run("startup.py", [out["unit"]], form):
+        if parts[0] == "MAKE":
+            out["make"] = int(parts[1])
+    return out
+
+
+def resident_at(mods, frame):
+    """Returns the device modules in sys.modules at the end of `frame` of the session."""
+    names = []
+    for f, _, ms in mods:
+        if f > frame:
+            break
+        names = ms
+    return names

