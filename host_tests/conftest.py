@@ -11,3 +11,24 @@ for path in (ROOT, os.path.join(ROOT, "lib")):
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def device_libs(tmp_path):
+    """A folder holding the pinned device libraries the app imports beside the engine
+    (adafruit_ticks, adafruit_display_text), as tools.deploy ships them to the board's /lib:
+    give it to the MicroPython VM as `--tree DIR:/lib`."""
+    import shutil
+
+    from tools import deploy
+
+    out = tmp_path / "device_libs"
+    for rel, path in deploy.third_party_files():
+        if rel.split("/")[0].split(".")[0] in ("adafruit_ticks", "adafruit_display_text"):
+            dest = out / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    return out

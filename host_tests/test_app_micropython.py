@@ -1,10 +1,11 @@
 """The device app's own code on the real MicroPython VM (tools/mpvm), not only on CPython: whole
 games of every mode played through lnr.main.run with the same key scripts as the simulator
-tests, with the stand-ins of displayio and terminalio (tools/standins: no pixels, but as strict
-as the firmware about indices, tile numbers and colours) and a scripted hw. MicroPython-only
-mistakes (a formatting flag, a str or list method it lacks, a long int where a small one is
-meant) show up here before a board runs the code. Each run checks the game reached its end and
-was counted once in the NVM.
+tests, with the pinned libraries the board gets (adafruit_display_text's bitmap_label,
+adafruit_ticks), the stand-ins of displayio and terminalio (tools/standins: no pixels, but as
+strict as the firmware about indices, tile numbers and colours) and a scripted hw.
+MicroPython-only mistakes (a formatting flag, a str or list method it lacks, a long int where a
+small one is meant) show up here before a board runs the code. Each run checks the game reached
+its end and was counted once in the NVM.
 """
 import os
 import subprocess
@@ -102,14 +103,15 @@ print("SETTINGS", st.brightness, st.pixel_count)
 """
 
 
-def _vm(tmp_path, frames, seed):
+def _vm(tmp_path, device_libs, frames, seed):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
     script = tmp_path / "app_vm.py"
     script.write_text(SCRIPT % {"frames": frames, "seed": seed})
     out = subprocess.run(
         ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
-         "--tree", "tools/standins:/lib/tools/standins", str(script)],
+         "--tree", "tools/standins:/lib/tools/standins", "--tree", "%s:/lib" % device_libs,
+         str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     # lnr.main prints an exception it shows on the error screen: none may happen.
@@ -120,7 +122,7 @@ def _vm(tmp_path, frames, seed):
 
 @pytest.mark.parametrize("mode, seed", [
     (MODE_SOLO, 8), (MODE_CHALLENGE, 5), (MODE_RIVAL, 9), (MODE_TABLE, 6)])
-def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
+def test_whole_game_runs_on_micropython(tmp_path, device_libs, mode, seed):
     m = Model(mode, seed)
     m.play_simple()
     assert m.state.is_terminal()
@@ -128,7 +130,7 @@ def test_whole_game_runs_on_micropython(tmp_path, mode, seed):
     tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
             "B", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "RIGHT", "B"]
     frames = _script(m.keys + tour)
-    out = _vm(tmp_path, frames, seed)
+    out = _vm(tmp_path, device_libs, frames, seed)
     played = [int(n) for n in out["PLAYED"].split()]
     assert played == [1 if i == mode else 0 for i in range(4)]
     me = 1 if mode == MODE_RIVAL else 0

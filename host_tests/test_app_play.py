@@ -427,3 +427,35 @@ def test_select_looks_around_the_track_and_back_follows_the_loco():
     r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", "B", SETTLE], seed)
     assert (r.app.play.view.ox, r.app.play.view.oy) == (ox, oy)
     assert r.screen == r0.screen
+
+
+def test_timed_steps_fall_due_across_the_clock_wrap():
+    # supervisor.ticks_ms() wraps at 2**29, about a minute after power-up (docs/hardware.md):
+    # a deadline set just before the wrap (adafruit_ticks.ticks_add) falls due just after it,
+    # neither at once (the wrapped deadline is the smaller number) nor never.
+    from adafruit_ticks import ticks_add
+    from lnr.hud import TOAST_MS, S_AUTO
+    from lnr.turns import AUTO_MS
+
+    r = run(Model(MODE_SOLO, 5).keys + [SETTLE], 5)
+    app = r.app
+    play = app.play
+    start = 0x1FFFFF00  # 256 ms before the wrap
+    app.now = start
+    play.toast("Hello")
+    due = ticks_add(start, TOAST_MS)
+    assert play.toast_due == due < start  # wrapped
+    for now in (start, 0x1FFFFFFF, 0, ticks_add(due, -1)):
+        play.tick(now)
+        assert not play.ui.toast.grid.hidden, hex(now)
+    play.tick(due)
+    assert play.ui.toast.grid.hidden
+    # An opponent's step on its timer (S_AUTO), the same way: it waits for its deadline.
+    played = []
+    play.auto_step = lambda: played.append(app.now)
+    play.wait(S_AUTO, AUTO_MS)
+    assert play.due == ticks_add(start, AUTO_MS) < start
+    play.tick(0x1FFFFFFF)
+    assert played == []
+    play.tick(play.due)
+    assert played == [start]

@@ -13,7 +13,7 @@ from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, P_TURN  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
-from lnr.app import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
+from lnr.screens import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
 from lnr.ui import GREEN, RED, YELLOW, CYAN  # noqa: E402
 
@@ -48,6 +48,33 @@ def texts(labels):
     return [lbl.text.rstrip() for lbl in labels]
 
 
+def shown_text(root):
+    """Returns what the display shows as text, read from its displayio tree: (the texts of the
+    visible bitmap_label.Labels, the visible font-tile lines' texts), blank ones left out."""
+    import displayio
+    from adafruit_display_text.bitmap_label import Label
+
+    labels = []
+    tiles = []
+
+    def walk(obj):  # in the tree's order: what is drawn first comes first
+        if obj.hidden:
+            return
+        if isinstance(obj, Label):
+            if obj.text.strip():
+                labels.append(obj.text.rstrip())
+        elif isinstance(obj, displayio.Group):
+            for child in obj:
+                walk(child)
+        elif isinstance(obj, displayio.TileGrid) and obj.tile_width == 6:  # the font sheet
+            line = "".join(chr(32 + obj[x, 0]) for x in range(obj.width)).rstrip()
+            if line:
+                tiles.append(line)
+
+    walk(root)
+    return labels, tiles
+
+
 def stored(r):
     st = Storage(bytearray(r.nvm))
     st.load()
@@ -59,6 +86,10 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
     app = r.app
     assert app.screen == SC_TITLE
     assert app.items == ["New game", "Records", "Settings", "How to play"]  # nothing saved
+    # The text is adafruit_display_text's bitmap_label (lnr/labels.py), not font tiles.
+    assert shown_text(r.hw.display.root_group) == (
+        ["LOK'N'ROLL", "> New game", "  Records", "  Settings", "  How to play", "A: choose"],
+        [])
     assert count(r, TEXT_TITLE, YELLOW) > 150  # LOK'N'ROLL, twice the font size
     assert count(r, line(2), YELLOW) > 40  # "> New game": the cursor's line
     assert count(r, line(3), 0xFFFFFF) > 40
@@ -77,9 +108,11 @@ def test_solo_game_over_with_a_new_record_is_written_once():
     score = m.state.score(0)
     r = run(m.keys + [SETTLE], seed, render_every=0)
     assert r.app.screen == SC_OVER
-    assert texts(r.app.ui.lines)[0] == "Your score: %d" % score
-    assert texts(r.app.ui.lines)[6] == "NEW RECORD!"
+    assert texts(r.app.labels.lines)[0] == "Your score: %d" % score
+    assert texts(r.app.labels.lines)[6] == "NEW RECORD!"
     assert count(r, line(6), GREEN) > 40
+    labels, tiles = shown_text(r.hw.display.root_group)
+    assert labels[0] == "GAME OVER" and "NEW RECORD!" in labels and tiles == []
     assert r.nvm_writes == 1
     st = stored(r)
     assert st.best[MODE_SOLO] == score and st.played[MODE_SOLO] == 1 and st.saved is None
@@ -94,13 +127,13 @@ def test_the_same_score_again_is_no_record_and_records_screen_counts_games(tmp_p
     run(m.keys + [SETTLE], seed, nvm_path=nvm, render_every=0)
     # Same seed, same game, same score: not lower, so no new record (§7: lowest wins).
     r = run(m.keys + [SETTLE], seed, nvm_path=nvm, render_every=0)
-    assert texts(r.app.ui.lines)[6] == "Record: %d" % score
+    assert texts(r.app.labels.lines)[6] == "Record: %d" % score
     assert count(r, line(6), CYAN) > 30
     st = stored(r)
     assert st.played[MODE_SOLO] == 2 and st.best[MODE_SOLO] == score
     # Records: A on the game over goes to the title; Records is the second item.
     r = run(["DOWN", "A", SETTLE], seed, nvm_path=nvm)
-    lines = texts(r.app.ui.lines)
+    lines = texts(r.app.labels.lines)
     assert lines[1].split() == ["Solo", str(score), "2"]
     assert lines[2].split() == ["Challenge", "-", "0"]
 
@@ -113,7 +146,7 @@ def test_rival_game_over_counts_a_win_or_a_loss():
     s = m.state
     won = s.score(1) < s.score(0)
     r = run(m.keys + [SETTLE], seed, render_every=0)
-    lines = texts(r.app.ui.lines)
+    lines = texts(r.app.labels.lines)
     assert lines[0] == "Your score: %d" % s.score(1)
     assert lines[2] == ("YOU WIN!" if won else "The rival wins")
     assert count(r, line(2), GREEN if won else RED) > 30
@@ -138,7 +171,7 @@ def test_challenge_lost_at_the_fourth_derailment_sets_no_record():
     else:
         raise AssertionError("no lost challenge found")
     r = run(m.keys + [SETTLE], seed, render_every=0)
-    assert texts(r.app.ui.lines)[1] == "4th derailment: lost"
+    assert texts(r.app.labels.lines)[1] == "4th derailment: lost"
     assert count(r, TEXT_TITLE, RED) > 100
     st = stored(r)
     assert st.played[MODE_CHALLENGE] == 1 and st.best[MODE_CHALLENGE] is None
@@ -156,7 +189,7 @@ def test_save_and_quit_then_resume_after_power_off_to_the_same_position(tmp_path
     save = m.keys + ["START", "UP", "A", SETTLE]  # menu: Save & quit is the last item
     r = run(save, seed, nvm_path=nvm)
     assert r.app.screen == SC_TITLE and r.app.items[0] == "Continue"
-    assert texts(r.app.ui.lines)[6].startswith("Game saved")
+    assert texts(r.app.labels.lines)[6].startswith("Game saved")
     assert r.nvm_writes == 1
     # Power off and on: a new run on the same NVM. Continue is the first item.
     back = run(["A", SETTLE], seed=999, nvm_path=nvm)
@@ -197,11 +230,11 @@ def test_damaged_nvm_shows_the_notice_once(tmp_path):
     nvm = tmp_path / "nvm.bin"
     nvm.write_bytes(bytes([0x4C, 1]) + bytes(range(254)))  # a slot with a wrong checksum
     r = run([SETTLE], nvm_path=str(nvm))
-    notice = " ".join(texts(r.app.ui.lines)[6:8])
+    notice = " ".join(texts(r.app.labels.lines)[6:8])
     assert "damaged" in notice
     assert count(r, line(6), RED) > 40
     r = run(["DOWN", "A", "B", SETTLE], nvm_path=str(nvm))  # records and back: no notice
-    assert texts(r.app.ui.lines)[6] == ""
+    assert texts(r.app.labels.lines)[6] == ""
 
 
 def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
@@ -230,11 +263,11 @@ def test_how_to_play_pages_turn_and_fit_the_screen():
         assert len(page) <= 7 and all(len(t) <= 26 for t in page)
     keys = ["DOWN", "DOWN", "DOWN", "A"]
     r = run(keys + [SETTLE])
-    assert texts(r.app.ui.lines)[:7] == list(PAGES[0])
+    assert texts(r.app.labels.lines)[:7] == list(PAGES[0])
     r = run(keys + ["RIGHT", SETTLE])
-    assert texts(r.app.ui.lines)[:7] == list(PAGES[1])
+    assert texts(r.app.labels.lines)[:7] == list(PAGES[1])
     r = run(keys + ["LEFT", SETTLE])
-    assert texts(r.app.ui.lines)[:7] == list(PAGES[-1])
+    assert texts(r.app.labels.lines)[:7] == list(PAGES[-1])
 
 
 def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypatch):
@@ -255,6 +288,9 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     assert app.screen == SC_ERROR and app.writes is False
     lines = texts(app.ui.lines)
     assert lines[1] == "RuntimeError: boom"
+    # The resident font tiles, no Label: the error screen must show whatever the heap holds.
+    labels, tiles = shown_text(r.hw.display.root_group)
+    assert labels == [] and tiles[:2] == ["ERROR", "Something went wrong:"]
     assert lines[4] == "Solo seed %d turn 1" % seed
     assert count(r, TEXT_TITLE, RED) > 60
     assert count(r, line(4), YELLOW) > 40

@@ -73,6 +73,10 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     assert tree["code.py"] == (clone / "code.py").read_bytes()
     assert tree["boot.py"] == (clone / "boot.py").read_bytes()
     assert [p for p in tree if p.startswith("lib/neopixel.")]
+    # The menus' text library: the modules the app reaches, not the rest of the package.
+    assert [p for p in tree if p.startswith("lib/adafruit_display_text/bitmap_label.")]
+    assert [p for p in tree if p.startswith("lib/adafruit_ticks.")]
+    assert not [p for p in tree if p.startswith("lib/adafruit_display_text/label.")]
     device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots"}
     for src in (clone / "engine").glob("*.py"):
         shipped = "lib/engine/" + src.stem + ".py" in tree or \
@@ -106,12 +110,16 @@ def test_tree_layout_from_sources(tmp_path):
         else:  # nothing imports it: it stays behind
             assert "lib/" + rel not in tree.files
     # Exactly the pinned libraries' modules, and nothing of Blinka (neopixel_write, board ...)
+    # Exactly the pinned libraries' modules the app reaches (bitmap_label and its package, not
+    # label.py, text_box.py ...), and nothing of Blinka (neopixel_write, board ...)
     third = sorted(p for p in tree.files if p.startswith("lib/") and not
                    p.startswith(("lib/engine/", "lib/lnr/")))
-    assert third == ["lib/neopixel.py"]
+    assert third == ["lib/adafruit_display_text/__init__.py",
+                     "lib/adafruit_display_text/bitmap_label.py", "lib/adafruit_ticks.py",
+                     "lib/neopixel.py"]
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
-    assert tree.owned_dirs() == ["lib/engine", "lib/lnr"]
-    assert tree.owned_files() == ["lib/neopixel.mpy"]
+    assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
+    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
 
 
 def test_third_party_sources_are_the_pinned_packages():
@@ -152,7 +160,8 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert libs and all(p.endswith(".mpy") for p in libs)
     assert tree.files["lib/engine/rng.mpy"] == b"C\x06" + (src / "engine" / "rng.py").read_bytes()
     assert "lib/neopixel.mpy" in tree.files
-    assert tree.owned_files() == ["lib/neopixel.py"]
+    assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files
+    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
 
 
 def test_micropython_mpy_cross_is_refused(tmp_path):

@@ -460,7 +460,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
     assert list(L.LEVELS) == sorted(L.LEVELS)
 
 
-def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
+def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path, device_libs):
     # docs/style.md: no per-frame allocation on the device; measured on the real MicroPython VM.
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
@@ -500,7 +500,8 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path):
     path = str(tmp_path / "leds_alloc.py")
     with open(path, "w") as f:
         f.write(script)
-    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr", path],
+    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
+                          "--tree", "%s:/lib" % device_libs, path],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     for line in out.stdout.split("\n"):
@@ -622,7 +623,7 @@ def test_membudget_counts_bitmaps_by_the_hardware_formula():
     assert order[-1] == "lnr.main"
 
 
-def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
+def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs):
     # The profiles only run on a board; here they run on the real MicroPython VM with the
     # stand-ins of the CircuitPython modules, so MicroPython-only mistakes show up before
     # flashing.
@@ -651,7 +652,8 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path):
             print(hw.name, hw.display.auto_refresh, keys)
         """))
     out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
-                          "--tree", "tools/standins:/lib/tools/standins", script],
+                          "--tree", "tools/standins:/lib/tools/standins",
+                          "--tree", "%s:/lib" % device_libs, script],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd

@@ -49,7 +49,7 @@ class Model:
         if mode == MODE_TABLE:  # the app's defaults: 3 seats, its best bot in the others
             players = players or 3
             if table_roles is None:
-                table_roles = bytes([games.ROLE_BOT + games.bot_names()[-1]] * 3)
+                table_roles = bytes([games.ROLE_BOT + len(games.BOT_NAMES) - 1] * 3)
         self.game = games.new_game(mode, seed, players, table_roles)
         # Where the keys reach the last result panel and the last penalty order panel: the
         # keys before these indices stop on that panel.

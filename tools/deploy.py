@@ -50,7 +50,9 @@ CIRCUITPY_MAJOR = 10
 # Each must be imported by the app (source_files() refuses dead weight); only the modules the
 # app reaches are shipped (e.g. bitmap_label, not label).
 THIRD_PARTY = (
+    ("adafruit-circuitpython-display-text", "adafruit_display_text"),
     ("adafruit-circuitpython-neopixel", "neopixel"),
+    ("adafruit-circuitpython-ticks", "adafruit_ticks"),
 )
 
 # The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".

@@ -2,10 +2,11 @@
 `board`, `neopixel`, `supervisor` and `storage` modules and microcontroller.nvm, taken from
 tools/standins (the same stand-ins the VMs and the tests use), set to the simulator's own parts.
 
-Everything else the app uses (displayio, terminalio, micropython) is the real Blinka code. The
-stand-ins are strict where the device is strict, so that a mistake shows up on the desktop
-first: an NVM slice must be assigned bytes of its own length, a pixel takes an (r, g, b) tuple
-of 0..255 ints or a 0xRRGGBB int.
+Everything else the app uses is real: Blinka's displayio, terminalio and micropython, and the
+pinned libraries the board gets (adafruit_display_text's bitmap_label for the menus' text,
+adafruit_ticks; requirements/device.txt). The stand-ins are strict where the device is strict,
+so that a mistake shows up on the desktop first: an NVM slice must be assigned bytes of its own
+length, a pixel takes an (r, g, b) tuple of 0..255 ints or a 0xRRGGBB int.
 """
 import os
 import sys

@@ -22,9 +22,15 @@ def drop(*names):
                 pass
 
 
+# What a screen's code may load and what goes with it: the app's and the engine's modules,
+# and the menus' text library (adafruit_display_text). adafruit_ticks is not among them: the
+# LEDs use it from the start, so it is never new.
+_DROPPED = ("lnr.", "engine.", "adafruit_display_text")
+
+
 def drop_new(had):
-    """Drops every app or engine module imported since `had` (a list of sys.modules' names)
-    was taken."""
+    """Drops every app, engine or text-label module imported since `had` (a list of
+    sys.modules' names) was taken."""
     for name in list(sys.modules):
-        if name not in had and (name.startswith("lnr.") or name.startswith("engine.")):
+        if name not in had and name.startswith(_DROPPED):
             drop(name)

@@ -3,9 +3,10 @@
 and the play screen (lnr/play.py and the modules under it), plus the error screen.
 
 RAM (docs/memory.md): the menus' code and the play screen's are never resident together.
-Going from one to the other drops every module imported since the first was loaded (its own,
-and e.g. engine.bots after a game with bots), collects, then imports the second: while a game
-is on the menus' code is not in RAM, and in the menus the play screen's is not.
+Going from one to the other drops every module imported since start-up (its own, and e.g.
+engine.bots after a game with bots), collects, then imports the second: while a game is on the
+menus' code and text are not in RAM, and in the menus the play screen's code is not, nor the
+engine (lnr.moves loads it for a game; it stays while the game is on).
 A screen's code asks for the move (start, resume, save_and_quit, game_over) and the move is
 made once its key or frame handler has returned, so that none of its code is still running.
 Records and the saved game go through lnr/storage.py, which writes the NVM only at a game's
@@ -14,50 +15,12 @@ end, on save & quit and when the settings are left (flash wear, docs/hardware.md
 import gc
 import sys
 
-from engine.state import MODE_SOLO
 from lnr import drop_new
 from lnr import game as games
+from lnr.game import MODE_SOLO
 from lnr.keys import K_A, K_B
-from lnr.ui import put, LINE_W, WHITE, GREY, YELLOW, RED
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-SC_TITLE = const(0)
-SC_MODES = const(1)
-SC_TABLE = const(2)
-SC_RECORDS = const(3)
-SC_SETTINGS = const(4)
-SC_HOWTO = const(5)
-SC_PLAY = const(6)
-SC_OVER = const(7)
-SC_ERROR = const(8)
-
-# Moves asked for by a screen's code, made when its handler has returned (lnr/moves.py).
-W_START = const(0)  # a new game: (mode, players)
-W_RESUME = const(1)  # the saved game
-W_SAVE = const(2)  # save & quit: (game, the turn's start State)
-_W_OVER = const(3)  # the game over screen: (game,)
-
-
-def wrap(text, width):
-    """Returns `text` broken into lines of at most `width` characters, at spaces."""
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            if line and len(line) + 1 + len(word) > width:
-                out.append(line)
-                line = word
-            else:
-                line = line + " " + word if line else word
-        out.append(line)
-    return out
+from lnr.screens import SC_TITLE, SC_PLAY, SC_OVER, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER
+from lnr.ui import put, wrap, LINE_W, WHITE, GREY, YELLOW, RED
 
 
 class App:
@@ -74,6 +37,7 @@ class App:
         self.dirty = True
         self.writes = True  # False after an error: the NVM is never written again
         self.menus = None
+        self.labels = None  # the menus' text (lnr/labels.py) while the menus' code is loaded
         self.play = None
         self.game = None
         self.screen = SC_TITLE
@@ -84,13 +48,13 @@ class App:
         self.mode = MODE_SOLO
         self.players = 3
         self.roles = None  # the table seats' roles (bytearray), set by the table screen
-        self.kinds = None  # the opponent kinds this build has (lnr/menus.py), once asked
         seed = getattr(hw, "seed", None)
         self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
         self.message = store.notice  # shown once on the title (storage.notice)
         store.notice = None
         self._want = None  # a move asked for by the running handler
-        self._had = None  # sys.modules' names before the screen code now loaded
+        self._base = None  # sys.modules' names at start-up: never dropped
+        self._engine = []  # the engine's modules the game on was made with: kept while it is
         self.title()
 
     # ------------------------------------------------------------------ loop hooks
@@ -141,16 +105,21 @@ class App:
 
     def game_over(self, game):
         """Counts the game and shows its result (asked by the play screen)."""
-        self._want = (_W_OVER, game)
+        self._want = (W_OVER, game)
 
     def _unload(self):
-        # Drops the screen code loaded last and every module imported since, then collects.
+        # Drops the screen code loaded last and every module imported since start-up, but
+        # for the engine's modules a game on was made with (its State and dice need them, and
+        # a second copy of the engine must never load beside them), then collects.
+        if self.menus is not None:
+            self.menus.leave(self)
         self.menus = None
         self.play = None
-        if self._had is not None:
-            drop_new(self._had)
+        if self._base is None:
+            self._base = list(sys.modules)
+        else:
+            drop_new(self._base + self._engine if self.game is not None else self._base)
         gc.collect()
-        self._had = list(sys.modules)
 
     def _menus(self):
         # The menus' module, loaded once the play screen's code is gone.
@@ -159,10 +128,11 @@ class App:
             from lnr import menus
 
             self.menus = menus
+            menus.enter(self)
         return self.menus
 
-    def _player(self):
-        # The play screen, loaded once the menus' code is gone.
+    def player(self):
+        """Returns the play screen (a lnr.play.Play), loaded once the menus' code is gone."""
         if self.play is None:
             self._unload()
             from lnr.play import Play
@@ -171,34 +141,37 @@ class App:
         return self.play
 
     def _move(self):
-        # Game over needs the menus' code only. The other moves drop both screens' code and
-        # collect, then lnr.moves deals, unpacks or packs the game and shows what follows.
+        # Every move drops both screens' code and collects; then lnr.moves deals, unpacks,
+        # packs or counts the game, and says what follows. The move's arguments (a game, a
+        # State) are let go before the next screen's code loads: they are no longer needed
+        # by then, and the menus' screens must not share RAM with a finished game.
         want = self._want
         self._want = None
-        if want[0] == _W_OVER:
-            self._menus().game_over(self, want[1])
-            return
         play = self.play
         where = (play.sel, play.hoff) if play is not None else None  # a failed save's way back
         play = None
         self._unload()
         from lnr import moves
 
-        moves.run(self, want, where)
-
-    # ------------------------------------------------------------------ text screens
-
-    def text_screen(self, screen, title, colour=YELLOW):
-        self.screen = screen
-        ui = self.ui
-        ui.clear_text()
-        put(ui.title, title, 13, colour)
-        ui.show(ui.text)
-        self.leds.off()
-        self.dirty = True
-
-    def line(self, i, text, colour=WHITE):
-        put(self.ui.lines[i], text, LINE_W, colour)
+        screen, shown = moves.run(self, want, where)
+        want = moves = None
+        self._engine = []
+        if self.game is not None:
+            for name in sys.modules:
+                if name.startswith("engine."):
+                    self._engine.append(name)
+        if screen == SC_PLAY:
+            self.screen = SC_PLAY
+            play = self.player()
+            if shown is None:
+                play.begin(self.game)
+            else:  # the NVM refused the save: back to the game as it was
+                play.rejoin(self.game, shown[0], shown[1], shown[2])
+                play.toast("Could not save")
+        elif screen == SC_OVER:
+            self._menus().game_over(self, shown)
+        else:
+            self.title()
 
     # ------------------------------------------------------------------ error
 
@@ -207,17 +180,28 @@ class App:
         self.writes = False
         self._want = None
         g = self.game
-        self.text_screen(SC_ERROR, "ERROR", RED)
-        self.line(0, "Something went wrong:", WHITE)
-        lines = wrap("%s: %s" % (type(exc).__name__, exc), LINE_W)
+        # The font tiles of lnr/ui.py's text layer, never Labels: they are resident, so the
+        # error screen shows even when the heap is full (the menus' Labels are hidden).
+        self.screen = SC_ERROR
+        ui = self.ui
+        if self.labels is not None:
+            self.labels.hide()
+        ui.clear_text()
+        put(ui.title, "ERROR", 13, RED)
+        lines = ui.lines
+        put(lines[0], "Something went wrong:", LINE_W, WHITE)
+        text = wrap("%s: %s" % (type(exc).__name__, exc), LINE_W)
         for i in range(3):
-            self.line(1 + i, lines[i] if i < len(lines) else "", RED)
+            put(lines[1 + i], text[i] if i < len(text) else "", LINE_W, RED)
         if g is not None:
-            self.line(4, "%s seed %d turn %d" % (
-                games.MODE_TITLES[g.state.mode], g.seed, g.state.turn), YELLOW)
-        self.line(5, "Records are safe.")
-        self.line(6, "Saving is off until reset", GREY)
-        self.line(7, "A: title", GREY)
+            put(lines[4], "%s seed %d turn %d" % (
+                games.MODE_TITLES[g.state.mode], g.seed, g.state.turn), LINE_W, YELLOW)
+        put(lines[5], "Records are safe.", LINE_W, WHITE)
+        put(lines[6], "Saving is off until reset", LINE_W, GREY)
+        put(lines[7], "A: title", LINE_W, GREY)
+        ui.show(ui.text)
+        self.leds.off()
+        self.dirty = True
         self.game = None
 
 

@@ -4,13 +4,11 @@ plays each seat, and the save blob made of them (engine/codec.py).
 Chance (the deal and the dice) draws from Rng(seed, 0) as engine/selfplay.py does, so a seed
 and the player's choices replay a game; built-in opponents draw from stream 1.
 
-engine.bots is imported only when needed (RAM, docs/memory.md): for the table's opponents
-and the hint; lnr/app.py drops it with the play screen. A save's bytes are made and read by
-lnr/moves.py.
+The engine is imported only when a game is made or played, never at this module's load: the
+menus, which use this module's names, run without the engine in RAM (docs/memory.md; lnr/app.py
+drops it when no game is on). engine.bots is imported only when needed: for the table's
+opponents and the hint. A save's bytes are made and read by lnr/moves.py.
 """
-from engine.rng import Rng
-from engine.state import deal, MODE_RIVAL, MODE_TABLE
-
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -19,11 +17,20 @@ except ImportError:  # CPython
         return x
 
 
+# The engine's modes (engine/state.py MODE_*, which host_tests/test_app_structure.py holds these
+# to): the menus name them without loading the engine.
+MODE_SOLO = const(0)
+MODE_CHALLENGE = const(1)
+MODE_RIVAL = const(2)
+MODE_TABLE = const(3)
+
 ROLE_HUMAN = const(0)
 ROLE_RIVAL = const(1)
 ROLE_BOT = const(2)  # + index in BOT_NAMES
 # Opponent kinds a table seat can take, strongest last; the index is what a save stores, so
-# only append. A name the engine lacks falls back to "random".
+# only append. Each is a name of engine.bots.BOTS (host_tests/test_app_structure.py checks it,
+# so the table screen offers them without loading engine.bots); one the engine lacks would
+# play as "random".
 BOT_NAMES = ("random", "greedy", "best")
 MODE_TITLES = ("Solo", "Challenge", "Rival", "Table")
 SEED_MASK = const(0xFFFFFF)  # seeds stay small ints on the device (3 bytes)
@@ -38,21 +45,13 @@ def bots():
     return BOTS
 
 
-def bot_names():
-    """Returns the opponent kinds this build has, as indices into BOT_NAMES."""
-    have = bots()
-    out = []
-    for i in range(len(BOT_NAMES)):
-        if BOT_NAMES[i] in have:
-            out.append(i)
-    return out
-
-
 class Game:
     """`state` (engine State), `rng` (its dice), `seed`, `roles` (a bytearray: ROLE_* per
     seat)."""
 
     def __init__(self, state, rng, seed, roles):
+        from engine.rng import Rng
+
         self.state = state
         self.rng = rng
         self.seed = seed
@@ -116,6 +115,9 @@ def roles_for(mode, players, table_roles=None):
 
 def new_game(mode, seed, players=None, table_roles=None):
     """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
+    from engine.rng import Rng
+    from engine.state import deal
+
     rng = Rng(seed, 0)
     state = deal(mode, rng, players)
     state.start()

@@ -3,6 +3,7 @@ the side panel (whose turn, deck, score, pile top, the track's end, lives or the
 the derailment risk) and the toast line; the NeoPixels' picture follows the risk or the track
 ahead. lnr/turns.py (the flow) and lnr/play.py (the keys) build on this class.
 """
+from adafruit_ticks import ticks_add
 from engine.cards import KIND, VALUE, KIND_CHAOS
 from engine.risk import permille
 from engine.state import (
@@ -33,7 +34,6 @@ S_AUTO = const(7)  # an opponent plays (timed)
 S_HANDOFF = const(8)  # hot seat: hands hidden until the next player presses A
 S_INFO = const(9)  # a panel of text (hint); A closes
 
-_TICKS_MASK = const(0x1FFFFFFF)
 TOAST_MS = const(1800)
 
 BTN_NONE = const(0)
@@ -225,7 +225,7 @@ class Hud:
         put(self.ui.toast, text, 18)
         self.ui.toast.grid.hidden = False
         self.sticky = sticky
-        self.toast_due = -1 if sticky else (self.app.now + TOAST_MS) & _TICKS_MASK
+        self.toast_due = -1 if sticky else ticks_add(self.app.now, TOAST_MS)
         self.app.dirty = True
 
     def hide_toast(self):

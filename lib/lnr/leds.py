@@ -12,6 +12,8 @@ colour that warns as they run out (green, yellow, orange), the loco's card white
 card is left ahead: any move derails, docs/rules.md §5), the cards behind dim blue. With 1 pixel
 (PyBadge LC) that pixel shows the warning colour alone, and effects still flash on it.
 """
+from adafruit_ticks import ticks_diff
+
 try:
     from micropython import const
 except ImportError:  # CPython without Blinka
@@ -19,8 +21,6 @@ except ImportError:  # CPython without Blinka
     def const(x):
         return x
 
-
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms() wraps at 2**29 (docs/hardware.md)
 
 OFF = (0, 0, 0)
 RED = (255, 0, 0)
@@ -187,7 +187,7 @@ class Leds:
             if self._fx_new:
                 self._fx_new = False
                 self._fx_start = now
-            t = (now - self._fx_start) & _TICKS_MASK
+            t = ticks_diff(now, self._fx_start)  # the clock wraps at 2**29 (docs/hardware.md)
             if fx == _FX_DERAIL:
                 if t >= _DERAIL_END:
                     phase = -1

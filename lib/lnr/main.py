@@ -35,7 +35,7 @@ def run(hw):
 def start(hw):
     """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
     returns the App."""
-    ui = Ui()
+    ui = _build_ui()
     hw.display.root_group = ui.root
     store = Storage(hw.nvm)
     store.load()
@@ -45,6 +45,17 @@ def start(hw):
     app = App(hw, ui, leds, store)
     gc.collect()
     return app
+
+
+def _build_ui():
+    # lnr/make.py draws the sheets and builds every display object; its code is needed this
+    # once, so it is dropped before anything else loads (RAM, docs/memory.md).
+    from lnr import drop, make
+
+    ui = Ui(make.build())
+    make = None
+    drop("lnr.make")
+    return ui
 
 
 def loop(hw, app):

@@ -3,12 +3,15 @@ lnr/ui.py.
 
 Drawing the tiles in code costs a few hundred bytes of source instead of a 7 KB literal that
 the board would have to compile in RAM; and once the objects exist, this module's code is
-needed no more: lnr.ui drops it from sys.modules so the collector can take it back.
+needed no more: lnr.main drops it from sys.modules so the collector can take it back.
 
-Text is drawn as TileGrids of one 1-bit sheet of terminalio.FONT's 95 printable glyphs (864 B),
-as CircuitPython's own terminal does, not with adafruit_display_text: its import alone kept
-about 28 KB of the heap, and each bitmap_label about 1.5 KB more. The pixels are the same
-(every glyph fills its 6x12 cell, so a character is a tile).
+The play screen's text (and the error screen's) is drawn as TileGrids of one 1-bit sheet of
+terminalio.FONT's 95 printable glyphs (864 B), as CircuitPython's own terminal does. The menus'
+text is adafruit_display_text's bitmap_label (lnr/labels.py), loaded with the menus only: beside
+the play screen its code would keep 25788 B as .py, 16706 B as .mpy (bitmap_label, its
+package's __init__ and adafruit_ticks), and each Label of a line 1350 B (.py) or 1238 B (.mpy)
+more (`make membudget`, docs/memory.md). The pixels are the same (every glyph fills its 6x12
+cell, so a character is a tile).
 """
 import displayio
 import terminalio

@@ -1,22 +1,21 @@
 """The menus: title, mode select, table seats, records, settings, how to play and game over.
 
-Each draws into the text layer of lnr/ui.py (a big title and 8 lines); a menu is lines whose
-colour marks the cursor. Their state lives on the App (mi, items, page, mode, players, roles).
-lnr/app.py loads this module while a menu is up and drops it for a game (RAM): a menu never
-imports the play screen, it asks the App to start or resume a game.
+Each draws a big title and 8 lines with the Labels of lnr/labels.py (adafruit_display_text's
+bitmap_label) over the text layer of lnr/ui.py; a menu is lines whose colour marks the cursor.
+Their state lives on the App (mi, items, page, mode, players, roles). lnr/app.py loads this
+module while a menu is up, calls enter() then, and leave() before it drops the module for a game
+(RAM): a menu never imports the play screen, it asks the App to start or resume a game.
 """
 import gc
-import sys
 
-from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr import drop, drop_new
+from lnr import drop
 from lnr import sprites
+from lnr.labels import Labels
 from lnr import game as games
-from lnr.app import (
-    SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER, wrap,
-)
+from lnr.game import MODE_TABLE
+from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.ui import LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, CYAN
 
 try:
     from micropython import const
@@ -30,6 +29,18 @@ _MODE_INFO = ("Lowest score wins", "Derail 4 times: lost", "Beat the rival's pil
               "2-4 seats, bots or people")
 _SETTINGS = ("LED brightness", "NeoPixels", "Hints", "Back")
 _MENU_Y = const(2)  # first text line of a menu
+
+
+def enter(app):
+    """Builds the menus' Labels (app.labels) over the text layer (lnr/app.py, on loading)."""
+    app.labels = Labels(app.ui.text)
+
+
+def leave(app):
+    """Takes the menus' Labels off the screen and lets them go (lnr/app.py, before the module
+    is dropped)."""
+    app.labels.close()
+    app.labels = None
 
 
 def key(app, k):
@@ -49,12 +60,23 @@ def key(app, k):
         title(app)
 
 
+def _screen(app, screen, title, colour=YELLOW):
+    # A menu's screen: the text layer, its title, every line blank, the LEDs off.
+    app.screen = screen
+    ui = app.ui
+    ui.clear_text()  # the error screen's font tiles, the title's rails
+    app.labels.show(title, colour)
+    ui.show(ui.text)
+    app.leds.off()
+    app.dirty = True
+
+
 def _menu(app, items, first=_MENU_Y):
     # Draws `items` as a menu from line `first`, the cursor on app.mi.
     app.items = items
     for i in range(len(items)):
         on = i == app.mi
-        app.line(first + i, ("> " if on else "  ") + items[i], YELLOW if on else WHITE)
+        app.labels.line(first + i, ("> " if on else "  ") + items[i], YELLOW if on else WHITE)
     app.dirty = True
 
 
@@ -73,7 +95,7 @@ def _move(app, k):
 def title(app):
     """Shows the title screen: Continue (when a game is saved), New game, Records,
     Settings, How to play."""
-    app.text_screen(SC_TITLE, "LOK'N'ROLL")
+    _screen(app, SC_TITLE, "LOK'N'ROLL")
     deco = app.ui.deco
     for x in range(10):
         deco[x, 0] = sprites.T_STRAIGHT
@@ -91,10 +113,10 @@ def title(app):
         lines = wrap(app.message, LINE_W)
         for i in range(len(lines)):
             if i < 2:
-                app.line(6 + i, lines[i], RED)
+                app.labels.line(6 + i, lines[i], RED)
         app.message = None
     else:
-        app.line(7, "A: choose", GREY)
+        app.labels.line(7, "A: choose", GREY)
     gc.collect()
 
 
@@ -120,7 +142,7 @@ def _key_title(app, k):
 
 
 def _modes(app):
-    app.text_screen(SC_MODES, "NEW GAME")
+    _screen(app, SC_MODES, "NEW GAME")
     app.mi = app.mode
     _draw_modes(app)
 
@@ -128,9 +150,9 @@ def _modes(app):
 def _draw_modes(app):
     _menu(app, list(games.MODE_TITLES), 1)
     if app.store.saved is not None:  # finish_game drops it (storage.py)
-        app.line(5, "Finishing drops your save", GREY)
-    app.line(6, _MODE_INFO[app.mi], CYAN)
-    app.line(7, "A: play  B: back", GREY)
+        app.labels.line(5, "Finishing drops your save", GREY)
+    app.labels.line(6, _MODE_INFO[app.mi], CYAN)
+    app.labels.line(7, "A: play  B: back", GREY)
 
 
 def _key_modes(app, k):
@@ -147,23 +169,12 @@ def _key_modes(app, k):
             app.start(app.mode, None)
 
 
-def _kinds(app):
-    # The opponent kinds this build has (lnr.game.bot_names), asked once: engine.bots and
-    # what it imports are dropped again at once (RAM), a game loads them when bots play.
-    if app.kinds is None:
-        had = list(sys.modules)
-        app.kinds = games.bot_names()
-        drop_new(had)
-    return app.kinds
-
-
 def _table(app):
-    if app.roles is None:  # the strongest bot this build has in every seat (engine.bots)
-        names = _kinds(app)
+    if app.roles is None:  # the strongest bot in every seat (lnr.game.BOT_NAMES)
         app.roles = bytearray(3)
         for i in range(3):
-            app.roles[i] = games.ROLE_BOT + (names[-1] if names else 0)
-    app.text_screen(SC_TABLE, "TABLE")
+            app.roles[i] = games.ROLE_BOT + len(games.BOT_NAMES) - 1
+    _screen(app, SC_TABLE, "TABLE")
     items = ["Seats: %d" % app.players]
     for seat in range(1, 4):
         if seat < app.players:
@@ -173,8 +184,8 @@ def _table(app):
             items.append("P%d: %s" % (seat + 1, name))
     items.append("Start")
     _menu(app, items, 1)
-    app.line(6, "P1 is you. </>: change", CYAN)
-    app.line(7, "A: start  B: back", GREY)
+    app.labels.line(6, "P1 is you. </>: change", CYAN)
+    app.labels.line(7, "A: start  B: back", GREY)
 
 
 def _key_table(app, k):
@@ -189,82 +200,44 @@ def _key_table(app, k):
         if app.mi == 0:
             app.players = 2 + (app.players - 2 + step) % 3
         else:
-            kinds = [games.ROLE_HUMAN]
-            for i in _kinds(app):
-                kinds.append(games.ROLE_BOT + i)
-            roles = app.roles
-            j = kinds.index(roles[app.mi - 1]) if roles[app.mi - 1] in kinds else 0
-            roles[app.mi - 1] = kinds[(j + step) % len(kinds)]
+            # A person, then each bot of lnr.game.BOT_NAMES, round and round.
+            role = app.roles[app.mi - 1]
+            j = role - games.ROLE_BOT + 1 if role >= games.ROLE_BOT else 0
+            j = (j + step) % (1 + len(games.BOT_NAMES))
+            app.roles[app.mi - 1] = games.ROLE_BOT + j - 1 if j else games.ROLE_HUMAN
         _table(app)
 
 
 # ---------------------------------------------------------------------- game over
 
 
-def game_over(app, game):
-    """Counts the game (one NVM write) and shows the score and the record."""
-    s = game.state
-    mode = s.mode
-    me = 1 if mode == MODE_RIVAL else game.first_human()
-    score = s.score(me)
-    won = me in s.winners()
-    record = False
-    store = app.store
-    best = store.best[mode]
-    if app.writes:
-        record = store.finish_game(mode, score, won)
-    app.game = None
-    app.text_screen(SC_OVER, "GAME OVER", RED if mode == MODE_CHALLENGE and s.lost else YELLOW)
-    line = app.line
-    line(0, "Your score: %d" % score)
-    if mode == MODE_RIVAL:
-        n = s.score(0)
-        line(1, "Rival's pile: %d card%s" % (n, "" if n == 1 else "s"))
-        line(2, "YOU WIN!" if won else "The rival wins", GREEN if won else RED)
-    elif mode == MODE_CHALLENGE and s.lost:
-        line(1, "4th derailment: lost", RED)
-    elif mode == MODE_TABLE:
-        line(1, "WINNER!" if won else "Winner: " + _names(game, s.winners()),
-             GREEN if won else WHITE)
-        for seat in range(s.players):
-            line(2 + seat, "%s: %d" % (game.name(seat), s.score(seat)))
-    if mode != MODE_TABLE:
-        line(4, "Cards: %d  Derailed: %d" % (
-            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
-        line(5, "Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
-    if record:
-        line(6, "NEW RECORD!", GREEN)
-    elif best is not None:
-        line(6, "Record: %d" % best, CYAN)
-    line(7, "A: title", GREY)
-    app.leds.off()
+def game_over(app, shown):
+    """Shows a finished game's result: `shown` is lnr.moves.over()'s (the title's colour, 8
+    lines of (text, colour)), the game already counted and let go."""
+    colour, lines = shown
+    _screen(app, SC_OVER, "GAME OVER", colour)
+    for i in range(TEXT_LINES):
+        app.labels.line(i, lines[i][0], lines[i][1])
     gc.collect()
-
-
-def _names(game, seats):
-    out = ""
-    for seat in seats:
-        out += (" " if out else "") + game.name(seat)
-    return out
 
 
 # ---------------------------------------------------------------------- records, settings
 
 
 def _records(app):
-    app.text_screen(SC_RECORDS, "RECORDS")
+    _screen(app, SC_RECORDS, "RECORDS")
     st = app.store
-    app.line(0, "Mode        best   games", GREY)
+    app.labels.line(0, "Mode        best   games", GREY)
     for m in range(4):
         best = st.best[m]
-        app.line(1 + m, "%-10s %5s %7d" % (
+        app.labels.line(1 + m, "%-10s %5s %7d" % (
             games.MODE_TITLES[m], "-" if best is None else str(best), st.played[m]))
-    app.line(5, "Rival beaten: %d" % st.rival_wins)
-    app.line(7, "A/B: back", GREY)
+    app.labels.line(5, "Rival beaten: %d" % st.rival_wins)
+    app.labels.line(7, "A/B: back", GREY)
 
 
 def _settings(app):
-    app.text_screen(SC_SETTINGS, "SETTINGS")
+    _screen(app, SC_SETTINGS, "SETTINGS")
     app.mi = 0
     app.leds.progress(2, 6)  # a sample picture to judge the LEDs by
     _draw_settings(app)
@@ -278,7 +251,7 @@ def _draw_settings(app):
     for i in range(4):
         items.append("%-14s %s" % (_SETTINGS[i], values[i]) if values[i] else _SETTINGS[i])
     _menu(app, items, 1)
-    app.line(7, "</>: change  B: back", GREY)
+    app.labels.line(7, "</>: change  B: back", GREY)
 
 
 def _key_settings(app, k):
@@ -311,13 +284,13 @@ def _howto(app):
     # The pages are imported for the screen, then dropped (their text costs RAM).
     from lnr.howto import PAGES
 
-    app.text_screen(SC_HOWTO, "HOW TO PLAY")
+    _screen(app, SC_HOWTO, "HOW TO PLAY")
     app.pages = n = len(PAGES)
     app.page %= n
     page = PAGES[app.page]
     for i in range(TEXT_LINES - 1):
-        app.line(i, page[i] if i < len(page) else "")
-    app.line(7, "%d/%d  </>: page  B: back" % (app.page + 1, n), GREY)
+        app.labels.line(i, page[i] if i < len(page) else "")
+    app.labels.line(7, "%d/%d  </>: page  B: back" % (app.page + 1, n), GREY)
     del PAGES
     drop("lnr.howto")
 

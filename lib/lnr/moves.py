@@ -1,38 +1,39 @@
 """The moves between the menus and a game that need more than either screen: dealing a new
-game, resuming the saved one, saving & quitting, and the save's bytes (engine/codec.py, with
-the app's own: the seed and who plays each seat).
+game, resuming the saved one, saving & quitting, counting a finished game, and the save's bytes
+(engine/codec.py, with the app's own: the seed and who plays each seat).
 
 lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
-play screen is in RAM.
+play screen is in RAM. A finished game is counted here, not on the game over screen, so that
+the NVM's code and the game are gone before the menus' code and text load.
 """
+from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from lnr import drop
 from lnr import game as games
-from lnr.app import SC_PLAY, W_START, W_RESUME
+from lnr.screens import SC_PLAY, SC_TITLE, SC_OVER, W_START, W_RESUME, W_SAVE
+from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 
 def run(app, want, where):
-    """Makes the move `want` (lnr.app's W_START, W_RESUME or W_SAVE and its arguments) and
-    shows the game or the title; `where` is the play screen's (sel, hoff) for a save."""
+    """Makes the move `want` (lnr.screens' W_* and its arguments); `where` is the play
+    screen's (sel, hoff) for a save. Returns what the App shows next: (SC_PLAY, None) to
+    begin app.game, (SC_PLAY, (the turn's start, sel, hoff)) to go back to a game the NVM
+    refused to save, (SC_OVER, over()'s result) or (SC_TITLE, None)."""
     kind = want[0]
     if kind == W_START:
-        game = start(app, want[1], want[2])
+        app.game = start(app, want[1], want[2])
     elif kind == W_RESUME:
-        game = resume(app)
+        app.game = resume(app)
+    elif kind == W_SAVE:
+        if save(app, want[1], want[2]):
+            app.game = None
+        else:
+            return SC_PLAY, (want[2], where[0], where[1])
     else:
-        game = None if save(app, want[1], want[2]) else want[1]
-    if game is None:
+        shown = over(app, want[1])
         app.game = None
-        app.title()
-        return
-    app.game = game
-    app.screen = SC_PLAY
-    play = app._player()  # pylint: disable=protected-access
-    if where is not None:  # the NVM refused the save: back to the game as it was
-        play.rejoin(game, want[2], where[0], where[1])
-        play.toast("Could not save")
-    else:
-        play.begin(game)
+        return SC_OVER, shown
+    return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
 def start(app, mode, players):
@@ -78,6 +79,48 @@ def save(app, game, start):
     return ok
 
 
+def over(app, game):
+    """Counts the finished `game` (one NVM write: storage.finish_game) and returns what the
+    game over screen shows: (the title's colour, 8 lines of (text, colour))."""
+    s = game.state
+    mode = s.mode
+    me = 1 if mode == MODE_RIVAL else game.first_human()
+    score = s.score(me)
+    won = me in s.winners()
+    store = app.store
+    best = store.best[mode]
+    record = store.finish_game(mode, score, won) if app.writes else False
+    lines = [("", WHITE)] * 8
+    lines[0] = ("Your score: %d" % score, WHITE)
+    if mode == MODE_RIVAL:
+        n = s.score(0)
+        lines[1] = ("Rival's pile: %d card%s" % (n, "" if n == 1 else "s"), WHITE)
+        lines[2] = ("YOU WIN!", GREEN) if won else ("The rival wins", RED)
+    elif mode == MODE_CHALLENGE and s.lost:
+        lines[1] = ("4th derailment: lost", RED)
+    elif mode == MODE_TABLE:
+        lines[1] = ("WINNER!", GREEN) if won else ("Winner: " + _names(game, s.winners()), WHITE)
+        for seat in range(s.players):
+            lines[2 + seat] = ("%s: %d" % (game.name(seat), s.score(seat)), WHITE)
+    if mode != MODE_TABLE:
+        lines[4] = ("Cards: %d  Derailed: %d" % (
+            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
+        lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
+    if record:
+        lines[6] = ("NEW RECORD!", GREEN)
+    elif best is not None:
+        lines[6] = ("Record: %d" % best, CYAN)
+    lines[7] = ("A: title", GREY)
+    return (RED if mode == MODE_CHALLENGE and s.lost else YELLOW), lines
+
+
+def _names(game, seats):
+    out = ""
+    for seat in seats:
+        out += (" " if out else "") + game.name(seat)
+    return out
+
+
 def meta(game):
     """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
     s = game.seed
@@ -96,7 +139,7 @@ def pack(game, state=None):
     try:
         return _pack(state or game.state, game.rng, meta(game))
     finally:
-        drop("engine.codec")
+        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
 
 
 def unpack(saved):

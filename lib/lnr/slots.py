@@ -1,7 +1,8 @@
 """The NVM slots of lnr/storage.py: layout, checks, reads and writes.
 
-Loaded by each Storage read or write and dropped after it (RAM, docs/memory.md): the functions
-work on the Storage object `st`, which keeps the data and the slot bookkeeping.
+Loaded by each Storage read or write and dropped after it (RAM, docs/memory.md). The functions
+know nothing of the Storage: they take bytes and values and return bytes, values and whether a
+write held; lnr/storage.py keeps the data and which slot holds it.
 
 The NVM (`microcontroller.nvm`: 256 bytes on a PyBadge/PyGamer) holds two slots of 128 bytes.
 Each commit writes the whole image to the slot that does NOT hold the current data, in one
@@ -42,11 +43,9 @@ except ImportError:  # CPython
 
 
 from engine.crc import crc16
-from lnr import drop
-from lnr.storage import (
-    NVM_BYTES, SLOT_SIZE, BLOB_MAX, N_MODES, MODE_RIVAL, BRIGHTNESS_MAX, PIXELS_MAX,
-    DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS, NOTICE_DAMAGED, NOTICE_OLDER,
-    NOTICE_GAME, NOTICE_WRITE, NOTICE_NO_NVM,
+from lnr.limits import (
+    SLOT_SIZE, BLOB_MAX, N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS,
+    DEFAULT_PIXELS, DEFAULT_HINTS,
 )
 
 _MAGIC = const(0x4C)
@@ -61,7 +60,6 @@ _RIVAL = const(19)
 _BLOB_LEN = const(21)
 _BLOB = const(22)
 _CRC = const(126)
-_NO_BEST = const(0xFF)
 
 _VALID = const(0)
 _BLANK = const(1)
@@ -99,153 +97,87 @@ def _in_range(v, lo, hi, default):
     return v if type(v) is int and lo <= v <= hi else default
 
 
-def load(st):
-    # See Storage.load.
-    st._defaults()
-    st._slot = -1
-    st._seq = 0
-    st._repair = False
-    st.notice = None
-    nvm = st._nvm
-    if nvm is None or len(nvm) < NVM_BYTES:
-        st.notice = NOTICE_NO_NVM
-        return
-    good = None
+def newest(nvm, into):
+    """Finds the valid slot of `nvm` (256 bytes) with the newer sequence number and copies its
+    image into `into` (a bytearray of SLOT_SIZE). Returns (the slot, 0 or 1, or -1 if neither
+    is valid; its sequence number; True if a slot was damaged, not blank)."""
+    slot = -1
+    seq = 0
+    damaged = False
     for i in range(2):
         raw = nvm[i * SLOT_SIZE:(i + 1) * SLOT_SIZE]
         status = _slot_status(raw)
         if status == _BAD:
-            st._repair = True
+            damaged = True
         elif status == _VALID:
-            seq = _u16(raw, _SEQ)
-            if good is None or _newer(seq, st._seq):
-                good = raw
-                st._slot = i
-                st._seq = seq
-    if good is None:
-        if st._repair:
-            st.notice = NOTICE_DAMAGED
-        return
-    if st._repair:
-        st.notice = NOTICE_OLDER
-    st._cur[:] = good
-    _read(st, good)
+            n = _u16(raw, _SEQ)
+            if slot < 0 or _newer(n, seq):
+                into[:] = raw
+                slot = i
+                seq = n
+    return slot, seq, damaged
 
-def _read(st, raw):
-    # Fields of a valid slot. A setting out of range (a later layout, say) falls back to
-    # its default alone; a saved game that cannot be one is dropped, the records kept.
-    st.brightness = _in_range(raw[_BRIGHT], 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
-    st.pixel_count = _in_range(raw[_PIXELS], 1, PIXELS_MAX, DEFAULT_PIXELS)
-    st.hints = _in_range(raw[_HINTS], 0, 1, DEFAULT_HINTS)
+
+def fields(raw):
+    """Returns the values of a valid image: (brightness, pixel_count, hints, best (a list,
+    None for no record), played (a list), rival_wins, the saved game's bytes or None, False if
+    the saved game's length cannot be one's). A setting out of range (a later layout, say)
+    falls back to its default alone; a saved game that cannot be one is dropped, the records
+    kept."""
+    best = [None] * N_MODES
+    played = [0] * N_MODES
     for m in range(N_MODES):
         b = raw[_BEST + m]
-        st.best[m] = None if b == _NO_BEST else b
-        st.played[m] = _u16(raw, _PLAYED + 2 * m)
-    st.rival_wins = _u16(raw, _RIVAL)
+        best[m] = None if b == NO_BEST else b
+        played[m] = _u16(raw, _PLAYED + 2 * m)
     n = raw[_BLOB_LEN]
-    if n > BLOB_MAX:
-        st._note(NOTICE_GAME)
-    elif n:
-        st.saved = bytes(raw[_BLOB:_BLOB + n])
+    return (_in_range(raw[_BRIGHT], 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS),
+            _in_range(raw[_PIXELS], 1, PIXELS_MAX, DEFAULT_PIXELS),
+            _in_range(raw[_HINTS], 0, 1, DEFAULT_HINTS),
+            best, played, _u16(raw, _RIVAL),
+            bytes(raw[_BLOB:_BLOB + n]) if 0 < n <= BLOB_MAX else None,
+            n <= BLOB_MAX)
 
-def _build(st, seq):
-    # The image of the current attributes into st._new.
-    img = st._new
+
+def image(img, seq, brightness, pixel_count, hints, best, played, rival_wins, saved):
+    """Writes into `img` (a bytearray of SLOT_SIZE) the slot image of these values (as
+    fields() returns them) with sequence number `seq`, its checksum last."""
     for i in range(SLOT_SIZE):
         img[i] = 0
     img[0] = _MAGIC
     img[1] = _LAYOUT
     img[_SEQ] = seq >> 8
     img[_SEQ + 1] = seq & 0xFF
-    img[_BRIGHT] = _in_range(st.brightness, 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
-    img[_PIXELS] = _in_range(st.pixel_count, 1, PIXELS_MAX, DEFAULT_PIXELS)
-    img[_HINTS] = 1 if st.hints else 0
+    img[_BRIGHT] = _in_range(brightness, 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
+    img[_PIXELS] = _in_range(pixel_count, 1, PIXELS_MAX, DEFAULT_PIXELS)
+    img[_HINTS] = 1 if hints else 0
     for m in range(N_MODES):
-        img[_BEST + m] = _in_range(st.best[m], 0, _NO_BEST - 1, _NO_BEST)
-        n = _in_range(st.played[m], 0, 0xFFFF, 0xFFFF)
+        img[_BEST + m] = _in_range(best[m], 0, NO_BEST - 1, NO_BEST)
+        n = _in_range(played[m], 0, 0xFFFF, 0xFFFF)
         img[_PLAYED + 2 * m] = n >> 8
         img[_PLAYED + 2 * m + 1] = n & 0xFF
-    n = _in_range(st.rival_wins, 0, 0xFFFF, 0xFFFF)
+    n = _in_range(rival_wins, 0, 0xFFFF, 0xFFFF)
     img[_RIVAL] = n >> 8
     img[_RIVAL + 1] = n & 0xFF
-    blob = st.saved
-    if blob is not None and 0 < len(blob) <= BLOB_MAX:
-        img[_BLOB_LEN] = len(blob)
-        img[_BLOB:_BLOB + len(blob)] = blob
+    if saved is not None and 0 < len(saved) <= BLOB_MAX:
+        img[_BLOB_LEN] = len(saved)
+        img[_BLOB:_BLOB + len(saved)] = saved
     crc = crc16(img, 0, _CRC)
     img[_CRC] = crc >> 8
     img[_CRC + 1] = crc & 0xFF
 
-def commit(st):
-    # See Storage.commit.
-    nvm = st._nvm
-    if nvm is None or len(nvm) < NVM_BYTES:
-        return False
-    seq = (st._seq + 1) & 0xFFFF
-    _build(st, seq)
-    if st._slot >= 0 and not st._repair and st._new[4:_CRC] == st._cur[4:_CRC]:
-        return False  # the same data: spare the flash
-    target = 1 - st._slot if st._slot >= 0 else 0
-    at = target * SLOT_SIZE
+
+def same(a, b):
+    """Returns True if two images hold the same values (their sequence numbers aside)."""
+    return a[_BRIGHT:_CRC] == b[_BRIGHT:_CRC]
+
+
+def write(nvm, slot, img):
+    """Writes `img` into `slot` (0 or 1) of `nvm` in one slice assignment; returns True if it
+    reads back the same (False, too, if the NVM raised OSError)."""
+    at = slot * SLOT_SIZE
     try:
-        nvm[at:at + SLOT_SIZE] = st._new
-        ok = nvm[at:at + SLOT_SIZE] == st._new
+        nvm[at:at + SLOT_SIZE] = img
+        return nvm[at:at + SLOT_SIZE] == img
     except OSError:
-        ok = False
-    if not ok:
-        # The current slot is untouched: keep it as the current one and retry next time.
-        st._note(NOTICE_WRITE)
-        st._repair = True
         return False
-    st._cur, st._new = st._new, st._cur
-    st._slot = target
-    st._seq = seq
-    st._repair = False
-    return True
-
-def finish_game(st, mode, score, won):
-    # See Storage.finish_game.
-    if not 0 <= mode < N_MODES:
-        raise ValueError("unknown mode %s" % mode)
-    if st.played[mode] < 0xFFFF:
-        st.played[mode] += 1
-    if mode == MODE_RIVAL and won and st.rival_wins < 0xFFFF:
-        st.rival_wins += 1
-    best = st.best[mode]
-    new_best = (bool(won) and type(score) is int and 0 <= score < _NO_BEST
-                and (best is None or score < best))
-    if new_best:
-        st.best[mode] = score
-    st.saved = None
-    commit(st)
-    return new_best
-
-def save_game(st, blob):
-    # See Storage.save_game.
-    if not 0 < len(blob) <= BLOB_MAX:
-        return False
-    st.saved = bytes(blob)
-    return commit(st)
-
-def drop_saved(st):
-    # See Storage.drop_saved.
-    if st.saved is None:
-        return False
-    st.saved = None
-    return commit(st)
-
-def resume(st):
-    # See Storage.resume.
-    if st.saved is None:
-        return None
-    from engine.codec import unpack
-
-    try:
-        return unpack(st.saved)
-    except ValueError:
-        st._note(NOTICE_GAME)
-        st.saved = None
-        commit(st)
-        return None
-    finally:
-        drop("engine.codec")

@@ -9,6 +9,7 @@ waits again), so a scripted run behaves the same whatever the timing.
 """
 import gc
 
+from adafruit_ticks import ticks_add, ticks_less
 from engine.cards import VALUE, SHAPE, SHAPE_CURVE, describe
 from engine.state import (
     A_PASS, A_BEND_L, A_BEND_R, A_ROLL0, A_LAY, A_CHAOS, A_PILE,
@@ -30,15 +31,8 @@ except ImportError:  # CPython
         return x
 
 
-_TICKS_MASK = const(0x1FFFFFFF)
-_HALF = const(0x10000000)
 DIE_MS = const(160)  # between two dice
 AUTO_MS = const(450)  # between two steps of an opponent
-
-
-def after(now, t):
-    """Returns True if tick `now` is at or past tick `t` (ticks wrap at 2**29)."""
-    return ((now - t) & _TICKS_MASK) < _HALF
 
 
 class Turns(Hud):
@@ -83,7 +77,7 @@ class Turns(Hud):
 
     def wait(self, step, ms):
         self.step = step
-        self.due = (self.app.now + ms) & _TICKS_MASK
+        self.due = ticks_add(self.app.now, ms)
 
     def advance(self):
         """Decides what comes next after the State changed (see the module docstring)."""
@@ -355,10 +349,11 @@ class Turns(Hud):
 
     def tick(self, now):
         """Runs timed steps and hides an old toast."""
-        if self.toast_due >= 0 and after(now, self.toast_due):
+        # Deadlines by adafruit_ticks: the board's clock wraps at 2**29 (docs/hardware.md).
+        if self.toast_due >= 0 and not ticks_less(now, self.toast_due):
             self.hide_toast()
             self.app.dirty = True
-        if (self.step == S_AUTO or self.step == S_ROLL) and after(now, self.due):
+        if (self.step == S_AUTO or self.step == S_ROLL) and not ticks_less(now, self.due):
             if self.step == S_ROLL:
                 self.roll_step()
             else:

@@ -2,15 +2,17 @@
 
 Three layers share the root Group and the sprite sheet; screens only show or hide them and
 change tile indices, colours and text:
-  text   full-screen text: a big title, 8 lines, a row of decoration tiles (menus, records,
-         game over, error)
+  text   full-screen text: a row of decoration tiles (the title's rails and loco), the error
+         screen's big title and 8 lines, and while the menus' code is loaded their Labels
+         (lnr/labels.py: title, menus, records, game over)
   play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
   panel  a framed box over the map for the action menu, dice, penalty order and turn results:
          7 lines and a row of 8 cards (or 16 dice)
-Text lines are Text objects: a TileGrid of the font sheet (terminalio.FONT's glyphs, one tile
-per character) with a 2-colour palette of its own, so new text only changes tile numbers and a
-new colour one palette entry.
+The play screen's and the error screen's text lines are Text objects: a TileGrid of the font
+sheet (terminalio.FONT's glyphs, one tile per character) with a 2-colour palette of its own, so
+new text only changes tile numbers and a new colour one palette entry. They are resident; the
+menus' Labels and their library are not (docs/memory.md).
 """
 from lnr import sprites
 
@@ -54,6 +56,21 @@ def fit(text, width):
     return text + _SPACES[:width - n]
 
 
+def wrap(text, width):
+    """Returns `text` broken into lines of at most `width` characters, at spaces."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = line + " " + word if line else word
+        out.append(line)
+    return out
+
+
 class Text:
     """A line of text on screen: `grid` (a TileGrid of the font sheet, hidden, x and y as any),
     `palette` (0 the background, 1 the ink), `text` (what it shows, padded), `color` (ink)."""
@@ -83,15 +100,11 @@ def put(label, text, width, color=None):
 class Ui:
     """The display objects; `root` goes to hw.display.root_group."""
 
-    def __init__(self):
-        # Built by lnr/make.py, which is then dropped: its code is needed once.
-        from lnr import drop, make
-
+    def __init__(self, parts):
+        # `parts`: lnr.make.build()'s display objects (lnr/main.py builds them once).
         (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
-         self.panel, self.cards, self.plines) = make.build()
-        del make
-        drop("lnr.make")
+         self.panel, self.cards, self.plines) = parts
         self._written = 0
         self.show(None)
 

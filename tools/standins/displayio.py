@@ -30,10 +30,14 @@ class Group:
     """displayio.Group: knows how many children it has and its own place, not its children."""
 
     made = 0
+    # A class attribute, set on the object only when it differs: adafruit_display_text's
+    # Label (a Group) makes `scale` a property that needs the Label's own fields first.
+    scale = 1
 
     def __init__(self, *, scale=1, x=0, y=0):
         Group.made += 1
-        self.scale = scale
+        if scale != 1:
+            self.scale = scale
         self.x = x
         self.y = y
         self.hidden = False
@@ -59,6 +63,16 @@ class Group:
 
     def __len__(self):
         return self._count
+
+    def pop(self, i=-1):
+        # Knows no children, so returns None; adafruit_display_text's Label empties its own
+        # group this way (`for _ in group: group.pop(0)`) before it adds a new TileGrid.
+        if not -self._count <= i < self._count:
+            raise IndexError("pop from empty group" if not self._count else "index out of range")
+        self._count -= 1
+
+    def __iter__(self):
+        return iter(range(self._count))
 
 
 class TileGrid:
@@ -160,8 +174,19 @@ if Bitmap is None:
             self._check(i)
             return 1
 
+        def fill(self, value):
+            if not 0 <= value <= self._max:
+                raise ValueError("value must be 0-%d" % self._max)
+
+        def blit(self, x, y, source_bitmap, *, x1=0, y1=0, x2=None, y2=None,
+                 skip_index=None):
+            # The firmware clips the copy to this bitmap: nothing to check but the origin.
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise ValueError("out of range of target")
+
     class Palette:  # pylint: disable=function-redefined
-        """displayio.Palette without colours: checks what is set, keeps nothing."""
+        """displayio.Palette without colours: checks what is set, keeps nothing; reads back
+        black and opaque (adafruit_display_text's Label copies a palette it is given)."""
 
         made = 0
 
@@ -179,6 +204,14 @@ if Bitmap is None:
         def __setitem__(self, i, colour):
             self._check(i)
             _check_colour(colour)
+
+        def __getitem__(self, i):
+            self._check(i)
+            return 0
+
+        def is_transparent(self, i):
+            self._check(i)
+            return False
 
         def make_transparent(self, i):
             self._check(i)

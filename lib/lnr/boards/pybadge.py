@@ -10,11 +10,11 @@ import keypad
 import microcontroller
 import neopixel
 import supervisor
+from adafruit_ticks import ticks_add, ticks_diff
 from micropython import const
 
 FRAME_MS = const(30)  # about 33 frames a second: smooth enough, leaves the CPU idle
 PIXELS = const(5)
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms() wraps at 2**29
 _START_BRIGHTNESS = 0.05  # the app sets the player's level at once; they are very bright
 
 
@@ -61,17 +61,18 @@ class Hardware:
 
     def ticks_ms(self):
         """Returns supervisor.ticks_ms(): wraps at 2**29, about a minute after power-up, so
-        compare times with (a - b) & 0x1FFFFFFF, never a plain a - b."""
+        times are compared and added with adafruit_ticks (ticks_diff, ticks_less,
+        ticks_add), never a plain a - b."""
         return supervisor.ticks_ms()
 
     def wait_frame(self):
         """Sleeps until the next frame is due; always True (the device never stops)."""
         now = supervisor.ticks_ms()
-        left = (self._next - now) & _TICKS_MASK
-        if left > FRAME_MS:  # late (or the first frame): start counting from now
-            self._next = (now + FRAME_MS) & _TICKS_MASK
+        left = ticks_diff(self._next, now)
+        if not 0 <= left <= FRAME_MS:  # late (or the first frame): start counting from now
+            self._next = ticks_add(now, FRAME_MS)
             return True
         if left:
             time.sleep(left / 1000)  # also runs background tasks (USB, display)
-        self._next = (self._next + FRAME_MS) & _TICKS_MASK
+        self._next = ticks_add(self._next, FRAME_MS)
         return True

@@ -1,0 +1,30 @@
+"""Which screen is up (App.screen) and the moves between the menus and a game (App.start,
+resume, save_and_quit, game_over), shared by lnr/app.py, lnr/menus.py and lnr/moves.py.
+
+They live here, not in lnr/app.py, because the menus and the moves are loaded lazily by the
+App and dropped again (RAM, docs/memory.md): a module that imports the App for its constants
+would make a cycle of them (docs/style.md).
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+SC_TITLE = const(0)
+SC_MODES = const(1)
+SC_TABLE = const(2)
+SC_RECORDS = const(3)
+SC_SETTINGS = const(4)
+SC_HOWTO = const(5)
+SC_PLAY = const(6)
+SC_OVER = const(7)
+SC_ERROR = const(8)
+
+# Moves asked for by a screen's code, made by lnr/moves.py once its handler has returned.
+W_START = const(0)  # a new game: (mode, players)
+W_RESUME = const(1)  # the saved game
+W_SAVE = const(2)  # save & quit: (game, the turn's start State)
+W_OVER = const(3)  # the game's end: (game,)
