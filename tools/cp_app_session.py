@@ -12,6 +12,10 @@ CONF is a file of `name value` lines written by tools/cpapp.py:
     consts     SC_PLAY and S_INFO: the play screen's number and the hint panel's step
     momentary  the modules loaded for a moment only (tools/membudget/session.py MOMENTARY)
     collect    1: collect after every frame of a session run too
+    intern     session: names to intern before base, growing the VM's name pools in advance
+    ballast    session: a file of `frame kind bytes` lines, what the harness holds from that
+               frame on (what a board holds beyond this VM: tools/cpapp.py): kind 0 one more
+               name pool, kind 1 the display objects' difference
     expect     the base a session run's heap was sized for (the base varies a little with the
                heap's size); another base ends the run at once, exit status 3
 
@@ -42,6 +46,7 @@ import time
 
 import micropython
 
+from census import group_bytes, tilegrid_bytes  # tools/membudget/census.py, copied
 from tools.standins import install
 
 FRAME_MS = 30  # the board profile's pace (lnr/boards/pybadge.py FRAME_MS)
@@ -70,12 +75,47 @@ SC_PLAY, S_INFO = [int(x) for x in CONF["consts"].split(",")]
 MOMENTARY = CONF["momentary"].split(",")
 COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame too
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
+INTERN = int(CONF.get("intern", "0"))  # session: names to intern before base (see below)
+# session: what the harness holds from a frame on, in frame order: (frame, 0, bytes) one more
+# name pool as a board allocates it; (frame, 1, bytes) the display objects' difference
+BALLAST_PLAN = []
+if CONF.get("ballast"):
+    with open(CONF["ballast"]) as _f:
+        for _line in _f:
+            _frame, _kind, _bytes = _line.split()
+            BALLAST_PLAN.append((int(_frame), int(_kind), int(_bytes)))
 PARTS = install(CONF["standins"].split(","))
 CONF = None
 DIO = PARTS["displayio"]
+STANDIN_GROUP = DIO.Group
+
+
+class TrackedGroup(STANDIN_GROUP):
+    """The stand-in Group, keeping its children too, so that the display objects alive can be
+    found from the display's root_group (the menus' Labels come and go)."""
+
+    def __init__(self, *, scale=1, x=0, y=0):
+        STANDIN_GROUP.__init__(self, scale=scale, x=x, y=y)
+        self.kids = []
+
+    def insert(self, index, layer):
+        STANDIN_GROUP.insert(self, index, layer)
+        self.kids.insert(index, layer)
+
+    def remove(self, layer):
+        STANDIN_GROUP.remove(self, layer)
+        self.kids.remove(layer)
+
+    def pop(self, i=-1):
+        STANDIN_GROUP.pop(self, i)
+        return self.kids.pop(i)
+
+
+if MODE != FRAMES_RUN:  # the frames run reads no heap: its Groups allocate as the stand-in's
+    DIO.Group = TrackedGroup  # before the app (and adafruit_display_text's Label) imports it
 DIO.forget()  # terminalio's font is in the board's flash: not counted
-KINDS = DIO.standins()
-UNIT = [0] * len(KINDS)
+UNIT_TILEGRID = [0]  # a stand-in TileGrid's bytes (its tile map is in the stand-in's pool)
+UNIT_GROUP = [0] * 48  # a TrackedGroup's bytes by its number of children
 NOW = [0x1FFF0000]  # the virtual clock: 65.5 s before it wraps, as a board's after power-up
 
 
@@ -91,37 +131,42 @@ def live():
     return gc.mem_alloc()
 
 
-def standin_bytes():
-    """The heap the stand-in display objects take: each kind's count times its measured
-    size. Allocates nothing."""
-    total = 0
-    for i in range(len(KINDS)):
-        total += KINDS[i].made * UNIT[i]
-    return total
-
-
 def units():
-    """Measures each stand-in kind's bytes: 16 of each, kept in a list made first."""
-    keep = [None] * 16
-    bmp = DIO.Bitmap(8, 8, 2)
+    """Measures what the stand-ins weigh here: a TileGrid, a Group of n children."""
+    keep = [None] * 8
+    bmp = DIO.Bitmap(16, 16, 2)
     pal = DIO.Palette(2)
-    for j in range(len(KINDS)):
-        kind = KINDS[j]
-        a = live()
-        for i in range(16):
-            if kind is DIO.TileGrid:
-                keep[i] = kind(bmp, pixel_shader=pal, width=1, height=1, tile_width=8,
-                               tile_height=8)
-            elif kind is DIO.Group:
-                keep[i] = kind()
-            elif kind is DIO.Bitmap:
-                keep[i] = kind(8, 8, 2)
-            else:
-                keep[i] = kind(2)
-        UNIT[j] = (live() - a) // 16
-        for i in range(16):
+    a = live()
+    for i in range(8):
+        keep[i] = DIO.TileGrid(bmp, pixel_shader=pal, width=1, height=1)
+    UNIT_TILEGRID[0] = (live() - a) // 8
+    for n in range(len(UNIT_GROUP)):
+        for i in range(8):
             keep[i] = None
+        a = live()
+        for i in range(8):
+            g = keep[i] = TrackedGroup()
+            for _ in range(n):
+                g.append(None)
+        g = None
+        UNIT_GROUP[n] = (live() - a) // 8
+    for i in range(8):
+        keep[i] = None
     DIO.forget()
+
+
+def firmware_excess(layer):
+    """What the display objects alive under `layer` weigh as the firmware's objects (the
+    census's formulas, tools/membudget/census.py) beyond what the stand-ins weigh here."""
+    if isinstance(layer, DIO.TileGrid):
+        return tilegrid_bytes(layer) - UNIT_TILEGRID[0]
+    if not isinstance(layer, TrackedGroup):
+        return 0
+    kids = layer.kids
+    total = group_bytes(layer) - UNIT_GROUP[min(len(kids), len(UNIT_GROUP) - 1)]
+    for i in range(len(kids)):
+        total += firmware_excess(kids[i])
+    return total
 
 
 class Watch:
@@ -133,8 +178,11 @@ class Watch:
 
 
 def reading():
-    """The live heap less base and the stand-ins' bytes."""
-    return live() - Watch.base - standin_bytes()
+    """Prints the live heap less base, what the display objects alive weigh as the
+    firmware's beyond the stand-ins, and the name pools (qstr_info)."""
+    raw = live() - Watch.base
+    print(raw, firmware_excess(PARTS["board"].DISPLAY.root_group))
+    micropython.qstr_info()
 
 
 def label(app):
@@ -168,8 +216,8 @@ def _drop_hook(*names):
     if Watch.verbose:
         for name in names:
             if name in sys.modules and name in MOMENTARY:
-                print("M", name, Watch.frame, label(Watch.app), reading())
-                micropython.qstr_info()
+                print("M", name, Watch.frame, label(Watch.app), end=" ")
+                reading()
     Watch.drop(*names)
 
 
@@ -226,24 +274,70 @@ def start():
     return hw, lnr.main
 
 
+class Ballast:
+    """What a board holds that this VM does not, held by the harness (BALLAST_PLAN): the name
+    pools a board allocates for the app's names, each a block of its size, and the display
+    objects' difference."""
+
+    pools = [None] * 16  # made before base: holding a block allocates nothing more
+    display = [None]
+    at = [0]  # the next change in BALLAST_PLAN
+
+    @staticmethod
+    def before(frame):
+        plan = BALLAST_PLAN
+        at = Ballast.at
+        while at[0] < len(plan) and plan[at[0]][0] == frame:
+            _, kind, size = plan[at[0]]
+            at[0] += 1
+            if kind == 0:
+                i = 0
+                while Ballast.pools[i] is not None:
+                    i += 1
+                Ballast.pools[i] = _block(size)
+            else:
+                Ballast.display[0] = None
+                Ballast.display[0] = _block(size)
+
+
+def _block(size):
+    # A heap block of `size` bytes (a multiple of 16, or 0: nothing): a bytearray is a 16-byte
+    # object and its data.
+    return bytearray(size - 16) if size else None
+
+
+def intern(n):
+    """Interns n names of its own (what tools/cpapp.py asks for a capped run): the VM's name
+    pools are then grown before base, so the app's names take no new pool here; a board's
+    pools for them are the ballast's, allocated when a board allocates them."""
+    for i in range(n):
+        getattr(0, "%x~" % i, None)  # a name looked up is interned, found or not
+
+
 def session():
     """calibrate and session: the frames, a reading after each (printed when calibrating)."""
-    hw, main = start()
+    try:
+        Ballast.before(0)
+        hw, main = start()
+    except MemoryError as e:
+        print("FAIL MemoryError at start-up: %s" % e)
+        return 1
     app = Watch.app
-    made = ",".join([str(k.made) for k in KINDS])
     i = 0
     path = 0
     try:
         while Keys.more(i):
             Watch.frame = i
+            if i:
+                Ballast.before(i)
             Keys.feed(i)
             main.step(hw, app)
             NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
             hw.wait_frame()
             path = trace(path)
             if Watch.verbose:
-                print("R", i, label(app), reading())
-                micropython.qstr_info()
+                print("R", i, label(app), end=" ")
+                reading()
             elif COLLECT:
                 gc.collect()
             i += 1
@@ -252,11 +346,15 @@ def session():
                 return 1
     except MemoryError as e:
         print("FAIL MemoryError at frame %d (phase %d): %s" % (i, label(app), e))
+        import traceback  # where, for the one reading this (it may itself need the heap)
+
+        traceback.print_exception(e)
         return 1
-    print("MADE", made, ",".join([str(k.made) for k in KINDS]))
     print("FRAMES", i)
     print("END", app.screen, PARTS["keypad"].last.events.overflowed)
     print("TRACE", path, checksum(PARTS["microcontroller"].nvm.data()))
+    print("QSTR end")
+    micropython.qstr_info()
     return 0
 
 
@@ -295,9 +393,9 @@ def frames():
 
 
 def main():
+    intern(INTERN)
     units()
-    print("UNIT", ",".join([str(u) for u in UNIT]))
-    print("KINDS", ",".join([k.__name__ for k in KINDS]))
+    print("UNIT", UNIT_TILEGRID[0], ",".join([str(u) for u in UNIT_GROUP]))
     Watch.base = live()
     print("BASE", Watch.base)
     if EXPECT and Watch.base != EXPECT:

@@ -1,11 +1,11 @@
 """The whole app on CircuitPython 10's own VM, under the board's heap (part of `make cpcheck`).
 
-    python -m tools.cpapp [--form mpy|py] [--mpy-kb 80] [--py-kb 112] [--smallest] [--frames]
+    python -m tools.cpapp [--form mpy|py] [--mpy-kb 80] [--py-kb 112] [--smallest] [--no-frames]
 
 membudget's session (tools/membudget/session.py session_keys(): power-up, every mode to its end,
 hints, save & quit and Continue, every menu) plays on CircuitPython's VM (tools/cpvm.py) in one
-process (tools/cp_app_session.py), from the tree `make flash` writes (tools/deploy.py build(),
-code.py and boot.py left out: the harness starts the app as code.py does):
+process (tools/cp_app_session.py runs there), from the tree `make flash` writes (tools/deploy.py
+build(); code.py and boot.py are left out: the harness starts the app as code.py does):
 
     mpy  every module as the .mpy CircuitPython's own mpy-cross writes, capped at 80 KB: what
          `make flash` sends; the game must leave well over half of the PyBadge's 192 KB free
@@ -13,44 +13,47 @@ code.py and boot.py left out: the harness starts the app as code.py does):
          fallback `make flash --no-mpy`; a board has about 150 KB free at start
 
 The VM's own displayio.Bitmap and Palette hold the app's real pixels; tools/standins stand in for
-what the VM lacks (Group, TileGrid, board, keypad, microcontroller.nvm, supervisor, storage,
-terminalio, and the C modules under the real neopixel library, which is the tree's).
+what the VM lacks (Group, TileGrid, board, keypad, microcontroller.nvm, supervisor, terminalio,
+and the C modules under the neopixel library, which is the tree's own).
 
-What counts (the same reasoning as tools/membudget, whose census gives the firmware's sizes):
+What counts. Each form is played twice:
 
-- `base`: the live heap before the app's first import: the VM's own start-up, the harness, the
-  stand-in modules, the session's keys. None of it is the game's; on a board the firmware's own
-  heap is outside the 80 KB the game may take.
-- The stand-in Group and TileGrid objects weigh what Python objects weigh on this VM (UNIT, each
-  kind measured there), not what the firmware's C objects weigh. Their bytes (count made x
-  UNIT) are taken out of every reading and the firmware's are put in: the display census
-  (tools/membudget/census.py, from the CircuitPython 10 structs) of the same Groups and
-  TileGrids, counted in the simulator. The counts must agree.
-- The app's figure at any moment: live heap - base - stand-in bytes + census bytes. It includes
-  everything else the app makes: modules, State, real Bitmaps and Palettes, the board profile,
-  the neopixel library, the Hardware object.
-- The cap is a real -X heapsize: a MemoryError anywhere (fragmentation included) fails the run.
-  So that a MemoryError still means "the real app would not fit in the cap", the heap is
-  enlarged by exactly what is not the app's: base + stand-in bytes - census bytes (measured by a
-  calibration run of the same harness up to start-up; the session run checks it sees the same
-  base and counts). The heap is then the smallest -X heapsize whose usable bytes (the VM's
-  gc.mem_alloc() + gc.mem_free()) are the cap's plus that excess.
+1. Calibration, uncapped: after every frame a real collection (gc works inside a script on this
+   VM) and the live heap; and just before each module loaded for a moment is dropped
+   (membudget's MOMENTARY: lnr.make at start-up, engine.codec at a save, ...; lnr.drop is
+   watched) the live heap with it still in. A reading is the app's bytes on a board:
+   - less `base`: the live heap before the app's first import (the VM's own start-up, the
+     harness, the stand-in modules, the keys). On a board the firmware's own heap is outside
+     the cap.
+   - plus what the display objects alive (found from the display's root_group) weigh as the
+     firmware's C objects (tools/membudget/census.py's formulas, from the CircuitPython 10
+     structs) beyond what the stand-ins weigh here (measured here);
+   - plus a board's name pools for the app's names less this VM's (see QSTR_ENTRY_BOARD).
+   So it holds the modules, the State, the real Bitmaps and Palettes, the board profile, the
+   neopixel library, the Hardware object. Readings are kept per phase (membudget's LABELS).
+2. The check, capped: -X heapsize is the cap plus base (sized again if the run's base is not
+   the one it was sized for: it varies a little with the heap's size), and the harness holds,
+   from each frame on, what a board holds there beyond this VM (Calibration.plan()): a board's
+   name pools for the app's names so far, each a block of its size (this VM's pools were grown
+   in advance, before base, so that none grows during the app), and the display objects'
+   difference. A MemoryError anywhere (fragmentation included) fails the check, so does a
+   session that went otherwise than uncapped (an error the app caught, e.g. a MemoryError in a
+   hint: the frames' fingerprints differ). The collector is left to itself, as on a board.
 
-Readings: after every frame a real collection (gc works inside a script on this VM) and the live
-heap, kept per phase (membudget's LABELS); and just before each module loaded for a moment
-(membudget's MOMENTARY: lnr.make at start-up, engine.codec at a save, ...) is dropped (lnr.drop
-watched), the live heap with it still in. This VM splits -X heapsize into 4 equal areas
-(cpvm.SPLIT_HEAPS); a board's heap grows area by area as needed, so fragmentation here is, if
-anything, worse than on the board.
+What this VM does unlike a board, and so unlike the check: it splits -X heapsize into 4 equal
+areas (cpvm.SPLIT_HEAPS) where a board's heap grows by areas on demand, so fragmentation here is
+worse; and displayio allocates a Bitmap's pixels without collecting first
+(m_malloc_without_collect), which fails here once the heap is full of garbage, where a board
+would grow its heap instead.
 
---frames (also part of `make cpcheck`) plays the session once more from the .mpy tree, uncapped,
-with the collector off for each frame: the bytes each frame of the main loop allocates (step and
-wait_frame) and its time. Idle frames (no key read, no refresh, no timed step, no LED effect)
-must allocate nothing; animations (dice rolling, an opponent playing, an LED effect) are printed.
-Times are of the Python work of a frame (the firmware's display refresh is not run here), also
-multiplied by tools/bench.py's SAMD51 factor.
+The frames run (also part of `make cpcheck`) plays the session once more, uncapped, with the
+collector off for each frame: the bytes each frame of the main loop allocates (lnr.main.step and
+the profile's wait_frame) and its time. Idle frames (no key read, no refresh, no timed step, no
+LED effect) must allocate nothing; the animations' figures are printed. Times are the Python work
+of a frame (the firmware's display refresh is not run here), also multiplied by tools/bench.py's
+SAMD51 factor.
 
---smallest bisects, for each form, the smallest cap (in KB) the session completes under.
+--smallest finds, for each form, the smallest cap (in KB) the session completes under.
 """
 import argparse
 import shutil
@@ -65,7 +68,6 @@ ROOT = cpvm.ROOT
 CAPS_KB = {"mpy": 80, "py": 112}
 FORMS = ("mpy", "py")
 SCRIPT = ROOT / "tools" / "cp_app_session.py"
-CENSUS_KEYS = ["A", "A", "WAIT*10", "START", "WAIT*10"]  # into a game, as tools/membudget
 USABLE_SCRIPT = "import gc\ngc.collect()\nprint(gc.mem_alloc() + gc.mem_free())\n"
 
 
@@ -93,31 +95,14 @@ def session():
 def app_consts():
     """Returns ({screen number: name}, SC_TITLE, SC_PLAY, {play step number: name}, S_INFO)."""
     _lib_path()
-    import lnr.app as screens
     import lnr.hud
+    import lnr.screens as screens
 
     names = {v: k[3:].lower() for k, v in vars(screens).items()
              if k.startswith("SC_") and isinstance(v, int)}
     steps = {v: k[2:].lower() for k, v in vars(lnr.hud).items()
              if k.startswith("S_") and isinstance(v, int)}
     return names, screens.SC_TITLE, screens.SC_PLAY, steps, lnr.hud.S_INFO
-
-
-def census():
-    """Returns ({kind: firmware bytes}, {kind: count}) of the app's display objects, counted
-    in the simulator (tools/membudget/census.py)."""
-    import os
-
-    _lib_path()
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from tools.membudget.census import display_census
-
-    c, _ = display_census("lnr.main:run", CENSUS_KEYS)
-    counts = {}
-    for kind, _, _ in c.rows:
-        counts[kind] = counts.get(kind, 0) + 1
-    return c.by_kind(), counts
 
 
 def standin_names():
@@ -138,32 +123,41 @@ def momentary():
 class Workdir:
     """A temporary folder with the device tree in one form, the harness and the keys."""
 
-    def __init__(self, form, frames):
+    def __init__(self, form, frames, tree=None):
+        """`tree`: a device tree already written (e.g. by `make flash TO=DIR`) to play from;
+        else the deploy's tree in `form` is built here: .mpy by CircuitPython's own mpy-cross,
+        or .py sources."""
         self.form = form
         self.tmp = Path(tempfile.mkdtemp(prefix="cpapp-"))
-        if form == "mpy":
-            exe = cpvm.mpy_cross()
-            if exe is None:
-                raise CpAppError(cpvm.MISSING_MPY_CROSS)
-            compiler = deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR)
-        else:
-            compiler = None
-        tree = deploy.build(ROOT, compiler)
-        tree.write(self.tmp / "tree")
-        self.lib = self.tmp / "tree" / "lib"
-        self.files = tree.files
+        if tree is None:
+            if form == "mpy":
+                exe = cpvm.mpy_cross()
+                if exe is None:
+                    raise CpAppError(cpvm.MISSING_MPY_CROSS)
+                compiler = deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR)
+            else:
+                compiler = None
+            deploy.build(ROOT, compiler).write(self.tmp / "tree")
+            tree = self.tmp / "tree"
+        self.lib = Path(tree) / "lib"
+        if not self.lib.is_dir():
+            raise CpAppError("%s has no lib/: not a device tree" % tree)
         harness = self.tmp / "harness"
         (harness / "tools" / "standins").mkdir(parents=True)
         shutil.copy(ROOT / "tools" / "__init__.py", harness / "tools")
         for p in (ROOT / "tools" / "standins").glob("*.py"):
             shutil.copy(p, harness / "tools" / "standins")
+        # The census's formulas for the firmware's display objects, as a module of its own:
+        # tools/membudget's package needs CPython.
+        shutil.copy(ROOT / "tools" / "membudget" / "census.py", harness)
         self.script = harness / SCRIPT.name
         shutil.copy(SCRIPT, self.script)
         (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
         self.cwd = self.tmp / "cwd"  # any file the app writes lands here
         self.cwd.mkdir()
 
-    def run(self, mode, heap_bytes=None, collect=False, expect=0, timeout=900):
+    def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
+            timeout=900):
         """Runs the harness in `mode` (calibrate, session, frames); returns the Run (for
         frames, the CompletedProcess)."""
         _, _, sc_play, _, s_info = app_consts()
@@ -177,7 +171,10 @@ class Workdir:
             "momentary " + ",".join(momentary()),
             "collect %d" % int(collect),
             "expect %d" % expect,
+            "intern %d" % intern,
+            "ballast " + str(self.tmp / "ballast.txt"),
         ]) + "\n")
+        (self.tmp / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
         proc = cpvm.run(self.script, paths=[self.lib], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd)
         return proc if mode == "frames" else Run(self.form, proc)
@@ -221,45 +218,52 @@ def heap_for(cap_bytes, excess, tmp):
     return hi
 
 
-# Interned names: CircuitPython keeps them in pools (never freed) that double in size, the first
+# Interned names: CircuitPython keeps them (never freed) in pools that double in size, the first
 # of MICROPY_ALLOC_QSTR_ENTRIES_INIT entries; a pool is a 24-byte header and, per entry, a
 # pointer, a length byte and the hash: 2 bytes on this VM, 1 on a board (circuitpy_mpconfig.h:
-# MICROPY_QSTR_BYTES_IN_HASH 1 on full builds). The harness's own names fill the first pools
-# here, so the app's names land in bigger pools than on a board, where they fill the first ones:
-# QstrPools says by how much the app's share differs, and the app is charged the most it can be.
+# MICROPY_QSTR_BYTES_IN_HASH 1 on full builds). The harness's own names fill this VM's first
+# pools, so the app's land in bigger pools than on a board, which fills its first ones with
+# them: the readings count a board's pools instead of this VM's, and the capped run grows this
+# VM's pools before base and holds a board's (Calibration.plan()).
 QSTR_FIRST_POOL = 10
 QSTR_HEADER = 24
 QSTR_ENTRY_VM = 7
 QSTR_ENTRY_BOARD = 6
+BALLAST_STEP = 256
+SMALLEST_STEADY = 3  # caps above the smallest that must fit too (Form.smallest)
+
+
+def pool_block(k, entry):
+    """Returns the heap block of name pool k (0: the first)."""
+    return -(-(QSTR_HEADER + entry * QSTR_FIRST_POOL * 2 ** k) // 16) * 16
+
+
+def board_pool_capacity(pools):
+    """Returns the names the first `pools` pools hold."""
+    return QSTR_FIRST_POOL * (2 ** pools - 1)
 
 
 def pool_bytes(n, entry):
     """Returns the heap the pools take once `n` names are interned."""
     total = 0
-    alloc = QSTR_FIRST_POOL
-    held = 0
-    while held < n:
-        total += -(-(QSTR_HEADER + entry * alloc) // 16) * 16
-        held += alloc
-        alloc *= 2
+    k = 0
+    while board_pool_capacity(k) < n:
+        total += pool_block(k, entry)
+        k += 1
     return total
-
-
-def qstr_extra(harness, app):
-    """Returns the most the app's pools on a board may exceed what this VM charges the app
-    (0 or more), over the app's first 0..`app` interned names, with `harness` names before."""
-    base = pool_bytes(harness, QSTR_ENTRY_VM)
-    worst = 0
-    for n in range(app + 1):
-        worst = max(worst, pool_bytes(n, QSTR_ENTRY_BOARD)
-                    - (pool_bytes(harness + n, QSTR_ENTRY_VM) - base))
-    return worst
 
 
 def _qstr_count(parts):
     # "qstr pool: n_pool=7, n_qstr=1170, n_str_data_bytes=11388, n_total_bytes=20492"
     for word in parts:
         if word.startswith("n_qstr="):
+            return int(word.rstrip(",").split("=")[1])
+    raise CpAppError("not a qstr_info() line: " + " ".join(parts))
+
+
+def _pool_count(parts):
+    for word in parts:
+        if word.startswith("n_pool="):
             return int(word.rstrip(",").split("=")[1])
     raise CpAppError("not a qstr_info() line: " + " ".join(parts))
 
@@ -271,14 +275,17 @@ class Run:
         self.form = form
         self.stdout = proc.stdout
         self.stderr = proc.stderr
-        self.readings = []  # (frame, phase, raw bytes, names interned, momentary module)
+        # (frame, phase, live bytes less base, the firmware's display objects beyond the
+        # stand-ins, names interned, the momentary module or None)
+        self.readings = []
         self.frames = 0
         self.fail = None
         self.base = None
         self.qstrs = None  # names interned at base
-        self.kinds = []
-        self.unit = []
-        self.made = None  # (after start-up, at the end): stand-ins made, per kind
+        self.qstrs_end = None
+        self.pools = None  # the VM's name pools at base and at the end
+        self.pools_end = None
+        self.unit = None  # (a stand-in TileGrid's bytes, a Group's by its children)
         self.end_screen = None
         self.overflowed = False
         self.trace = None  # the fingerprint of the frames' screens and the NVM at the end
@@ -287,18 +294,20 @@ class Run:
             tag = parts[0]
             if tag == "R":
                 self.readings.append((int(parts[1]), int(parts[2]), int(parts[3]),
-                                      _qstr_count(lines[k + 1]), None))
+                                      int(parts[4]), _qstr_count(lines[k + 1]), None))
             elif tag == "M":
                 self.readings.append((int(parts[2]), int(parts[3]), int(parts[4]),
-                                      _qstr_count(lines[k + 1]), parts[1]))
+                                      int(parts[5]), _qstr_count(lines[k + 1]), parts[1]))
             elif tag == "UNIT":
-                self.unit = [int(x) for x in parts[1].split(",")]
-            elif tag == "KINDS":
-                self.kinds = parts[1].split(",")
+                self.unit = (int(parts[1]), [int(x) for x in parts[2].split(",")])
             elif tag == "BASE":
                 self.base = int(parts[1])
             elif tag == "QSTR":
-                self.qstrs = _qstr_count(lines[k + 1])
+                n, pools = _qstr_count(lines[k + 1]), _pool_count(lines[k + 1])
+                if len(parts) > 1:
+                    self.qstrs_end, self.pools_end = n, pools
+                else:
+                    self.qstrs, self.pools = n, pools
             elif tag == "FRAMES":
                 self.frames = int(parts[1])
             elif tag == "FAIL":
@@ -308,9 +317,6 @@ class Run:
                 self.overflowed = parts[2] == "True"
             elif tag == "TRACE":
                 self.trace = (int(parts[1]), int(parts[2]))
-            elif tag == "MADE":
-                self.made = ([int(x) for x in parts[1].split(",")],
-                             [int(x) for x in parts[2].split(",")])
         if proc.returncode and self.fail is None:
             self.fail = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
         if self.fail is None and self.overflowed:
@@ -325,9 +331,10 @@ class Run:
 
 class Calibration:
     """The session played uncapped, read after every frame: the app's figures, and what is not
-    the app's in a run (base, the stand-ins' bytes over the firmware's, the name pools)."""
+    the app's in a run (base; the display objects' and the name pools' differences between
+    this VM with its stand-ins and a board)."""
 
-    def __init__(self, work, firmware, counts):
+    def __init__(self, work):
         from tools.membudget.session import LABELS
 
         run = work.run("calibrate")
@@ -341,27 +348,63 @@ class Calibration:
                              "what tools/membudget/session.py meant" % (work.form,
                                                                        ", ".join(missing)))
         self.run = run
-        self.kinds = run.kinds
         self.base = run.base
-        self.made = run.made[0]
-        for kind, n in zip(self.kinds, self.made):
-            if counts.get(kind, 0) != n:
-                raise CpAppError(
-                    "the app made %d %s objects on the VM but the simulator's census counts "
-                    "%d: the census cannot stand for them" % (n, kind, counts.get(kind, 0)))
-        self.later = [b - a for a, b in zip(*run.made)]  # stand-ins made after start-up
-        self.standin = sum(u * n for u, n in zip(run.unit, self.made))
-        self.firmware = sum(firmware.get(kind, 0) for kind in self.kinds)
         self.harness_qstrs = run.qstrs
-        self.app_qstrs = max(r[3] for r in run.readings) - run.qstrs
-        # Each reading as the app's bytes on a board: the firmware's display objects for the
-        # stand-ins', a board's name pools for this VM's.
-        self.readings = [(frame, phase, raw + self.firmware + self.pool_diff(n), module)
-                         for frame, phase, raw, n, module in run.readings]
-        # The most a board's pools take beyond this VM's at any moment: the capped run's heap
-        # is made that much smaller, so it is never easier than a board's.
-        self.qstr_extra = max(0, max(self.pool_diff(r[3]) for r in run.readings))
-        self.excess = self.base + self.standin - self.firmware - self.qstr_extra
+        self.app_qstrs = max(r[4] for r in run.readings) - run.qstrs
+        # What a board holds beyond this VM at each reading: its display objects beyond the
+        # stand-ins, its name pools beyond this VM's (either may be less than nothing).
+        extra = [display + self.pool_diff(n) for _, _, _, display, n, _ in run.readings]
+        self.readings = [(frame, phase, raw + more, module) for (frame, phase, raw, _, _,
+                                                                 module), more
+                         in zip(run.readings, extra)]
+        self.display_extra = max(r[3] for r in run.readings)
+        self.pools_extra = max(self.pool_diff(r[4]) for r in run.readings)
+        self.intern = self.names_to_intern()
+        self.ballast, self.lift = self.plan()
+
+    def names_to_intern(self):
+        """Returns how many names the capped run interns before base: enough that the VM's
+        last pool, grown in advance, holds every name the app interns (with 32 to spare), so
+        that no pool grows during the app (the board's are the ballast's)."""
+        h = self.harness_qstrs
+        need = self.app_qstrs + 32
+        held, alloc = 0, QSTR_FIRST_POOL  # names the pools before this one hold, its size
+        while True:
+            if held + alloc >= h and held + alloc - max(h, held + 1) >= need:
+                return max(0, held + 1 - h)
+            held += alloc
+            alloc *= 2
+
+    def plan(self):
+        """Returns ([(frame, kind, bytes)] what the capped run's harness holds from a frame on,
+        the bytes its heap is enlarged by). Kind 0: one more name pool, of a board's size, from
+        the frame in which the app's names outgrow a board's pools; kind 1: the display
+        objects' difference from the stand-ins (rounded up to 256 bytes, so that it changes
+        seldom), plus the lift that makes it 0 or more. A frame's need is the most of the
+        readings during it and at the end of the one before."""
+        h = self.harness_qstrs
+        names, display, end_names, end_display = {}, {}, {}, {}
+        for frame, _, _, disp, n, module in self.run.readings:
+            names[frame] = max(names.get(frame, n - h), n - h)
+            display[frame] = max(display.get(frame, disp), disp)
+            if module is None:
+                end_names[frame] = n - h
+                end_display[frame] = disp
+        lift = max(0, -min(min(display.values()), min(end_display.values())))
+        plan = []
+        pools = 0
+        held = None
+        for frame in sorted(names):
+            n = max(names[frame], end_names.get(frame - 1, 0))
+            while board_pool_capacity(pools) < n:
+                plan.append((frame, 0, pool_block(pools, QSTR_ENTRY_BOARD)))
+                pools += 1
+            d = max(display[frame], end_display.get(frame - 1, display[frame])) + lift
+            d = -(-d // BALLAST_STEP) * BALLAST_STEP
+            if d != held:
+                plan.append((frame, 1, d))
+                held = d
+        return plan, lift
 
     def pool_diff(self, interned):
         """A board's name pools less this VM's, for the app's names interned by a reading."""
@@ -385,12 +428,13 @@ class Calibration:
         return phases, moments
 
     def describe(self, base=None):
-        return ("the cap + base %d B (VM, harness, stand-in modules, keys) + stand-in %s %d B "
-                "- their firmware bytes %d B (census) - %d B of name pools a board may take "
-                "beyond this VM's (%d names of the harness, %d of the app)" % (
-                    self.base if base is None else base, "/".join(self.kinds), self.standin,
-                    self.firmware,
-                    self.qstr_extra, self.harness_qstrs, self.app_qstrs))
+        pools = [b for _, kind, b in self.ballast if kind == 0]
+        return ("the cap + base %d B (VM, harness, stand-in modules, keys, %d names interned in "
+                "advance) + %d B; the harness holds what a board holds beyond this VM: the %d "
+                "name pools a board allocates for the app's %d names (%d B in all), and the "
+                "display objects' difference from the stand-ins (at most %d B)" % (
+                    self.base if base is None else base, self.intern, self.lift, len(pools),
+                    self.app_qstrs, sum(pools), self.display_extra))
 
 
 class Result:
@@ -409,12 +453,12 @@ class Result:
         if run.base != base:
             self.fail = ("the harness's base was %s B, not the %d B the heap was sized for: "
                          "it was not enlarged by exactly what is not the app's" % (run.base, base))
+        if self.fail is None and run.pools_end != run.pools:
+            self.fail = ("the VM's name pools grew during the app (%s to %s): tools/cpapp.py "
+                         "interned too few names in advance" % (run.pools, run.pools_end))
         if self.fail is None and run.trace != cal.run.trace:
             self.fail = ("the session went otherwise than uncapped (an error the app caught: "
                          "e.g. a MemoryError in a hint, which never ends a game)")
-        if self.fail is None and run.made[0] != cal.made:
-            self.fail = "stand-in counts at start-up %s differ from the calibration's %s" % (
-                run.made[0], cal.made)
 
     @property
     def ok(self):
@@ -435,11 +479,11 @@ class Result:
 class Form:
     """One form's tree and calibration, ready for capped runs."""
 
-    def __init__(self, form, frames, firmware):
+    def __init__(self, form, frames, tree=None):
         self.form = form
-        self.work = Workdir(form, frames)
+        self.work = Workdir(form, frames, tree)
         try:
-            self.cal = Calibration(self.work, *firmware)
+            self.cal = Calibration(self.work)
         except BaseException:
             self.work.close()
             raise
@@ -451,47 +495,59 @@ class Form:
         harness's interned names and dicts could grow in place): a run whose base is not the
         one its heap was sized for stops at once, and runs again with the heap sized for the
         base it found."""
-        base = self.cal.base
+        base = None
         for _ in range(8):
-            excess = self.cal.excess - self.cal.base + base
-            heap = heap_for(cap_kb * 1024, excess, self.work.tmp)
-            run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base)
+            if base is None:  # the names interned in advance are base too: a first guess
+                base = self.cal.base + self.cal.intern * 4 + 8992
+            heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.tmp)
+            run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
+                                ballast=self.cal.ballast, intern=self.cal.intern)
             if run.base == base:
                 break
             base = run.base
         return Result(self.form, cap_kb, heap, self.cal, run, base)
 
-    def smallest(self, start_kb):
-        """Bisects the smallest cap in KB under which the session completes; returns (KB,
-        the Result at that cap)."""
+    def smallest(self, start_kb, steady=SMALLEST_STEADY):
+        """Returns (the smallest cap in KB under which the session completes, and under each
+        of the `steady` caps above it too; the Result there). Fragmentation makes a fit not
+        quite monotonic in the cap: a bisection finds a boundary, then the caps above it are
+        tried, and the search goes on above any that fails."""
         hi = start_kb
         best = self.play(hi)
         while not best.ok:
             hi += 16
             best = self.play(hi)
-        lo = max(1, self.cal.peak() // 1024 - 8)
-        while lo > 1 and self.play(lo).ok:
-            lo = lo // 2
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            r = self.play(mid)
-            if r.ok:
-                hi, best = mid, r
-            else:
-                lo = mid
-        return hi, best
+        lo = min(hi, self.cal.peak() // 1024) - 1  # under the app's own peak: never fits
+        while True:
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                r = self.play(mid)
+                if r.ok:
+                    hi, best = mid, r
+                else:
+                    lo = mid
+            failed = None
+            for kb in range(hi + 1, hi + 1 + steady):
+                if not self.play(kb).ok:
+                    failed = kb
+            if failed is None:
+                return hi, best
+            lo = failed
+            hi = failed + 1
+            best = self.play(hi)
+            while not best.ok:
+                hi += 1
+                best = self.play(hi)
 
     def close(self):
         self.work.close()
 
 
-def play_capped(form, cap_kb, frames=None, firmware=None):
+def play_capped(form, cap_kb, frames=None):
     """Calibrates `form` and plays the session capped at cap_kb; returns its Result."""
     if frames is None:
         frames, _ = session()
-    if firmware is None:
-        firmware = census()
-    f = Form(form, frames, firmware)
+    f = Form(form, frames)
     try:
         return f.play(cap_kb)
     finally:
@@ -523,10 +579,13 @@ def phase_rows(cals):
     for lab, name in enumerate(LABELS):
         row(name if lab == 0 else "playing: " + name, lambda p, m, lab=lab: p.get(lab))
         if lab == 0:
-            for module, what in MOMENTARY.items():
-                if module != "lnr.make":
-                    row("for a moment: %s (%s)" % (module, what),
-                        lambda p, m, module=module: m.get(module))
+            for module in MOMENTARY:
+                if module == "lnr.make":
+                    continue
+                where = sorted(set(LABELS[m[module][2]] for m in (f[1] for f in found.values())
+                                   if module in m))
+                row("for a moment: %s loaded (at its most: %s)" % (module, ", ".join(where)),
+                    lambda p, m, module=module: m.get(module))
     return rows
 
 
@@ -659,6 +718,109 @@ def time_lines(frames, loop):
     return out
 
 
+IMPORT_ALL = """
+import sys
+from tools.standins import install
+
+with open(sys.argv[1]) as f:
+    standins, names = f.read().split()
+install(standins.split(","))
+for name in names.split(","):
+    try:
+        __import__(name)
+        print("OK", name)
+    except Exception as e:  # every module's failure, not the first one's
+        print("FAIL", name, type(e).__name__, e)
+"""
+
+
+def import_all(tree):
+    """Imports every module of a device tree's lib/ on the VM (each .mpy must load there);
+    returns {module: None, or why it failed}."""
+    lib = Path(tree) / "lib"
+    names = sorted(deploy.module_name(p.relative_to(lib).as_posix()[:-4] + ".py")
+                   for p in lib.rglob("*.mpy"))
+    work = Workdir("mpy", [], tree)
+    try:
+        script = work.tmp / "harness" / "import_all.py"
+        script.write_text(IMPORT_ALL)
+        # A file, not argv: the unix port interns argv, and a string of 256 characters or
+        # more ends it before the script starts.
+        names_file = work.tmp / "names.txt"
+        names_file.write_text(",".join(standin_names()) + " " + ",".join(names) + "\n")
+        r = cpvm.run(script, paths=[work.lib], args=[names_file], cwd=work.cwd)
+    finally:
+        work.close()
+    out = {name: "not imported (%s)" % (r.stderr.strip().splitlines() or ["no output"])[-1]
+           for name in names}
+    for parts in _lines(r.stdout):
+        if parts[0] in ("OK", "FAIL") and len(parts) > 1:
+            out[parts[1]] = None if parts[0] == "OK" else " ".join(parts[2:])
+    return out
+
+
+IMPORT_COSTS = """
+import gc
+import sys
+
+import micropython
+from tools.standins import install
+
+with open(sys.argv[1]) as f:
+    standins, names = f.read().split()
+install(standins.split(","))
+for name in names.split(","):
+    gc.collect()
+    gc.disable()  # nothing freed by a collection while it loads: the peak is the import's
+    before = micropython.mem_current()
+    peak = micropython.mem_peak()
+    a = gc.mem_alloc()
+    __import__(name)
+    most = micropython.mem_peak() - before if micropython.mem_peak() > peak else 0
+    gc.enable()
+    gc.collect()
+    print("IMPORT", name, gc.mem_alloc() - a, most)
+"""
+
+
+def import_costs(form):
+    """Imports every device module on the VM on its own, after the modules it imports at load
+    (tools/membudget/modules.py's order), from `form`'s tree; returns {module: (the live heap
+    it keeps, the most it needs above what was live while it loads)}: compiling a .py source
+    needs its parse tree and the compiler's tables for a moment, which it frees itself (so a
+    reading after the import never sees them; micropython.mem_peak() does)."""
+    _lib_path()
+    from tools.membudget.modules import device_modules
+
+    names = device_modules(with_libraries=True)
+    work = Workdir(form, [])
+    try:
+        script = work.tmp / "harness" / "import_costs.py"
+        script.write_text(IMPORT_COSTS)
+        names_file = work.tmp / "names.txt"
+        names_file.write_text(",".join(standin_names()) + " " + ",".join(names) + "\n")
+        r = cpvm.run(script, paths=[work.lib], args=[names_file], cwd=work.cwd)
+    finally:
+        work.close()
+    if r.returncode:
+        raise CpAppError("importing the modules failed:\n" + r.stdout[-2000:] + r.stderr)
+    return {parts[1]: (int(parts[2]), int(parts[3])) for parts in _lines(r.stdout)
+            if parts[0] == "IMPORT"}
+
+
+def import_lines(costs, top=8):
+    out = ["Importing a module on CircuitPython's VM, alone after those it imports: the most the "
+           "heap holds above what it held before, while it loads (micropython.mem_peak(); "
+           "this VM's name pools included), the %d neediest:" % top,
+           "  %-38s %12s %12s" % ("module", "from .py", "from .mpy")]
+    py, mpy = costs.get("py", {}), costs.get("mpy", {})
+    both = py or mpy
+    for name in sorted(both, key=lambda n: -both[n][1])[:top]:
+        out.append("  %-38s %12s %12s" % (name, py[name][1] if name in py else "-",
+                                          mpy[name][1] if name in mpy else "-"))
+    return out
+
+
 def play_frames(frames_keys=None, form="mpy"):
     """Plays the session once from `form`'s tree, uncapped, measuring every frame."""
     if frames_keys is None:
@@ -683,14 +845,13 @@ def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print):
             out("circuitpython frames: %s" % cpvm.MISSING_VM)
         return True
     keys, _ = session()
-    firmware = census()
     ok = True
     cals = {}
     for form in forms:
         if form == "mpy" and cpvm.mpy_cross() is None:
             out("circuitpython mpy: %s" % cpvm.MISSING_MPY_CROSS)
             continue
-        f = Form(form, keys, firmware)
+        f = Form(form, keys)
         try:
             if smallest:
                 kb, r = f.smallest(caps[form])
@@ -702,12 +863,10 @@ def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print):
         cals[form] = f.cal
         out(r.line())
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
-        if any(f.cal.later):
-            out("  (display objects made after start-up: %s)" % dict(zip(f.cal.kinds,
-                                                                        f.cal.later)))
         ok = ok and r.ok
     if cals:
         out("\n".join(phase_table(cals)))
+        out("\n".join(import_lines({form: import_costs(form) for form in cals})))
     if frames:
         form = "mpy" if cpvm.mpy_cross() is not None else "py"
         f = play_frames(keys, form)
