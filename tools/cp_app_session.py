@@ -19,26 +19,30 @@ CONF is a file of `name value` lines written by tools/cpapp.py:
     expect     the base a session run's heap was sized for (the base varies a little with the
                heap's size); another base ends the run at once, exit status 3
 
-The stand-ins are installed and the clock is the harness's own (virtual time, 30 ms a frame as
-the board profile paces it: nothing sleeps). Then the live heap is read: BASE, everything that is
-not the app's. The app starts as code.py starts it (lnr.boards, lnr.main, open_hardware(),
-start()) and runs frame by frame: lnr.main.step and the profile's wait_frame. Each frame's key is
-pressed on the stand-in keypad (a press and a release) once the app has read the one before, so
-keys wait as they do in the board's event queue. Prints UNIT (each stand-in display kind's bytes,
-measured here), KINDS, BASE and the name pools (QSTR), then:
+The stand-ins are installed, the stand-in Group keeps its children (TrackedGroup: the display
+objects alive are found from the display's root_group), and the clock is the harness's own
+(virtual time, 30 ms a frame as the board profile paces it: nothing sleeps). Then the live heap
+is read: BASE, everything that is not the app's. The app starts as code.py starts it
+(lnr.boards, lnr.main, open_hardware(), start()) and runs frame by frame: lnr.main.step and the
+profile's wait_frame. Each frame's key is pressed on the stand-in keypad (a press and a release)
+once the app has read the one before, so keys wait as they do in the board's event queue.
+Prints UNIT (what a stand-in TileGrid and a Group of n children weigh here), BASE and the name
+pools (QSTR), then:
 
-    calibrate  uncapped: after every frame, a real collection and the live heap less base and
-               the stand-ins' bytes (R frame phase bytes) with the name pools; at each drop of
-               a momentary module (lnr.drop watched), the same just before it (M module ...)
+    calibrate  uncapped: after every frame, a real collection, then `R frame phase bytes
+               display` and the name pools: the live heap less base, and what the display
+               objects alive weigh as the firmware's (census.py's formulas) beyond the
+               stand-ins; at each drop of a momentary module (lnr.drop watched), the same just
+               before it (`M module frame phase bytes display`)
     session    capped (-X heapsize): the same frames, quiet, the collector left to itself as
-               on a board (`collect 1`: a collection after every frame); a MemoryError ends
-               it (FAIL)
-    frames     F frame screen step busy effect key refreshes bytes us: each frame with the
+               on a board (`collect 1`: a collection after every frame), the ballast held; a
+               MemoryError ends it (FAIL)
+    frames     `F frame screen step busy effect key refreshes bytes us`: each frame with the
                collector off, the bytes it allocated and its time
 
-and, at the end of calibrate and session: MADE (stand-ins made by start-up and in all), FRAMES,
-END (the screen, whether the key queue overflowed), TRACE (a fingerprint of every frame's
-screen and step, and of the NVM: a run that went otherwise has another).
+and, at the end of calibrate and session: FRAMES, END (the screen, whether the key queue
+overflowed), TRACE (a fingerprint of every frame's screen and step, and of the NVM: a run that
+went otherwise has another) and the name pools (QSTR end).
 """
 import gc
 import sys
