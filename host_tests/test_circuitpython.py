@@ -111,18 +111,21 @@ def test_circuitpython_refuses_a_micropython_header(circuitpython, tmp_path):
     assert r.stdout.splitlines()[1].startswith("refused")
 
 
-def test_without_circuitpython_cpcheck_says_so_in_one_line_and_passes(monkeypatch, tmp_path,
-                                                                      capsys):
-    """A user's fresh machine: no $CIRCUITPYTHON_VM and nothing beside the clone."""
+def test_without_circuitpython_cpcheck_says_so_in_one_line_per_check_and_passes(
+        monkeypatch, tmp_path, capsys):
+    """A user's fresh machine: no $CIRCUITPYTHON_VM and nothing beside the clone. Each check
+    (the engine; the app from .mpy and from .py; the frames) skips in one line."""
     from tools import cpcheck
 
     monkeypatch.delenv("CIRCUITPYTHON_VM", raising=False)
     monkeypatch.delenv("CIRCUITPYTHON_MPY_CROSS", raising=False)
     monkeypatch.setattr(cpvm, "BESIDE", tmp_path / "nothing here")
     assert cpvm.vm() is None and cpvm.mpy_cross() is None
-    assert cpcheck.main() == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1 and "CircuitPython's VM not found" in out and "skipped" in out
+    assert cpcheck.main([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "circuitpython engine", "circuitpython mpy", "circuitpython py", "circuitpython frames"]
+    assert all(line.endswith(": " + cpvm.MISSING_VM) for line in lines)
 
 
 def test_a_wrong_circuitpython_vm_variable_is_an_error_not_a_skip(monkeypatch, tmp_path):

@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Where the project's own machines (developers', CI's) keep CircuitPython's desktop build.
 BESIDE = ROOT.parent / "shared" / "circuitpython" / "bin"
 
+# The unix port's coverage variant this VM is built from (its README) gives -X heapsize as
+# MICROPY_GC_SPLIT_HEAP_N_HEAPS equal areas; a board's heap grows area by area on demand.
+SPLIT_HEAPS = 4
+
 MISSING_VM = ("CircuitPython's VM not found (set CIRCUITPYTHON_VM; docs/hardware.md says how to "
               "build it): skipped")
 MISSING_MPY_CROSS = ("CircuitPython's mpy-cross not found (set CIRCUITPYTHON_MPY_CROSS; "
@@ -47,16 +51,20 @@ def mpy_cross():
     return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
 
 
-def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None):
+def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None):
     """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
     own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
-    and returns the CompletedProcess (text). heap_kb caps the heap (-X heapsize): an app that
-    does not fit raises MemoryError there, fragmentation included."""
+    and returns the CompletedProcess (text). heap_kb (or heap_bytes, to the byte) caps the heap
+    (-X heapsize): an app that does not fit raises MemoryError there, fragmentation included.
+    This build splits the heap into 4 equal areas (SPLIT_HEAPS): no single allocation can
+    take more than a quarter of it."""
     exe = vm()
     if exe is None:
         raise FileNotFoundError(MISSING_VM)
     cmd = [str(exe)]
-    if heap_kb:
+    if heap_bytes:
+        cmd += ["-X", "heapsize=%d" % heap_bytes]
+    elif heap_kb:
         cmd += ["-X", "heapsize=%dK" % heap_kb]
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
     return subprocess.run(cmd + [str(script)] + [str(a) for a in args], capture_output=True,

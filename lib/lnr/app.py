@@ -8,11 +8,12 @@ engine.bots after a game with bots), collects, then imports the second: while a 
 menus' code and text are not in RAM, and in the menus the play screen's code is not, nor the
 engine (lnr.moves loads it for a game; it stays while the game is on).
 A screen's code asks for the move (start, resume, save_and_quit, game_over, save_settings) and
-the move is made once its key or frame handler has returned, so that none of its code is still
-running. Records, the saved game and the history go through lnr/storage.py, which writes the
-saves (the NVM and a file on the drive, docs/storage.md) only at a game's end, on save & quit
-and when changed settings are left (flash wear, docs/hardware.md), each time in a move: the
-saves' code and their 8 KB image are never in RAM beside either screen's code.
+the move is made once its key or frame handler has returned (App.move(), from lnr/main.py), so
+that none of its code is still running or held in a caller's stack slots. Records, the saved
+game and the history go through lnr/storage.py, which writes the saves (the NVM and a file on
+the drive, docs/storage.md) only at a game's end, on save & quit and when changed settings are
+left (flash wear, docs/hardware.md), each time in a move: the saves' code and their 8 KB image
+are never in RAM beside either screen's code.
 """
 import gc
 import sys
@@ -77,14 +78,20 @@ class App:
                 self.title()
         else:
             self.menus.key(self, k)
-        if self._want is not None:
-            self._move()
 
     def tick(self, now):
         if self.screen == SC_PLAY:
             self.play.tick(now)
-            if self._want is not None:
-                self._move()
+
+    def move(self):
+        """Makes the move a screen's handler asked for, if any (start, resume, save_and_quit,
+        game_over, save_settings). lnr/main.py calls it once key() or tick() has returned,
+        never from inside them: a call leaves what it was made on (the play screen) in its
+        caller's stack slots, which the collector scans while that caller runs, so a move made
+        from inside key() would keep the play screen's code in RAM beside the next screen's
+        (docs/memory.md)."""
+        if self._want is not None:
+            self._move()
 
     # ------------------------------------------------------------------ moves
 
@@ -133,6 +140,16 @@ class App:
             drop_new(self._base + self._engine if self.game is not None else self._base)
         gc.collect()
 
+    def _leave(self):
+        # Drops both screens' code; returns the play screen's (sel, hoff), a failed save's way
+        # back, or None. A method of its own: the screen it read is not left in the stack
+        # slots of _move(), which runs on while the next screen's code loads.
+        play = self.play
+        where = (play.sel, play.hoff) if play is not None else None
+        play = None
+        self._unload()
+        return where
+
     def _menus(self):
         # The menus' module, loaded once the play screen's code is gone.
         if self.menus is None:
@@ -157,16 +174,7 @@ class App:
         # packs or counts the game, and says what follows. The move's arguments (a game, a
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
-        want = self._want
-        self._want = None
-        play = self.play
-        where = (play.sel, play.hoff) if play is not None else None  # a failed save's way back
-        play = None
-        self._unload()
-        from lnr import moves
-
-        screen, shown = moves.run(self, want, where)
-        want = moves = None
+        screen, shown = self._run_move()
         self._engine = []
         if self.game is not None:
             for name in sys.modules:
@@ -184,6 +192,18 @@ class App:
             self._menus().game_over(self, shown)
         else:
             self.title()
+
+    def _run_move(self):
+        # The move itself, in a call of its own: the stack slots it passed the move's
+        # arguments in (the game, the turn's start State) go with it when it returns. Kept
+        # in _move()'s slots, which the collector scans while _move() runs, they would stay
+        # in RAM beside the next screen's code (docs/memory.md).
+        want = self._want
+        self._want = None
+        where = self._leave()
+        from lnr import moves
+
+        return moves.run(self, want, where)
 
     # ------------------------------------------------------------------ error
 

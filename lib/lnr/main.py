@@ -76,7 +76,9 @@ def step(hw, app):
         k = hw.next_key()
         if k >= 0:
             app.key(k)
+            app.move()
     app.tick(now)
+    app.move()  # here, not inside key() or tick(): see App.move()
     if app.dirty:
         app.dirty = False
         hw.display.refresh()

@@ -33,6 +33,10 @@ _MENU_Y = const(2)  # first text line of a menu
 
 def enter(app):
     """Builds the menus' Labels (app.labels) over the text layer (lnr/app.py, on loading)."""
+    # CircuitPython 10 allocates a Bitmap's and a Palette's memory without collecting first
+    # (displayio's m_malloc_without_collect): loading the menus' modules left garbage, so
+    # collect it now, or a full heap fails the Labels where it has room (docs/memory.md).
+    gc.collect()
     app.labels = Labels(app.ui.text)
 
 

@@ -4,9 +4,9 @@ CircuitPython's bytes (see tools/membudget/__init__.py)."""
 import gc
 import sys
 
-from tools.membudget.vm.sizes import (  # noqa: F401 - the formulas' constants, used by tests
+from tools.membudget.vm.sizes import (  # noqa: F401 - the formulas and constants, for tests
     BLOCK, BITMAP_OBJ, TILEGRID_OBJ, PALETTE_OBJ, PALETTE_ENTRY, GROUP_OBJ, GROUP_SLOT, blocks,
-    bitmap_data, bitmap_total, tilegrid_total, palette_total, group_total,
+    bitmap_data, bitmap_total, tilegrid_total, palette_total, group_bytes, tilegrid_bytes,
 )
 
 
@@ -17,19 +17,8 @@ def bitmap_bytes(bitmap):
             bitmap_total(bitmap.width, bitmap.height, bpp))
 
 
-def tilegrid_bytes(tg):
-    """Returns the bytes of a TileGrid without its bitmap (object + tile map)."""
-    bmp = tg.bitmap
-    tiles_in_bitmap = (bmp.width // tg.tile_width) * (bmp.height // tg.tile_height)
-    return tilegrid_total(tg.width, tg.height, tiles_in_bitmap)
-
-
 def palette_bytes(palette):
     return palette_total(len(palette))
-
-
-def group_bytes(group):
-    return group_total(len(group))
 
 
 class Census:

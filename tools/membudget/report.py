@@ -2,6 +2,54 @@
 terminal and as Markdown for docs/memory.md."""
 from tools.membudget.session import LABELS, MOMENTARY, MOMENTS, resident_at
 
+# How the same session is checked on CircuitPython's own VM (tools/cpapp.py, `make cpcheck`):
+# its figures are that tool's to print, the reasoning is written here.
+CP_BULLETS = [
+    "- A move (a new game, Continue, save & quit, game over, settings changed) is made by "
+    "lnr.main.step once "
+    "the handler that asked for it has returned, in a call of its own (lnr/app.py "
+    "App.move()): a call leaves what it passed on (the play screen, the saved game) in its "
+    "caller's stack slots, which the collector scans while the caller runs, so the next "
+    "screen's code would load beside them.",
+    "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
+    "pixels without collecting first.",
+]
+CP_SECTION = [
+    "## On CircuitPython's own VM (`make cpcheck`)",
+    "",
+    "The session above also plays on CircuitPython 10's own VM (tools/cpapp.py; "
+    "docs/hardware.md says where the VM comes from), capped with `-X heapsize`: from the .mpy"
+    " files `make flash` writes, under 80 KB; from the .py sources (`make flash --no-mpy`), "
+    "under 112 KB. A MemoryError anywhere, fragmentation included, fails the check. `make "
+    "cpcheck` prints one line per run, the peaks by phase measured there, what importing each"
+    " module needs for a moment, the bytes each frame of the main loop allocates (idle "
+    "frames: none) and each screen's frame time; `python -m tools.cpcheck --smallest` finds "
+    "the smallest cap each form plays under.",
+    "",
+    "How the VM's figures stand for a board's:",
+    "",
+    "- The VM's own start-up and the harness (the stand-ins, the keys) are *base*: read "
+    "before the app's first import and left out; the capped run's heap is the cap plus base.",
+    "- The VM's Bitmap and Palette are real; the stand-in Group and TileGrid weigh what "
+    "Python objects weigh there. The display objects alive (found from the display's root "
+    "group, so the menus' Labels count while they live) are charged as the census's firmware "
+    "objects instead, and the capped run's harness holds the difference.",
+    "- Interned names: the harness's own fill the VM's first name pools, so the app's would "
+    "land in bigger pools than on a board. The readings count a board's pools; the capped run"
+    " grows the VM's pools before base and holds a board's, each a block of its size, from "
+    "the frame in which a board allocates it.",
+    "- A capped run also fails if the session goes otherwise than uncapped: an error the app "
+    "caught (a hint never ends a game, not even on a MemoryError).",
+    "",
+    "Where the VM is harsher than a board, so that the check errs on the safe side: it splits"
+    " `-X heapsize` into 4 equal areas, where a board's heap grows by areas on demand; and "
+    "displayio allocates a Bitmap's pixels without collecting first, which fails on a heap "
+    "full of garbage where a board would grow its heap. Like a board's, its collector keeps "
+    "whatever a stack slot still points to, stale or not.",
+    "",
+]
+
+
 def kb(n):
     return "%.1f KB" % (n / 1024)
 
@@ -191,8 +239,7 @@ def report(census, later, names, forms, heap_kb):
            "also counts a finished game), a hint (lnr.hint, and engine.bots in a game without "
            "bots), how to play's pages.",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
-           "load.",
-           ""]
+           "load."] + CP_BULLETS + [""] + CP_SECTION
     md += ["## What is not measured", "",
            "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
            "bus, the supervisor), fragmentation, the exact size of C objects (display objects "

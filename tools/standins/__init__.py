@@ -4,7 +4,7 @@ Used by the memory budget (tools/membudget) and the app's games (host_tests/test
 on the MicroPython VM (tools/mpvm), by the board-profile tests (host_tests/test_sim_platform.py, on
 CPython and the MicroPython VM), by the fake board mpremote talks to (tools/fakeboard_vm.mjs), by
 the simulator for the board parts Blinka lacks (tools/sim_parts.py), and on CircuitPython 10's own
-VM (tools/cpvm_app.py). So every module here runs unchanged on CPython, MicroPython and
+VM (tools/cp_app_session.py). So every module here runs unchanged on CPython, MicroPython and
 CircuitPython: no typing, no f-strings, nothing the smallest of the three lacks.
 
 Each module is named after the one it stands for (displayio.py is `displayio`). They are never put

@@ -1,7 +1,8 @@
 """What a display object takes in CircuitPython 10's heap, by the formulas of
-tools/membudget/__init__.py (1): the host's census of Blinka's objects (census.py) and the VM
+tools/membudget/__init__.py (1): the host's census of Blinka's objects (census.py), the VM
 scripts' meter of the stand-ins (display objects made after start-up, such as the menus'
-Labels, charged while they live) use the same numbers. Runs on CPython and on the VM."""
+Labels, charged while they live) and tools/cpapp.py's harness on CircuitPython's VM (which
+copies this file) use the same numbers. Runs on CPython, MicroPython and CircuitPython."""
 BLOCK = 16  # MicroPython's heap allocates in 16-byte blocks
 BITMAP_OBJ = 48  # displayio_bitmap_t: base, size, data pointer, stride, masks, dirty area
 TILEGRID_OBJ = 112  # displayio_tilegrid_t: geometry, transforms, three areas, flags
@@ -42,6 +43,18 @@ def group_total(children):
     return blocks(GROUP_OBJ) + blocks(GROUP_SLOT * max(children, 1))
 
 
+def group_bytes(group):
+    """Returns a Group's bytes (any Group: Blinka's, a stand-in)."""
+    return group_total(len(group))
+
+
+def tilegrid_bytes(tg):
+    """Returns the bytes of a TileGrid (Blinka's, a stand-in) without its bitmap."""
+    bmp = tg.bitmap
+    return tilegrid_total(tg.width, tg.height,
+                          (bmp.width // tg.tile_width) * (bmp.height // tg.tile_height))
+
+
 def list_growth(n):
     """Returns what a MicroPython list of n items takes beyond an empty one's storage."""
     alloc = LIST_MIN
@@ -56,12 +69,9 @@ def meter(obj):
     import displayio
 
     if isinstance(obj, displayio.Group):
-        n = len(obj)
-        return group_total(n), list_growth(n)
+        return group_bytes(obj), list_growth(len(obj))
     if isinstance(obj, displayio.TileGrid):
-        bmp = obj.bitmap
-        tiles = (bmp.width // obj.tile_width) * (bmp.height // obj.tile_height)
-        return tilegrid_total(obj.width, obj.height, tiles), 0
+        return tilegrid_bytes(obj), 0
     if isinstance(obj, displayio.Palette):
         return palette_total(len(obj)), 0
     return bitmap_total(obj.width, obj.height, obj.bits_per_value), 0
