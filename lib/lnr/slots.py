@@ -16,7 +16,7 @@ last committed data. Slot layout (multi-byte ints big-endian):
      2     2   sequence number (mod 65536; newer = ahead by 1..32767)
      4     1   LED brightness (0..4)
      5     1   NeoPixel count (1..16)
-     6     1   hints (0 off, 1 on)
+     6     1   flags: bit 0 hints on, bit 1 sound off (layout 1's 0 and 1 keep the sound on)
      7     4   best score per mode (solo, challenge, rival, table); 0xFF = no record yet
     11     8   games played per mode, 2 bytes each
     19     2   games won against the rival
@@ -119,7 +119,8 @@ def newest(nvm, into):
 
 
 def fields(raw):
-    """Returns the values of a valid image: (brightness, pixel_count, hints, best (a list,
+    """Returns the values of a valid image: (brightness, pixel_count, flags (the hints and
+    sound settings, as image() takes them), best (a list,
     None for no record), played (a list), rival_wins, the saved game's bytes or None, False if
     the saved game's length cannot be one's). A setting out of range (a later layout, say)
     falls back to its default alone; a saved game that cannot be one is dropped, the records
@@ -133,13 +134,13 @@ def fields(raw):
     n = raw[_BLOB_LEN]
     return (_in_range(raw[_BRIGHT], 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS),
             _in_range(raw[_PIXELS], 1, PIXELS_MAX, DEFAULT_PIXELS),
-            _in_range(raw[_HINTS], 0, 1, DEFAULT_HINTS),
+            _in_range(raw[_HINTS], 0, 3, DEFAULT_HINTS),
             best, played, _u16(raw, _RIVAL),
             bytes(raw[_BLOB:_BLOB + n]) if 0 < n <= BLOB_MAX else None,
             n <= BLOB_MAX)
 
 
-def image(img, seq, brightness, pixel_count, hints, best, played, rival_wins, saved):
+def image(img, seq, brightness, pixel_count, flags, best, played, rival_wins, saved):
     """Writes into `img` (a bytearray of SLOT_SIZE) the slot image of these values (as
     fields() returns them) with sequence number `seq`, its checksum last."""
     for i in range(SLOT_SIZE):
@@ -150,7 +151,7 @@ def image(img, seq, brightness, pixel_count, hints, best, played, rival_wins, sa
     img[_SEQ + 1] = seq & 0xFF
     img[_BRIGHT] = _in_range(brightness, 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
     img[_PIXELS] = _in_range(pixel_count, 1, PIXELS_MAX, DEFAULT_PIXELS)
-    img[_HINTS] = 1 if hints else 0
+    img[_HINTS] = flags & 3
     for m in range(N_MODES):
         img[_BEST + m] = _in_range(best[m], 0, NO_BEST - 1, NO_BEST)
         n = _in_range(played[m], 0, 0xFFFF, 0xFFFF)

@@ -27,7 +27,7 @@ except ImportError:  # CPython
 from lnr import drop
 from lnr.limits import (
     NVM_BYTES, SLOT_SIZE, BLOB_MAX, N_MODES, NO_BEST, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
-    DEFAULT_HINTS,
+    DEFAULT_HINTS, DEFAULT_SOUND,
 )
 
 _MODE_RIVAL = const(2)  # engine/state.py MODE_RIVAL (the engine is not loaded for the NVM)
@@ -64,6 +64,7 @@ class Storage:
         self.brightness = DEFAULT_BRIGHTNESS
         self.pixel_count = DEFAULT_PIXELS
         self.hints = DEFAULT_HINTS
+        self.sound = DEFAULT_SOUND
         self.best = [None, None, None, None]
         self.played = [0, 0, 0, 0]
         self.rival_wins = 0
@@ -90,8 +91,10 @@ class Storage:
             if self._repair:
                 self.notice = NOTICE_OLDER if self._slot >= 0 else NOTICE_DAMAGED
             if self._slot >= 0:
-                (self.brightness, self.pixel_count, self.hints, self.best, self.played,
+                (self.brightness, self.pixel_count, flags, self.best, self.played,
                  self.rival_wins, self.saved, game_ok) = slots.fields(self._cur)
+                self.hints = flags & 1
+                self.sound = 0 if flags & 2 else 1
                 if not game_ok:  # a saved game that cannot be one: dropped, the rest kept
                     self._note(NOTICE_GAME)
         finally:
@@ -107,7 +110,8 @@ class Storage:
         try:
             seq = (self._seq + 1) & 0xFFFF
             new = self._new
-            slots.image(new, seq, self.brightness, self.pixel_count, self.hints, self.best,
+            slots.image(new, seq, self.brightness, self.pixel_count,
+                        (1 if self.hints else 0) | (0 if self.sound else 2), self.best,
                         self.played, self.rival_wins, self.saved)
             if self._slot >= 0 and not self._repair and slots.same(new, self._cur):
                 return False  # the same data: spare the flash
@@ -162,8 +166,8 @@ class Storage:
         return self.commit()
 
     def save_settings(self):
-        """Commits changed settings (brightness, pixel_count, hints); call it once when the
-        settings screen is left, not per key press."""
+        """Commits changed settings (brightness, pixel_count, hints, sound); call it once when
+        the settings screen is left, not per key press."""
         return self.commit()
 
     def resume(self):
