@@ -4,12 +4,15 @@ window, or headless for tests and screenshots.
     python -m tools.sim [--nvm FILE] [--scale N] [--seed S]
     python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
                         [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
-                        [--settle FRAMES]
+                        [--settle FRAMES] [--audio-log FILE]
 
 Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
 Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
 at the left (tools/sim_display.py). The NVM lives in a file (default ./sim-nvm.bin in the
-window; headless, a fresh erased NVM unless --nvm is given).
+window; headless, a fresh erased NVM unless --nvm is given). The app's sound effects play
+through pygame's mixer in the window (tools/sim_audio.py renders lnr/sound.py's table);
+headless, --audio-log FILE writes one line `<ms> <name>` per effect started, ms on the virtual
+clock from the first frame.
 
 Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
 first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
@@ -23,10 +26,12 @@ Exit status 0; 1 with the traceback on stderr if the app raised (or waited for a
 handling an exception: its crash screen); 2 for bad arguments.
 
 For tests, run_headless(keys, seed=..., nvm_path=...) returns a Result: the final screen
-(pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, and the app object.
+(pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, the sounds started
+(`audio`: (ms, name) pairs) and the app object.
 """
 import argparse
 import collections
+import io
 import os
 import random
 import sys
@@ -40,7 +45,7 @@ for _path in (os.path.join(ROOT, "lib"), ROOT):
 
 from tools import sim_display  # noqa: E402  (after the paths: it imports Blinka)
 from tools.sim_display import SimDisplay, HEIGHT, WIDTH  # noqa: E402
-from tools.sim_parts import SimNvm, SimPixels, install  # noqa: E402
+from tools.sim_parts import SimNvm, SimPixels, install, speaker  # noqa: E402
 
 from lnr.keys import NAMES  # noqa: E402
 
@@ -125,6 +130,7 @@ class _Hardware:
         self.display = display
         self.pixels = SimPixels(PIXELS, brightness=0.05, auto_write=False)
         self.nvm = nvm
+        self.player = None  # the speaker's sound player (tools/sim_parts.py speaker())
         self.seed = None  # --seed, for an app that asks
         self.frame = 0
         self.error = None  # the exception the app was seen handling (its crash screen)
@@ -319,6 +325,7 @@ class Result:
         self.nvm_writes = hw.nvm.writes
         self.nvm_writes_after_error = hw.nvm_writes_after_error
         self.refreshes = hw.display.refresh_calls
+        self.audio = []  # (ms, name) of each sound effect started (run_headless fills it)
         self.size = (hw.display.width, hw.display.height)
         import pygame
 
@@ -391,14 +398,15 @@ class _Seeded:
 
 
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
-                 render_every=1, max_frames=None, on_frame=None):
+                 render_every=1, max_frames=None, on_frame=None, audio_log=None):
     """Runs the app headless through a key script (a text for parse_keys, a list of key
     names / numbers / None, or an iterator of key numbers / None asked for the next press
-    whenever the app has read the last) and returns a Result. `seed` fixes the app's random seed (the
-    app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file (default:
-    fresh, erased); `app` is "module:function" or a function; `render_every` = N renders
-    only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
-    frame's end (hw.caller is the app's frame that waits)."""
+    whenever the app has read the last) and returns a Result. `seed` fixes the app's random
+    seed (the app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file
+    (default: fresh, erased); `app` is "module:function" or a function; `render_every` = N
+    renders only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs
+    at each frame's end (hw.caller is the app's frame that waits); `audio_log` a file to
+    write the sounds started to, one `<ms> <name>` line each (Result.audio has them too)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     script = _script(keys)
@@ -406,6 +414,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     display.render_every = render_every
     hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame)
     hw.seed = seed
+    heard = io.StringIO()
+    hw.player = speaker(log=heard, clock=hw.elapsed_ms)
     uninstall = install(hw)
     exc = None
     t0 = time.monotonic()
@@ -423,7 +433,14 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
         exc = hw.error
     wall = time.monotonic() - t0
     display.render_now()
-    return Result(hw, exc, wall)
+    result = Result(hw, exc, wall)
+    for line in heard.getvalue().splitlines():
+        ms, name = line.split()
+        result.audio.append((int(ms), name))
+    if audio_log:
+        with open(audio_log, "w") as f:
+            f.write(heard.getvalue())
+    return result
 
 
 def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
@@ -432,6 +449,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP):
     display = _new_display(scale=scale, window=True)
     hw = WindowHardware(display, SimNvm(nvm_path))
     hw.seed = seed
+    hw.player = speaker(window=True)
     install(hw)
     with _Seeded(seed):
         try:
@@ -464,14 +482,16 @@ def main(argv=None):
                         help="NVM file (window default %s; headless: a fresh one)" % DEFAULT_NVM)
     parser.add_argument("--settle", type=int, default=SETTLE,
                         help="headless: frames after the last key (default %d)" % SETTLE)
+    parser.add_argument("--audio-log", default=None,
+                        help="headless: write each sound effect started as '<ms> <name>'")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
         parser.error("--scale must be 1..16")
 
     if not args.headless:
-        if args.keys or args.keys_file or args.screenshot:
-            parser.error("--keys, --keys-file and --screenshot need --headless")
+        if args.keys or args.keys_file or args.screenshot or args.audio_log:
+            parser.error("--keys, --keys-file, --screenshot and --audio-log need --headless")
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app)
         return 1 if exc is not None else 0
 
@@ -487,7 +507,7 @@ def main(argv=None):
     except ScriptError as e:
         parser.error(str(e))
     result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
-                          app=args.app)
+                          app=args.app, audio_log=args.audio_log)
     if args.screenshot:
         result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
