@@ -74,6 +74,7 @@ def save(app, game, start):
         ok = True
     if ok:
         app.message = "Game saved: Continue resumes it"
+        app.message_ok = True
     else:
         store.notice = before
     return ok
@@ -89,7 +90,10 @@ def over(app, game):
     won = me in s.winners()
     store = app.store
     best = store.best[mode]
-    record = store.finish_game(mode, score, won) if app.writes else False
+    # A finished table game's score may be the best whoever won (a lost challenge, §8, and
+    # a rival game lost may not).
+    counts = won or mode == MODE_TABLE
+    record = store.finish_game(mode, score, counts) if app.writes else False
     lines = [("", WHITE)] * 8
     lines[0] = ("Your score: %d" % score, WHITE)
     if mode == MODE_RIVAL:
@@ -103,8 +107,10 @@ def over(app, game):
         for seat in range(s.players):
             lines[2 + seat] = ("%s: %d" % (game.name(seat), s.score(seat)), WHITE)
     if mode != MODE_TABLE:
+        # The player's derailments: against the rival, not the rival's too (s.derails).
         lines[4] = ("Cards: %d  Derailed: %d" % (
-            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
+            len(s.hands[me]) + len(s.piles[me]),
+            game.derails if mode == MODE_RIVAL else s.derails), GREY)
         lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
     if record:
         lines[6] = ("NEW RECORD!", GREEN)
@@ -122,13 +128,16 @@ def _names(game, seats):
 
 
 def meta(game):
-    """Returns the app's bytes for a save: the seed (3 bytes) and a role per seat."""
+    """Returns the app's bytes for a save: the seed (3 bytes), a role per seat, the player's
+    derailments (lnr.game.Game.derails)."""
     s = game.seed
-    out = bytearray(3 + len(game.roles))
+    n = len(game.roles)
+    out = bytearray(4 + n)
     out[0] = (s >> 16) & 255
     out[1] = (s >> 8) & 255
     out[2] = s & 255
-    out[3:] = game.roles
+    out[3:3 + n] = game.roles
+    out[3 + n] = game.derails if game.derails < 255 else 255
     return bytes(out)
 
 
@@ -146,13 +155,17 @@ def unpack(saved):
     """Returns the Game of a save: `saved` is storage.resume()'s (state, rng, meta); raises
     ValueError if the app's bytes do not fit the state."""
     state, rng, meta_ = saved
-    if len(meta_) != 3 + state.players:
+    n = state.players
+    if len(meta_) != 3 + n and len(meta_) != 4 + n:  # a save made before the derailments
         raise ValueError("the save's seats do not match")
-    roles = bytearray(meta_[3:])
+    roles = bytearray(meta_[3:3 + n])
     for seat in range(state.players):
         r = roles[seat]
         if r > games.ROLE_BOT + len(games.BOT_NAMES) or (
                 r == games.ROLE_RIVAL) != state.is_rival(seat):
             raise ValueError("the save's seat %d cannot be role %d" % (seat, r))
     seed = (meta_[0] << 16) | (meta_[1] << 8) | meta_[2]
-    return games.Game(state, rng, seed, roles)
+    game = games.Game(state, rng, seed, roles)
+    if len(meta_) > 3 + n:
+        game.derails = meta_[3 + n]
+    return game
