@@ -328,7 +328,8 @@ def test_rival_plays_first_on_its_own_and_its_card_count_shows():
     seed = 21
     m = Model(MODE_RIVAL, seed)
     m.play_passes(3)
-    r = run(m.keys + [SETTLE], seed)
+    # RIGHT, LEFT: the rival's result panel (up until a key) goes, the cursor back.
+    r = run(m.keys + ["RIGHT", "LEFT", SETTLE], seed)
     s = r.app.game.state
     assert s == m.state
     assert s.seat == 1 and s.phase == P_TURN

@@ -30,10 +30,10 @@ from engine.order import orders
 from lnr import sprites
 from lnr.hud import (
     Hud, S_HAND, S_BEND, S_ORDER, S_ROLL, S_MOVE, S_AUTO, S_HOLD, S_HANDOFF, risk_text,
-    risk_colour, card_name,
+    risk_colour, card_name, side_text,
 )
 from lnr.mapview import card_top, card_bottom, cell_x, cell_y
-from lnr.ui import MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN
+from lnr.ui import put, MAP_W, MAP_H, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN
 
 try:
     from micropython import const
@@ -68,7 +68,7 @@ class Turns(Hud):
         self.opts = None  # penalty orders offered, best first
         self.oi = 0
         self.mi = 0  # menu cursor
-        self.title = ""  # what the mover did: the move's toast and the result panel's title
+        self.title = ""  # what the last turn did: the move's toast, the result panel's title
         self.mover = 0  # the seat whose move is shown
         self.summary = False  # the result panel is up: the next key closes it, then acts
         self.ending = False  # the game is over: its last result shows, then the game over
@@ -204,6 +204,7 @@ class Turns(Hud):
             ui = self.ui
             ui.clear_panel()
             ui.pline(0, "Hot seat", YELLOW)
+            ui.pline(1, self.title)  # what the turn before did (its result has gone)
             ui.pline(2, "Pass the device to %s" % g.name(s.seat))
             if not s.deck:  # §4: the deck is empty, this turn ends the game
                 ui.pline(3, "Last turn of the game", RED)
@@ -441,6 +442,12 @@ class Turns(Hud):
         self.place_toast()
         self.draw_hand()
         self.draw_side()
+        # The cards ahead of the loco where it is drawn, not where the move will leave it.
+        ahead = len(self.m_track) - 1 - self.m_at
+        if ahead < 0:
+            ahead = 0
+        put(ui.side[6], side_text("Ahead", str(ahead)), SIDE_W)
+        self.app.leds.progress(ahead, len(self.m_track))
         self.app.dirty = True
 
     def blink_frame(self, now):
@@ -494,7 +501,6 @@ class Turns(Hud):
                          RED)
             ui.pline(5, "Your score: %d" % s.score(0))
             ui.pline(6, last, RED)
-        self.title = ""
         self.summary = True
         self.hide_toast()
         self.draw()

@@ -7,7 +7,8 @@ change tile indices, colours and text:
          (lnr/labels.py: title, menus, records, game over)
   play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
-  panel  a framed box over the map for the action menu, dice, penalty order and turn results:
+  panel  a framed box the width of the screen over the map and the side panel, for the action
+         menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
 The play screen's and the error screen's text lines are Text objects: a TileGrid of the font
 sheet (terminalio.FONT's glyphs, one tile per character) with a 2-colour palette of its own, so
