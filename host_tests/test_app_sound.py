@@ -114,18 +114,16 @@ def _fake_audio(monkeypatch, board_id):
     # The board's parts (tools/standins) and stand-ins of the audio modules that record what
     # the profile does with them.
     done = {}
-    mods = standins.install(("board", "keypad", "neopixel", "microcontroller", "supervisor",
-                             "analogio"))
+    names = ("board", "keypad", "neopixel", "microcontroller", "supervisor", "analogio",
+             "digitalio")
+    for name in names:  # monkeypatch puts back what was there (or nothing) afterwards
+        monkeypatch.setitem(sys.modules, name, sys.modules.get(name))
+    mods = standins.install(names)
     mods["board"].choose(board_id)
-    for name in ("board", "keypad", "neopixel", "microcontroller", "supervisor", "analogio"):
-        monkeypatch.setitem(sys.modules, name, mods[name])
-
-    class DigitalInOut:
-        def __init__(self, pin):
-            done["enable_pin"] = pin
-
-        def switch_to_output(self, value=False):
-            done["enabled"] = value
+    made = []
+    real = mods["digitalio"].DigitalInOut
+    mods["digitalio"].DigitalInOut = lambda pin: made.append(real(pin)) or made[-1]
+    done["pins"] = made
 
     class AudioOut:
         def __init__(self, pin):
@@ -153,9 +151,7 @@ def _fake_audio(monkeypatch, board_id):
     synthio.Note = lambda frequency, envelope: types.SimpleNamespace(frequency=frequency)
     audioio = types.ModuleType("audioio")
     audioio.AudioOut = AudioOut
-    digitalio = types.ModuleType("digitalio")
-    digitalio.DigitalInOut = DigitalInOut
-    for name, mod in (("synthio", synthio), ("audioio", audioio), ("digitalio", digitalio)):
+    for name, mod in (("synthio", synthio), ("audioio", audioio)):
         monkeypatch.setitem(sys.modules, name, mod)
     return mods, done
 
@@ -170,7 +166,9 @@ def test_the_board_profile_opens_the_speaker(monkeypatch, board_id):
 
     hw = open_hardware()
     assert isinstance(hw.player, SynthPlayer)
-    assert done["enable_pin"] is mods["board"].SPEAKER_ENABLE and done["enabled"] is True
+    enable = [p for p in done["pins"] if p.pin is mods["board"].SPEAKER_ENABLE]
+    assert len(enable) == 1 and enable[0].value is True  # the amplifier switched on
+    assert enable[0].direction == mods["digitalio"].Direction.OUTPUT
     assert done["speaker_pin"] is mods["board"].SPEAKER
     assert done["rate"] == 22050 and "playing" in done  # the synthesizer on the speaker
     hw.player.start("dice", 0)
