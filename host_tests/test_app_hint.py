@@ -10,9 +10,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model  # noqa: E402
-from engine.cards import KIND, KIND_CHAOS  # noqa: E402
-from engine.state import A_LAY, MODE_SOLO, P_DICE  # noqa: E402
+from tools.app_script import Model, SETTLE  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
+from engine.state import (  # noqa: E402
+    A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
+)
 from lnr.hud import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
@@ -47,3 +49,64 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
     assert app.game.state == t  # nothing changed
     assert app.play.step == S_HAND
     assert app.ui.toast.text.rstrip() == "No hint now" and not app.ui.toast.grid.hidden
+
+
+def _plan(s):
+    # The best bot's whole build from here, as the turn would go: [(action, ...)], the State.
+    from engine.bots import hint
+    from engine.state import P_BEND, P_BUILD
+
+    t = s.clone()
+    steps = []
+    action = hint(t)[0]
+    while action is not None and (A_LAY <= action < A_CHAOS or action in (A_BEND_L, A_BEND_R)):
+        steps.append(action)
+        t.apply(action)
+        if t.phase != P_BEND and t.phase != P_BUILD:
+            break
+        action = hint(t)[0]
+    return steps, t
+
+
+def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
+    # Issue 11: the hint names the card, the bend and the order it recommends, and quotes
+    # the risk the screen shows for it (lnr/hud.py risk_text of state.build_risk, §5), which
+    # may differ by a point from the bot's own rounding.
+    from lnr.hud import card_name, risk_text
+
+    checked = set()
+    for seed in range(1, 200):
+        m = Model(MODE_SOLO, seed)
+        s = m.state
+        steps, after = _plan(s)
+        if not steps or steps[0] < A_LAY:
+            continue
+        cards = [a - A_LAY for a in steps if a >= A_LAY]
+        bends = [a for a in steps if a in (A_BEND_L, A_BEND_R)]
+        kind = ("curve" if SHAPE[cards[0]] == SHAPE_CURVE else "straight",
+                "more" if len(cards) > 1 else "one")
+        if kind in checked:
+            continue
+        with sim_fast.fast():
+            r = sim.run_headless(m.keys + HINT + [SETTLE], seed=seed)
+        assert r.ok, r.error
+        lines = [lbl.text.rstrip() for lbl in r.app.ui.plines]
+        assert lines[1] == "Lay " + card_name(cards[0])
+        if SHAPE[cards[0]] == SHAPE_CURVE:
+            assert lines[2] == "bend " + ("left" if bends[0] == A_BEND_L else "right")
+        if len(cards) > 1:
+            assert lines[3] == "then " + ", ".join(card_name(c) for c in cards[1:])
+        num, den = after.build_risk()
+        assert lines[5] == risk_text(num, den, "Roll")
+        if len(cards) == 1:
+            # The cursor is on that card: once the hint is closed, the side panel shows the
+            # same figure for it.
+            with sim_fast.fast():
+                r = sim.run_headless(m.keys + HINT + ["A", SETTLE], seed=seed)
+            side = r.app.ui.side[7].text.rstrip()
+            assert side == risk_text(num, den, "Lay"), (side, lines[5])
+        checked.add(kind)
+        if len(checked) == 4:
+            break
+    assert ("curve", "one") in checked and ("straight", "one") in checked
+    assert any(k[1] == "more" for k in checked)

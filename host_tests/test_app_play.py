@@ -27,7 +27,7 @@ from engine.state import (  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
-from lnr.hud import S_BEND, S_HAND, S_HANDOFF, S_ORDER, S_RESULT  # noqa: E402
+from lnr.hud import S_BEND, S_HAND, S_HANDOFF, S_ORDER, side_text  # noqa: E402
 from lnr.ui import RED, GREEN, YELLOW  # noqa: E402
 
 PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
@@ -84,13 +84,13 @@ def test_a_build_that_derails_shows_red_on_screen_and_leds():
     keys_before_result = m.keys[:m.result_at]  # up to the result panel
     r = run(keys_before_result + [SETTLE], seed)
     s = r.app.game.state
-    assert r.app.play.step == S_RESULT
+    assert r.app.play.step == S_HAND and r.app.play.summary
     assert s.derails == 1 and s.derail_left > 0
-    # The panel: its title in yellow, "DERAILED!" in red on line 5.
+    # The panel: its title in yellow, "DERAILED!" in red on line 1.
     assert count(r, line_box(0), YELLOW) > 30
-    assert count(r, line_box(5), RED) > 40
-    assert text(r.app.ui.plines[5]).startswith("DERAILED! %d left" % s.derail_left)
-    assert text(r.app.ui.plines[6]).startswith("Penalty %d" % s.earned)
+    assert count(r, line_box(1), RED) > 40
+    assert "DERAILED" in text(r.app.ui.plines[1])
+    assert text(r.app.ui.plines[2]).startswith("Penalty %d" % s.earned)
     # The dice row: one die tile per die rolled; a wheel is a black ring on white.
     assert r.app.play.dice == []  # the roll is over
     # NeoPixels: the roll lit one pixel per die (wheel white-grey), then every pixel red.
@@ -142,18 +142,17 @@ def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
     s = r.app.game.state
     expect = start.clone()
     expect.apply(A_PASS)
-    assert s == expect
-    assert r.app.play.step == S_RESULT
+    assert s.moved == expect.moved and s.earned == expect.earned
+    assert r.app.play.step == S_HAND and r.app.play.summary  # the result, up until a key
     assert text(r.app.ui.plines[0]) == "YOU pass"
-    assert text(r.app.ui.plines[4]) == ("Loco +1" if start.ahead() else "Loco stays")
-    assert text(r.app.ui.plines[6]).startswith("Penalty %d" % s.earned)
+    assert text(r.app.ui.plines[1]) == ("Loco +1" if start.ahead() else "Loco stays")
+    assert text(r.app.ui.plines[2]).startswith("Penalty %d" % s.earned)
     assert count(r, line_box(0), YELLOW) > 30
-    assert count(r, line_box(5), RED) == 0  # no derailment on a pass
-    # Closing the panel finishes the turn as the engine does (the one penalty card piled).
+    assert count(r, line_box(1), RED) == 0  # no derailment on a pass
+    # The turn is over as the engine ends it (the one penalty card piled), no key needed.
     m.pass_turn()
-    r = run(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
-    assert text(r.app.ui.side[2]) == "Score %d" % m.state.score(0)
+    assert text(r.app.ui.side[1]) == side_text("Score", str(m.state.score(0)))
 
 
 def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
@@ -172,7 +171,7 @@ def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
     brown = count(r, HAND, sprites.COLOURS[sprites.C_CHAOS])
     assert (brown > 0) == (chaos_left > 0)
     top = s.piles[0][-1] if s.piles[0] else None
-    assert text(r.app.ui.side[3]) == ("Pile %d" % VALUE[top] if top is not None else "Pile -")
+    assert text(r.app.ui.side[2]) == side_text("Pile", str(VALUE[top]) if top is not None else "-")
 
 
 # ---------------------------------------------------------------- bend, risk
@@ -236,9 +235,9 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
     num, den = s0.build_risk(card)
     pm = permille(num, den)
     side = text(r.app.ui.side[7])
-    assert side.startswith("Risk ")
+    assert side.startswith("Lay ")  # the card under the cursor, laid alone
     pct = (pm + 5) // 10
-    assert side == ("Risk <1%" if num and not pct else "Risk %d%%" % pct)
+    assert side == ("Lay <1%" if num and not pct else "Lay %d%%" % pct)
     # The LEDs show the risk bar (lnr/leds.py): lit pixels in the ramp colour.
     lit = max(1, (pm * 5 + 999) // 1000)
     colour = L.RISK[(pm + 50) // 100]
@@ -247,7 +246,7 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
     keys = m.keys + ["RIGHT"] * i + ["A"]
     t = s0.clone()
     t.apply(A_LAY + card)
-    if t.phase == P_BEND and len(t.legal_actions()) > 1:
+    if t.phase == P_BEND:
         keys.append("A")
     r = run(keys + [SETTLE], seed)
     s = r.app.game.state
@@ -329,13 +328,14 @@ def test_rival_plays_first_on_its_own_and_its_card_count_shows():
     seed = 21
     m = Model(MODE_RIVAL, seed)
     m.play_passes(3)
-    r = run(m.keys + [SETTLE], seed)
+    # RIGHT, LEFT: the rival's result panel (up until a key) goes, the cursor back.
+    r = run(m.keys + ["RIGHT", "LEFT", SETTLE], seed)
     s = r.app.game.state
     assert s == m.state
     assert s.seat == 1 and s.phase == P_TURN
-    assert text(r.app.ui.side[5]) == "Rival %d" % s.score(0)
+    assert text(r.app.ui.side[3]) == side_text("Rival", str(s.score(0)))
     assert text(r.app.ui.side[0]) == "YOU"
-    assert count(r, (112, 60, 160, 72), RED) > 10  # the rival's count in red
+    assert count(r, (112, 36, 160, 48), RED) > 10  # the rival's count in red
 
 
 def test_table_bots_play_their_turns_to_the_end_of_the_game():
@@ -391,8 +391,8 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     r = run(m.keys[:m.result_at] + [SETTLE], seed)
     s = r.app.game.state
     assert s.hits == 1
-    assert text(r.app.ui.plines[4]) == "Loco +1, broken x1"
-    assert count(r, line_box(4), RED) > 30
+    assert text(r.app.ui.plines[1]) == "Loco +1, broken x1"
+    assert count(r, line_box(1), RED) > 30
     assert (L.AMBER,) * 5 in r.leds
 
 
@@ -403,8 +403,8 @@ def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
     play = r.app.play
     s = r.app.game.state
     assert text(r.app.ui.plines[0]) == "Hint"
-    said = text(r.app.ui.plines[2])
-    assert said and count(r, line_box(2), GREEN) > 20
+    said = text(r.app.ui.plines[1])
+    assert said and count(r, line_box(1), GREEN) > 20
     # What it says is something the player may do now, and the cursor is on its card.
     legal = s.legal_actions()
     if said == "Pass":

@@ -184,12 +184,13 @@ def test_save_and_quit_then_resume_after_power_off_to_the_same_position(tmp_path
     nvm = str(tmp_path / "nvm.bin")
     m = Model(MODE_SOLO, seed)
     m.play_passes(2)
-    here = run(m.keys + [SETTLE], seed)
+    # RIGHT, LEFT: the last pass's result panel closed, the cursor back on the first card.
+    here = run(m.keys + ["RIGHT", "LEFT", SETTLE], seed)
     assert here.app.game.state == m.state and here.app.game.state.phase == P_TURN
     save = m.keys + ["START", "UP", "A", SETTLE]  # menu: Save & quit is the last item
     r = run(save, seed, nvm_path=nvm)
     assert r.app.screen == SC_TITLE and r.app.items[0] == "Continue"
-    assert texts(r.app.labels.lines)[6].startswith("Game saved")
+    assert texts(r.app.labels.lines)[0].startswith("Game saved")
     assert r.nvm_writes == 1
     # Power off and on: a new run on the same NVM. Continue is the first item.
     back = run(["A", SETTLE], seed=999, nvm_path=nvm)
@@ -229,11 +230,11 @@ def test_damaged_nvm_shows_the_notice_once(tmp_path):
     nvm = tmp_path / "nvm.bin"
     nvm.write_bytes(bytes([0x4C, 1]) + bytes(range(254)))  # a slot with a wrong checksum
     r = run([SETTLE], nvm_path=str(nvm))
-    notice = " ".join(texts(r.app.labels.lines)[6:8])
+    notice = " ".join(texts(r.app.labels.lines)[0:2])  # over the menu, in the rails' place
     assert "damaged" in notice
-    assert count(r, line(6), RED) > 40
+    assert count(r, line(0), RED) > 40
     r = run(["DOWN", "A", "B", SETTLE], nvm_path=str(nvm))  # records and back: no notice
-    assert texts(r.app.labels.lines)[6] == ""
+    assert texts(r.app.labels.lines)[0:2] == ["", ""]
 
 
 def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
@@ -290,6 +291,6 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     # The resident font tiles, no Label: the error screen must show whatever the heap holds.
     labels, tiles = shown_text(r.hw.display.root_group)
     assert labels == [] and tiles[:2] == ["ERROR", "Something went wrong:"]
-    assert lines[4] == "Solo seed %d turn 1" % seed
+    assert lines[4] == "Solo seed %d" % seed and lines[5].startswith("Turn 1. ")
     assert count(r, TEXT_TITLE, RED) > 60
     assert count(r, line(4), YELLOW) > 40

@@ -2,13 +2,18 @@
 line of a game from the title screen, and the State those presses must lead to. The app tests
 (host_tests/test_app_*.py) drive the app through the headless simulator (tools/sim.py) with
 these keys and compare its State, screen and NeoPixels with this model; `make screenshots`
-(tools/screenshots.py) uses them to reach each screen.
+(tools/screenshots.py) uses them to reach each screen, and `python -m tools.presses` counts
+their presses.
 
-The model follows the app's documented flow (lib/lnr/turns.py): a move (pass, build,
-the rival's lay) shows a result panel that A closes; penalty cards are put in the best order
-(engine.order), through a panel that A confirms unless every order gives the same values; a step
-with one legal action (one bend, only pass) is applied without a key; the rival plays on its
-own (docs/rules.md §8).
+The model follows the app's documented flow (lib/lnr/turns.py): laying a card puts the cursor
+on the roll button (A rolls); every curve asks for its bend (A takes the one offered first); a
+move (a pass, a build's dice, the rival's lay) is shown on the map on a timer, then its penalty
+cards are put in the best order (engine.order), through a panel that A confirms unless every
+order gives the same values, and its result panel stays until the next key, which acts as
+usual; a pass that is all the player can do, and every opponent's turn (the rival by
+docs/rules.md §8, table bots by engine.bots), play on their own. Keys pressed while the app is
+busy are dropped, so the scripts wait out each timed step (WAIT for exactly the frames it takes
+and one more), and the game's end waits for the last result's hold.
 """
 import os
 import sys
@@ -26,19 +31,35 @@ from engine.state import (  # noqa: E402
 )
 from lnr import game as games  # noqa: E402
 from engine.order import orders  # noqa: E402
-from lnr.turns import AUTO_MS, DIE_MS  # noqa: E402
+from lnr.turns import (  # noqa: E402
+    AUTO_MS, DIE_MS, HOLD_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, END_MS,
+)
 
 FRAME_MS = 30  # tools/sim.py's frame step
 
-# Frames for any roll shown die by die or an opponent's pauses: keys pressed meanwhile wait in
-# the queue (64 deep, as keypad's), so scripts wait out each timed step (_busy) to keep it
-# short, and end with SETTLE before a screenshot of what follows.
+# Frames after the model's last key for the screen it leaves to settle (a screenshot).
 SETTLE = "WAIT*80"
 
 
-def _busy(ms):
-    # A WAIT for a timed step of `ms`, rounded up to frames, plus one.
-    return "WAIT*%d" % (ms // FRAME_MS + 2)
+def frames(ms):
+    """Returns the frames a timed step of `ms` takes: it falls due at the first frame at or
+    after its deadline, and the next step's deadline counts from there."""
+    return -(-ms // FRAME_MS)
+
+
+def move_frames(s):
+    """Returns the frames the app shows the move just applied to State `s` for: the loco onto
+    each card (a broken one flashes longer), off the end if it derailed, each penalty card
+    framed then gone from the track's start, and a last look (lnr/turns.py)."""
+    return (frames(STEP_MS) * (1 + s.moved - s.hits) + frames(BROKEN_MS) * s.hits
+            + (frames(DERAIL_MS) if s.derail_left else 0)
+            + (frames(PEN_MS) * (s.taken + 1) if s.taken else 0))
+
+
+def wait(n):
+    """Returns the script token that waits out `n` frames of a busy app: a key in the frame
+    the app stops being busy would still be dropped (it reads keys before its timers)."""
+    return "WAIT*%d" % (n + 1)
 
 
 class Model:
@@ -51,11 +72,14 @@ class Model:
             if table_roles is None:
                 table_roles = bytes([games.ROLE_BOT + len(games.BOT_NAMES) - 1] * 3)
         self.game = games.new_game(mode, seed, players, table_roles)
-        # Where the keys reach the last result panel and the last penalty order panel: the
-        # keys before these indices stop on that panel.
+        # Where the keys reach the last result panel, the last penalty order panel, the last
+        # roll: the keys before these indices stop there.
         self.result_at = -1
         self.order_at = -1
         self.roll_at = -1
+        self.summary = False  # the app's result panel is up (the next key closes it)
+        self.ended = False
+        self.derails = 0  # the player's own derailments (the State counts every seat's)
         self.keys = ["A"] + ["DOWN"] * mode + ["A"]  # title: New game; modes: the mode
         if mode == MODE_TABLE:
             # The table screen: Seats, P2.., Start. `nav` reaches Start another way.
@@ -72,48 +96,57 @@ class Model:
         r.setstate(self.game.rng.getstate())
         return r
 
+    def press(self, *keys):
+        """The player presses `keys` (the first closes a result panel left up)."""
+        self.keys += keys
+        self.summary = False
+
     def pass_turn(self):
-        """The player passes (START, Pass) unless passing is all they can do (no key)."""
+        """The player passes (START, Pass); a pass that is all they can do plays on its own."""
         s = self.state
         if s.legal_actions() != [A_PASS]:
-            self.keys += ["START", "A"]
+            self.press("START", "A")
+            n = 0
+        else:  # as an opponent's step: after the last result's hold
+            n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
         s.apply(A_PASS)
-        self.result_at = len(self.keys)
-        self.keys.append("A")  # the result panel
+        self.keys.append(wait(n + move_frames(s)))
         self.finish()
+
+    def _own(self, s):
+        # After the player's move: a derailment of theirs.
+        if s.derail_left:
+            self.derails += 1
 
     def build(self, card):
         """The player lays `card` alone (the bend offered first) and rolls."""
         s = self.state
         i = s.hands[s.seat].index(card)
-        self.keys += ["RIGHT"] * i + ["A"]
+        self.press(*(["RIGHT"] * i + ["A"]))
         s.apply(A_LAY + card)
         if s.phase == P_BEND:
-            if len(s.legal_actions()) > 1:
-                self.keys.append("A")
+            self.keys.append("A")  # every curve asks for its bend, even a forced one
             s.apply(s.rival_action())  # the app offers the roomier bend first
         if s.phase == P_BUILD:
-            self.keys += ["START", "DOWN", "A"]  # menu: Build: roll dice
             s.apply(A_STOP)
-        else:
-            self.keys.append("A")  # the cursor waits on the roll button
+        self.keys.append("A")  # the cursor waits on the roll button after a lay
         self.roll_at = len(self.keys)  # the keys before this start the roll
-        self.keys.append(_busy(DIE_MS * s.dice_left))
+        n = frames(DIE_MS) * s.dice_left
         while s.phase == P_DICE:
             s.apply(s.sample_chance(self.game.rng))
-        self.result_at = len(self.keys)
-        self.keys.append("A")  # the result panel, once the dice have rolled
+        self.keys.append(wait(n + move_frames(s)))
+        self._own(s)
         self.finish()
 
     def chaos(self, card):
         """The player discards chaos `card` with A; if more chaos stays in hand, stops."""
         s = self.state
-        self.keys += ["RIGHT"] * s.hands[s.seat].index(card) + ["A"]
+        self.press(*(["RIGHT"] * s.hands[s.seat].index(card) + ["A"]))
         s.apply(A_CHAOS + card)
         self.opponents()
 
     def finish(self):
-        """The rest of the turn: the penalty order, then the opponents' turns."""
+        """The rest of a move: the penalty order, the result panel, the opponents' turns."""
         s = self.state
         if s.phase == P_ORDER and not s.is_rival(s.seat):
             opts = orders(s.piles[s.seat], s.penalty)
@@ -122,35 +155,51 @@ class Model:
                 self.keys.append("A")
             for c in opts[0][1]:
                 s.apply(A_PILE + c)
+        self.result_at = len(self.keys)
+        self.summary = True
         self.opponents()
 
     def opponents(self):
         """The opponents' turns, up to the next person's: the rival by its rules (§8), table
-        bots by engine.bots; each move (a pass, the last die, the rival's lay) shows a result
-        panel that A closes. At a table of several people, each person's turn starts behind
-        the hot-seat panel (A)."""
+        bots by engine.bots; each step on a timer, a move shown on the map and summed up in a
+        result panel that stays HOLD_MS before the next one plays. At a table of several
+        people, each person's turn starts behind the hot-seat panel (A)."""
         g = self.game
         s = g.state
         while not s.is_terminal() and not g.human(s.seat):
-            if s.is_chance():
-                self.keys.append(_busy(DIE_MS * s.dice_left))
+            if s.is_chance():  # a bot's build: its dice, at once
+                n = frames(DIE_MS) * s.dice_left
                 while s.phase == P_DICE:
                     s.apply(s.sample_chance(g.rng))
-                self.keys.append("A")
-            elif s.phase == P_ORDER:
-                while s.phase == P_ORDER:
-                    s.apply(s.rival_action() if s.is_rival(s.seat) else g.bot(s.seat)(s, g.bot_rng))
-            else:
-                rival = s.is_rival(s.seat)
-                self.keys.append(_busy(AUTO_MS))
-                a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
-                moves = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
-                    A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
-                s.apply(a)
-                if moves:
-                    self.keys.append("A")
-        if not s.is_terminal() and g.humans() > 1:
+                self._moved(n + move_frames(s))
+                continue
+            rival = s.is_rival(s.seat)
+            n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
+            self.summary = False
+            a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
+            moves = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
+                A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
+            s.apply(a)
+            if moves:
+                self._moved(n + move_frames(s))
+            else:  # a lay (its dice, if it was the last, roll next), a chaos discard
+                self.keys.append(wait(n))
+        if s.is_terminal():
+            if not self.ended:  # the last result shows END_MS, then the game over
+                self.ended = True
+                self.keys.append(wait(frames(END_MS)))
+        elif g.humans() > 1:
             self.keys.append("A")  # the hot-seat panel
+            self.summary = False
+
+    def _moved(self, n):
+        # An opponent's move shown (n frames), its penalty cards piled, its result up.
+        g = self.game
+        s = g.state
+        self.keys.append(wait(n))
+        while s.phase == P_ORDER:
+            s.apply(s.rival_action() if s.is_rival(s.seat) else g.bot(s.seat)(s, g.bot_rng))
+        self.summary = True
 
     def play_simple(self, turns=10 ** 6, max_risk=350):
         """Plays like a cautious person for `turns` of the player's turns or to the end: a

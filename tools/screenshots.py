@@ -17,9 +17,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, derailing_card  # noqa: E402
-from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
-from engine.state import A_LAY, A_BEND_L, A_BEND_R, MODE_SOLO, MODE_RIVAL  # noqa: E402
+from tools.app_script import (  # noqa: E402
+    Model, SETTLE, find, derailing_card, frames, DIE_MS, STEP_MS, DERAIL_MS, PEN_MS,
+)
+from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
+from engine.state import (  # noqa: E402
+    A_LAY, A_BEND_L, A_BEND_R, A_STOP, P_BEND, P_BUILD, P_DICE, MODE_SOLO, MODE_RIVAL,
+    MODE_TABLE,
+)
 
 
 def _two_bends(m):
@@ -48,6 +53,77 @@ def _layable(m):
         if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None:
             return c
     return None
+
+
+def _played(m, card):
+    # The State after `card` is laid alone (the bend offered first) and its dice rolled.
+    s = m.state.clone()
+    s.apply(A_LAY + card)
+    if s.phase == P_BEND:
+        s.apply(s.rival_action())
+    if s.phase == P_BUILD:
+        s.apply(A_STOP)
+    rng = m.copy_rng()
+    while s.phase == P_DICE:
+        s.apply(s.sample_chance(rng))
+    return s
+
+
+def _long_run(m):
+    # A card whose build moves the loco 3 cards or more, then derails taking 2 or more.
+    for c in m.state.hands[0]:
+        if KIND[c] != KIND_CHAOS and m.state.why_not(A_LAY + c) is None:
+            t = _played(m, c)
+            if t.moved >= 2 and t.derail_left and t.taken >= 2 and not t.hits:
+                return c
+    return None
+
+
+def _builds_on(m):
+    # A straight after which the build can grow (the roll button and "Roll" risk show).
+    s = m.state
+    for c in s.hands[0]:
+        if KIND[c] != KIND_CHAOS and SHAPE[c] != SHAPE_CURVE and s.why_not(A_LAY + c) is None:
+            t = s.clone()
+            t.apply(A_LAY + c)
+            if t.phase == P_BUILD:
+                return c
+    return None
+
+
+def _hint_curve_and_more(m):
+    # A first turn where the hint plans a curve and more cards after it.
+    from engine.bots import hint
+
+    t = m.state.clone()
+    action = hint(t)[0]
+    if action is None or action < A_LAY or SHAPE[action - A_LAY] != SHAPE_CURVE:
+        return None
+    laid = 0
+    while action is not None and (action >= A_LAY or action in (A_BEND_L, A_BEND_R)):
+        laid += action >= A_LAY
+        t.apply(action)
+        if t.phase != P_BEND and t.phase != P_BUILD:
+            break
+        action = hint(t)[0]
+    return laid > 1
+
+
+def moves():
+    """Returns (name, seed, keys) of the pictures taken while a move is shown: the keys stop
+    that many frames into it (no frame is added after them)."""
+    seed, card = find(MODE_SOLO, _long_run, range(1, 3000))
+    m = Model(MODE_SOLO, seed)
+    t = _played(m, card)
+    m.build(card)
+    roll = m.keys[:m.roll_at]
+    dice = frames(DIE_MS) * VALUE[card]  # a build of one card rolls its value in dice
+    on_way = frames(STEP_MS) + 3  # one card on from where it stood
+    off = frames(STEP_MS) * (1 + t.moved) + 6  # the derailed loco blinks: shown then
+    leaving = off + frames(DERAIL_MS) + frames(PEN_MS)
+    return [("move", seed, roll + ["WAIT*%d" % (dice + on_way)]),
+            ("move_derailed", seed, roll + ["WAIT*%d" % (dice + off)]),
+            ("move_penalty", seed, roll + ["WAIT*%d" % (dice + leaving)])]
 
 
 def scripts():
@@ -80,6 +156,19 @@ def scripts():
     m = Model(MODE_SOLO, 8)
     m.play_simple()
     out.append(("game_over", 8, m.keys + [SETTLE]))
+    # The opponents: a bot's move summed up with every seat's numbers, the seats board.
+    m = Model(MODE_TABLE, 14)
+    m.play_simple(4)
+    out.append(("opponents", 14, m.keys + [SETTLE]))
+    out.append(("seats", 14, m.keys + ["SELECT", SETTLE]))
+    # The risk of the build so far ("Roll"), on the roll button after a lay; the hint.
+    seed, card = find(MODE_SOLO, _builds_on)
+    m = Model(MODE_SOLO, seed)
+    out.append(("risk_roll", seed, m.keys + ["RIGHT"] * m.state.hands[0].index(card)
+                + ["A", SETTLE]))
+    seed, _ = find(MODE_SOLO, _hint_curve_and_more)
+    m = Model(MODE_SOLO, seed)
+    out.append(("hint", seed, m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", SETTLE]))
     return out
 
 
@@ -89,9 +178,11 @@ def main(argv=None):
     parser.add_argument("--scale", type=int, default=2)
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    for name, seed, keys in scripts():
+    shots = [(name, seed, keys, 120) for name, seed, keys in scripts()]
+    shots += [(name, seed, keys, 0) for name, seed, keys in moves()]
+    for name, seed, keys, settle in shots:
         with sim_fast.fast():
-            r = sim.run_headless(keys, seed=seed, render_every=0, settle=120)
+            r = sim.run_headless(keys, seed=seed, render_every=0, settle=settle)
         if not r.ok:
             sys.stderr.write(r.error)
             return 1

@@ -4,7 +4,7 @@ window, or headless for tests and screenshots.
     python -m tools.sim [--nvm FILE] [--drive DIR] [--scale N] [--seed S]
     python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
                         [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
-                        [--drive DIR] [--drive-readonly] [--settle FRAMES]
+                        [--drive DIR] [--drive-readonly] [--settle FRAMES] [--audio-log FILE]
 
 Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
 Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
@@ -14,6 +14,9 @@ CIRCUITPY drive, which holds the saves' second copy (docs/storage.md): --drive D
 ./sim-drive beside the NVM file in the window; headless, a fresh one, removed afterwards,
 unless --drive is given). --drive-readonly plays a board started with SELECT held: the drive
 is read-only to the game, which then saves to the NVM alone.
+The app's sound effects play through pygame's mixer in the window (tools/sim_audio.py renders
+lnr/sound.py's table); headless, --audio-log FILE writes one line `<ms> <name>` per effect
+started, ms on the virtual clock from the first frame.
 
 Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
 first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
@@ -28,10 +31,11 @@ handling an exception: its crash screen); 2 for bad arguments.
 
 For tests, run_headless(keys, seed=..., nvm_path=..., drive=...) returns a Result: the final
 screen (pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, the drive's
-copy, and the app object.
+copy, the sounds started (`audio`: (ms, name) pairs) and the app object.
 """
 import argparse
 import collections
+import io
 import os
 import random
 import shutil
@@ -47,7 +51,7 @@ for _path in (os.path.join(ROOT, "lib"), ROOT):
 
 from tools import sim_display  # noqa: E402  (after the paths: it imports Blinka)
 from tools.sim_display import SimDisplay, HEIGHT, WIDTH  # noqa: E402
-from tools.sim_parts import SimNvm, SimPixels, install  # noqa: E402
+from tools.sim_parts import SimNvm, SimPixels, install, speaker  # noqa: E402
 
 from lnr.keys import NAMES  # noqa: E402
 
@@ -138,6 +142,7 @@ class _Hardware:
         # let the game write it (False: SELECT held at power-up).
         self.drive = drive
         self.drive_writable = drive_writable
+        self.player = None  # the speaker's sound player (tools/sim_parts.py speaker())
         self.seed = None  # --seed, for an app that asks
         self.frame = 0
         self.error = None  # the exception the app was seen handling (its crash screen)
@@ -334,6 +339,7 @@ class Result:
         self.nvm_writes = hw.nvm.writes
         self.nvm_writes_after_error = hw.nvm_writes_after_error
         self.refreshes = hw.display.refresh_calls
+        self.audio = []  # (ms, name) of each sound effect started (run_headless fills it)
         self.size = (hw.display.width, hw.display.height)
         import pygame
 
@@ -418,7 +424,7 @@ class _Seeded:
 
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
                  render_every=1, max_frames=None, on_frame=None, drive=None,
-                 drive_readonly=False):
+                 drive_readonly=False, audio_log=None):
     """Runs the app headless through a key script (a text for parse_keys, a list of key
     names / numbers / None, or an iterator of key numbers / None asked for the next press
     whenever the app has read the last) and returns a Result. `seed` fixes the app's random seed (the
@@ -427,7 +433,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     after the run: Result.drive_copy keeps the saves' file), read-only to the game if
     `drive_readonly`; `app` is "module:function" or a function; `render_every` = N renders
     only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
-    frame's end (hw.caller is the app's frame that waits)."""
+    frame's end (hw.caller is the app's frame that waits); `audio_log` a file to write the
+    sounds started to, one `<ms> <name>` line each (Result.audio has them too)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     script = _script(keys)
@@ -441,6 +448,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame,
                           drive, not drive_readonly)
     hw.seed = seed
+    heard = io.StringIO()
+    hw.player = speaker(log=heard, clock=hw.elapsed_ms)
     uninstall = install(hw)
     exc = None
     t0 = time.monotonic()
@@ -459,6 +468,12 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     wall = time.monotonic() - t0
     display.render_now()
     result = Result(hw, exc, wall)
+    for line in heard.getvalue().splitlines():
+        ms, name = line.split()
+        result.audio.append((int(ms), name))
+    if audio_log:
+        with open(audio_log, "w") as f:
+            f.write(heard.getvalue())
     if fresh:
         shutil.rmtree(drive, ignore_errors=True)
         hw.drive = None
@@ -476,6 +491,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     display = _new_display(scale=scale, window=True)
     hw = WindowHardware(display, SimNvm(nvm_path), drive, not drive_readonly)
     hw.seed = seed
+    hw.player = speaker(window=True)
     install(hw)
     with _Seeded(seed):
         try:
@@ -513,14 +529,16 @@ def main(argv=None):
                         help="the drive is read-only to the game (SELECT held at power-up)")
     parser.add_argument("--settle", type=int, default=SETTLE,
                         help="headless: frames after the last key (default %d)" % SETTLE)
+    parser.add_argument("--audio-log", default=None,
+                        help="headless: write each sound effect started as '<ms> <name>'")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
         parser.error("--scale must be 1..16")
 
     if not args.headless:
-        if args.keys or args.keys_file or args.screenshot:
-            parser.error("--keys, --keys-file and --screenshot need --headless")
+        if args.keys or args.keys_file or args.screenshot or args.audio_log:
+            parser.error("--keys, --keys-file, --screenshot and --audio-log need --headless")
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
                          args.drive, args.drive_readonly)
         return 1 if exc is not None else 0
@@ -537,7 +555,8 @@ def main(argv=None):
     except ScriptError as e:
         parser.error(str(e))
     result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
-                          app=args.app, drive=args.drive, drive_readonly=args.drive_readonly)
+                          app=args.app, drive=args.drive, drive_readonly=args.drive_readonly,
+                          audio_log=args.audio_log)
     if args.screenshot:
         result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (

@@ -38,10 +38,12 @@ def render(name, rate=RATE):
 class SimPlayer:
     """A player for lnr.sound.Sound: start(name, now), stop(), update(now). `mixer` is
     pygame.mixer once initialised (None: silent, e.g. SDL's dummy audio driver refused), `log`
-    an open text file or None."""
+    an open text file or None; `clock` (a function returning ms) gives the times logged
+    instead of the app's `now` (the headless simulator's virtual ms since its start)."""
 
-    def __init__(self, mixer=None, log=None):
+    def __init__(self, mixer=None, log=None, clock=None):
         self._log = log
+        self._clock = clock
         self._sounds = {}
         self._playing = None
         if mixer is not None:
@@ -53,7 +55,7 @@ class SimPlayer:
 
     def start(self, name, now):
         if self._log is not None:
-            self._log.write("%d %s\n" % (now, name))
+            self._log.write("%d %s\n" % (now if self._clock is None else self._clock(), name))
             self._log.flush()
         self.stop()
         sound = self._sounds.get(name)

@@ -1,6 +1,8 @@
 """The board parts Blinka lacks, for the simulator (docs/hardware.md, Desktop simulation): the
 `board`, `neopixel`, `supervisor` and `storage` modules and microcontroller.nvm, taken from
-tools/standins (the same stand-ins the VMs and the tests use), set to the simulator's own parts.
+tools/standins (the same stand-ins the VMs and the tests use), set to the simulator's own parts;
+and the speaker: the app's sound player (hw.player, as a board profile makes it), here
+tools/sim_audio.py's, through pygame's mixer in the window and into a log when headless.
 
 Everything else the app uses is real: Blinka's displayio, terminalio and micropython, and the
 pinned libraries the board gets (adafruit_display_text's bitmap_label for the menus' text,
@@ -86,3 +88,25 @@ def install(hw):
                 sys.modules[name] = mod
 
     return uninstall
+
+
+def speaker(window=False, log=None, clock=None):
+    """Returns the simulator's sound player for hw.player: in the window pygame's mixer at the
+    board's rate (22050 Hz, 16-bit, mono; silent if no audio device opens), headless none but
+    a log (`log`: a text file for `<ms> <name>` lines, `clock` the ms they carry)."""
+    from tools.sim_audio import RATE, SimPlayer
+
+    mixer = None
+    if window:
+        import pygame
+
+        try:
+            # pygame.init() (the window's) may have opened it at its defaults (44.1 kHz stereo):
+            # the rendered effects are 22050 Hz mono samples.
+            if pygame.mixer.get_init() not in (None, (RATE, -16, 1)):
+                pygame.mixer.quit()
+            pygame.mixer.init(frequency=RATE, size=-16, channels=1)
+            mixer = pygame.mixer
+        except pygame.error:
+            mixer = None
+    return SimPlayer(mixer, log, clock)

@@ -33,11 +33,12 @@ class App:
     for a display refresh. `menus` (the lnr.menus module) or `play` (a lnr.play.Play) is
     the screen code loaded now."""
 
-    def __init__(self, hw, ui, leds, store):
+    def __init__(self, hw, ui, leds, store, sound):
         self.hw = hw
         self.ui = ui
         self.leds = leds
         self.store = store
+        self.sound = sound  # lnr.sound.Sound: the effects on the speaker
         self.now = hw.ticks_ms()
         self.dirty = True
         self.writes = True  # False after an error: the NVM is never written again
@@ -57,6 +58,7 @@ class App:
         seed = getattr(hw, "seed", None)
         self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
         self.message = store.notice  # shown once on the title (storage.notice)
+        self.message_ok = False  # the message says something went well (green, not red)
         store.notice = None
         self._want = None  # a move asked for by the running handler
         self._base = None  # sys.modules' names at start-up: never dropped
@@ -66,8 +68,18 @@ class App:
     # ------------------------------------------------------------------ loop hooks
 
     def busy(self):
-        """Returns True while the screen runs on a timer and keys should wait."""
+        """Returns True while the screen runs on a timer (a move shown, an opponent playing):
+        keys pressed then are not for the player's turn (lnr/main.py drops them)."""
         return self.screen == SC_PLAY and self.play.busy()
+
+    def skip(self, k):
+        """A key pressed while busy: B hurries the move on screen to its end (lnr/turns.py
+        skip()); any other is dropped. Not A: pressed again and again to get through an
+        opponent's turn, the A after a skip would land on the player's turn and lay a card."""
+        if k == K_B:
+            self.play.skip()
+            if self._want is not None:
+                self._move()
 
     def key(self, k):
         sc = self.screen
@@ -225,10 +237,12 @@ class App:
         text = wrap("%s: %s" % (type(exc).__name__, exc), LINE_W)
         for i in range(3):
             put(lines[1 + i], text[i] if i < len(text) else "", LINE_W, RED)
+        # 26 characters a line: "Challenge seed 16777215" (a seed has 24 bits), "Turn 55".
         if g is not None:
-            put(lines[4], "%s seed %d turn %d" % (
-                games.MODE_TITLES[g.state.mode], g.seed, g.state.turn), LINE_W, YELLOW)
-        put(lines[5], "Records are safe.", LINE_W, WHITE)
+            put(lines[4], "%s seed %d" % (games.MODE_TITLES[g.state.mode], g.seed), LINE_W,
+                YELLOW)
+        put(lines[5], ("Turn %d. " % g.state.turn if g is not None else "") +
+            "Records are safe.", LINE_W, WHITE)
         put(lines[6], "Saving is off until reset", LINE_W, GREY)
         put(lines[7], "A: title", LINE_W, GREY)
         ui.show(ui.text)

@@ -58,6 +58,9 @@ class Game:
         self.seed = seed
         self.roles = roles
         self.bot_rng = Rng(seed, 1)
+        # The player's own derailments (state.derails counts every seat's; against the rival
+        # the game over shows the player's): counted by lnr/turns.py, kept in a save.
+        self.derails = 0
 
     def human(self, seat):
         """Returns True if a person plays `seat`."""

@@ -1,18 +1,22 @@
 """What the play screen shows of a game: the map, the hand with its cursor and extra button,
-the side panel (whose turn, deck, score, pile top, the track's end, lives or the rival's count,
-the derailment risk) and the toast line; the NeoPixels' picture follows the risk or the track
-ahead. lnr/turns.py (the flow) and lnr/play.py (the keys) build on this class.
+the side panel (whose numbers it shows, their score, pile top and hand or lives or the rival's
+count; the deck, the track's end, the cards ahead, the derailment risk, labelled) and the toast
+line; the seats board of a table or rival game; the NeoPixels' picture follows the risk or the
+track ahead. lnr/turns.py (the flow) and lnr/play.py (the keys) build on this class.
+
+Every text has a field of a fixed width (a side line 8 characters, the toast 18, a panel line
+22): the texts are made to fit it at their longest (host_tests/test_app_texts.py renders each).
 """
 from adafruit_ticks import ticks_add
-from engine.cards import KIND, VALUE, KIND_CHAOS
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, KIND_BROKEN, SHAPE_CURVE
 from engine.risk import permille
 from engine.state import (
     A_BEND_L, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_RIVAL,
-    CHALLENGE_DERAILS,
+    MODE_TABLE, CHALLENGE_DERAILS,
 )
 from lnr import sprites
 from lnr.mapview import MapView, card_top, card_bottom
-from lnr.ui import put, HAND_N, SIDE_W, WHITE, YELLOW, RED, GREEN, CYAN
+from lnr.ui import put, fit, HAND_N, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 try:
     from micropython import const
@@ -29,10 +33,11 @@ S_MENU = const(2)  # the action menu
 S_LOOK = const(3)  # looking around the track
 S_ORDER = const(4)  # choose the order of the penalty cards
 S_ROLL = const(5)  # dice rolling (timed)
-S_RESULT = const(6)  # what a move did; A goes on
+S_MOVE = const(6)  # the loco travels, derails, penalty cards leave the track (timed)
 S_AUTO = const(7)  # an opponent plays (timed)
 S_HANDOFF = const(8)  # hot seat: hands hidden until the next player presses A
 S_INFO = const(9)  # a panel of text (hint); A closes
+S_HOLD = const(10)  # the last move's result, shown a while before the game over (timed)
 
 TOAST_MS = const(1800)
 
@@ -41,18 +46,40 @@ BTN_ROLL = const(1)
 BTN_DONE = const(2)
 
 
-def risk_text(num, den):
-    """Returns e.g. "Risk 12%", "Risk <1%" for a derailment chance num/den."""
+def risk_text(num, den, label="Risk"):
+    """Returns e.g. "Risk 12%", "Lay <1%", "Roll>99%" for a derailment chance num/den, named
+    by `label` (at most 4 characters: a side line holds 8). A build can always roll no wheel,
+    so the chance is never 1: one that rounds to 100% says ">99%"."""
     pm = permille(num, den)
     pct = (pm + 5) // 10
     if num and not pct:
-        return "Risk <1%"
-    return "Risk %d%%" % pct
+        return label + " <1%"
+    if pct > 99 and num < den:
+        return label + ">99%"
+    return "%s %d%%" % (label, pct)
 
 
 def risk_colour(num, den):
     pm = permille(num, den)
     return GREEN if pm < 100 else (YELLOW if pm < 400 else RED)
+
+
+def card_name(card):
+    """Returns a card's name in 10 characters at most: "4 straight", "3 curve", "broken 2" (its
+    shape is on the map and in the hand), "chaos 4"."""
+    v = VALUE[card]
+    if KIND[card] == KIND_CHAOS:
+        return "chaos %d" % v
+    if KIND[card] == KIND_BROKEN:
+        return "broken %d" % v
+    return "%d %s" % (v, "curve" if SHAPE[card] == SHAPE_CURVE else "straight")
+
+
+def side_text(label, value):
+    """Returns a side line: `label` at the left, `value` (a str) at the right of 8 characters
+    ("Score 12", "Score123")."""
+    gap = SIDE_W - len(label) - len(value)
+    return label + fit("", gap if gap > 0 else 0) + value
 
 
 class Hud:
@@ -108,6 +135,8 @@ class Hud:
             self.sel = n - 1
         if self.sel < 0:
             self.sel = 0
+        if self.hoff > n - HAND_N:  # the hand shrank: no slot left empty while a card is off
+            self.hoff = n - HAND_N if n > HAND_N else 0
         if self.sel < self.hoff:
             self.hoff = self.sel
         if self.sel >= self.hoff + HAND_N:
@@ -122,18 +151,27 @@ class Hud:
             self.view.draw(s, s.pending, self.bend - A_BEND_L + 1)
         else:
             self.view.draw(s)
-        # The toast goes on the half of the map away from the open end.
-        y = 0 if self.view.end_row >= 3 else 84
-        toast = self.ui.toast.grid
-        if toast.y != y:
-            toast.y = y
+        self.place_toast()
         self.draw_hand()
         self.draw_side()
         self.app.dirty = True
 
+    def place_toast(self):
+        # The toast covers the map's top or bottom row: the one without the loco (it never
+        # hides the loco), and else the one without the open end.
+        view = self.view
+        if view.loco_row == 5 or (view.loco_row != 0 and view.end_row == 5):
+            y = 0
+        else:
+            y = 84
+        toast = self.ui.toast.grid
+        if toast.y != y:
+            toast.y = y
+
     def draw_hand(self):
         ui = self.ui
         hand = ui.hand
+        self.clamp_sel()  # the hand may have shrunk since the cursor was placed
         cards = self.cards()
         hidden = self.step == S_HANDOFF
         btn = self.button()
@@ -161,51 +199,92 @@ class Hud:
         return cards[self.sel] if 0 <= self.sel < len(cards) else -1
 
     def draw_side(self):
+        # The viewer's numbers under their name (docs/rules.md §7: score = hand + pile), the
+        # challenge's lives or the rival's count (§8), then the table's: the deck (red on the
+        # last turn, §4), the track's end, the cards ahead, the risk.
         g = self.game
         s = g.state
         side = self.ui.side
-        seat = s.seat
         me = self.viewer()
-        name = g.name(seat)
-        put(side[0], name if g.human(seat) or s.is_rival(seat) else name + " bot", SIDE_W,
-            RED if s.is_rival(seat) else (GREEN if name == "YOU" else CYAN))
-        put(side[1], "Deck %d" % len(s.deck), SIDE_W)
         if me >= 0:
             pile = s.piles[me]
-            put(side[2], "Score %d" % s.score(me), SIDE_W)
-            put(side[3], "Pile %d" % VALUE[pile[-1]] if pile else "Pile -", SIDE_W)
+            put(side[0], self.seat_name(me), SIDE_W, GREEN)
+            put(side[1], side_text("Score", str(s.score(me))), SIDE_W)
+            put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"), SIDE_W)
         else:
+            put(side[0], "", SIDE_W)
+            put(side[1], "", SIDE_W)
             put(side[2], "", SIDE_W)
-            put(side[3], "", SIDE_W)
-        put(side[4], "End %d" % VALUE[s.track[-1]], SIDE_W)
+        n = len(self.cards())
         if s.mode == MODE_CHALLENGE:
             left = CHALLENGE_DERAILS - 1 - s.derails
-            put(side[5], "Lives %d" % (left if left > 0 else 0), SIDE_W, RED if left < 1 else WHITE)
+            put(side[3], side_text("Lives", str(left if left > 0 else 0)), SIDE_W,
+                RED if left < 1 else WHITE)
         elif s.mode == MODE_RIVAL:
-            put(side[5], "Rival %d" % s.score(0), SIDE_W, RED)
+            put(side[3], side_text("Rival", str(s.score(0))), SIDE_W, RED)
         else:
-            put(side[5], "Seat %d/%d" % (seat + 1, s.players) if s.players > 1 else "", SIDE_W)
-        n = len(self.cards())
-        if n > HAND_N:  # the hand scrolls: say how many cards it holds
-            put(side[6], "Hand %d" % n, SIDE_W, CYAN)
+            put(side[3], side_text("Hand", str(n)) if me >= 0 else "", SIDE_W)
+        put(side[4], side_text("Deck", str(len(s.deck))), SIDE_W, WHITE if s.deck else RED)
+        put(side[5], side_text("End", str(VALUE[s.track[-1]])), SIDE_W)
+        if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
+            # the hand scrolls: its count, which line 3 shows in the other modes
+            put(side[6], side_text("Hand", str(n)), SIDE_W, CYAN)
         else:
-            put(side[6], "Ahead %d" % s.ahead(), SIDE_W, WHITE)
+            put(side[6], side_text("Ahead", str(s.ahead())), SIDE_W)
         self.draw_risk()
 
+    def seat_name(self, seat):
+        """Returns how the side panel and the seats board name `seat`: YOU, RIVAL, P2, or
+        "P1 you" at a table with one person."""
+        g = self.game
+        name = g.name(seat)
+        if g.state.mode == MODE_TABLE and g.human(seat) and g.humans() == 1:
+            return name + " you"
+        return name
+
+    def seats(self, line, colour=GREY):
+        """Writes the seats board into the panel from `line` (3 lines): every seat's score,
+        cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
+        g = self.game
+        s = g.state
+        ui = self.ui
+        ui.pline(line, "Seats: score/hand/pile", colour)
+        row = ""
+        k = line + 1
+        for seat in range(s.players):
+            pile = s.piles[seat]
+            text = "%s %d/%d/%s" % (g.name(seat), s.score(seat), len(s.hands[seat]),
+                                    str(VALUE[pile[-1]]) if pile else "-")
+            if s.mode != MODE_TABLE:  # the rival's game: a seat a line
+                ui.pline(k, text, RED if s.is_rival(seat) else WHITE)
+                k += 1
+            elif row:
+                ui.pline(k, fit(row, 11) + text, WHITE)
+                row = ""
+                k += 1
+            else:
+                row = text
+        if row:
+            ui.pline(k, row, WHITE)
+
     def draw_risk(self):
-        # The derailment risk of the build being composed, with the card under the cursor
-        # added when it could join (state.build_risk, docs/rules.md §5); LEDs follow it.
+        # The derailment risk (state.build_risk, docs/rules.md §5), labelled with what it is
+        # the chance of: "Lay" the card under the cursor laid alone, "Add" it added to the
+        # build, "Roll" the build laid so far. The LEDs follow it.
         s = self.game.state
         lbl = self.ui.side[7]
         leds = self.app.leds
         risk = None
+        label = "Roll"
         if self.game.human(s.seat) and self.step != S_HANDOFF:
             c = self.selected()
             if s.phase == P_BEND:
                 risk = s.build_risk(s.pending)
+                label = "Add" if s.build_sum else "Lay"
             elif (s.phase == P_TURN or s.phase == P_BUILD) and c >= 0 and KIND[c] != KIND_CHAOS \
                     and s.is_legal(A_LAY + c):
                 risk = s.build_risk(c)
+                label = "Lay" if s.phase == P_TURN else "Add"
             elif s.phase == P_BUILD or s.phase == P_DICE:
                 risk = s.build_risk()
         if risk is None:
@@ -214,7 +293,7 @@ class Hud:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
-        put(lbl, risk_text(num, den), SIDE_W, risk_colour(num, den))
+        put(lbl, risk_text(num, den, label), SIDE_W, risk_colour(num, den))
         leds.risk(permille(num, den))
 
     # ------------------------------------------------------------------ toast
@@ -222,13 +301,16 @@ class Hud:
     def toast(self, text, sticky=False):
         """Shows a line over the map's foot: for a while, or (`sticky`: the keys of the step
         on screen) until the State changes."""
-        put(self.ui.toast, text, 18)
-        self.ui.toast.grid.hidden = False
+        ui = self.ui
+        put(ui.toast, text, 18)
+        ui.toast_on = True
+        ui.toast.grid.hidden = not ui.panel.hidden  # under a panel it waits for the map
         self.sticky = sticky
         self.toast_due = -1 if sticky else ticks_add(self.app.now, TOAST_MS)
         self.app.dirty = True
 
     def hide_toast(self):
+        self.ui.toast_on = False
         self.ui.toast.grid.hidden = True
         self.toast_due = -1
         self.sticky = False

@@ -17,7 +17,7 @@ Logical layout (multi-byte ints big-endian):
      7     1   flags: bit 0 = a copy on the drive existed or was being written
      8     1   LED brightness (0..4)
      9     1   NeoPixel count (1..16)
-    10     1   hints (0 off, 1 on)
+    10     1   settings flags: bit 0 hints on, bit 1 sound off
     11     4   best score per mode (solo, challenge, rival, table); 0xFF = none yet
     15     8   games played per mode, 2 bytes each
     23     2   games won against the rival
@@ -159,7 +159,7 @@ def fields(buf):
     n = _u16(buf, _SAVED_LEN)
     return ((_in_range(buf[_BRIGHT], 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS),
              _in_range(buf[_PIXELS], 1, PIXELS_MAX, DEFAULT_PIXELS),
-             _in_range(buf[_HINTS], 0, 1, DEFAULT_HINTS),
+             _in_range(buf[_HINTS], 0, 3, DEFAULT_HINTS),
              best, played, _u16(buf, _RIVAL),
              bytes(buf[_SAVED:_SAVED + n]) if 0 < n <= SAVE_MAX else None),
             n <= SAVE_MAX)
@@ -176,7 +176,7 @@ def write(buf, number, flag_byte, values):
     buf[_FLAGS] = flag_byte
     buf[_BRIGHT] = _in_range(brightness, 0, BRIGHTNESS_MAX, DEFAULT_BRIGHTNESS)
     buf[_PIXELS] = _in_range(pixel_count, 1, PIXELS_MAX, DEFAULT_PIXELS)
-    buf[_HINTS] = 1 if hints else 0
+    buf[_HINTS] = hints & 3  # the flags byte (lnr.storage: hints, sound)
     for m in range(N_MODES):
         buf[_BEST + m] = _in_range(best[m], 0, NO_BEST - 1, NO_BEST)
         _put16(buf, _PLAYED + 2 * m, _in_range(played[m], 0, 0xFFFF, 0xFFFF))

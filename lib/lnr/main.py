@@ -9,6 +9,7 @@ import gc
 from lnr.app import App
 from lnr.keys import K_A
 from lnr.leds import Leds
+from lnr.sound import Sound
 from lnr.storage import Storage
 from lnr.ui import Ui
 
@@ -43,7 +44,8 @@ def start(hw):
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)
     leds.set_brightness(store.brightness)
-    app = App(hw, ui, leds, store)
+    # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker).
+    app = App(hw, ui, leds, store, Sound(getattr(hw, "player", None), store.sound))
     gc.collect()
     return app
 
@@ -68,21 +70,28 @@ def loop(hw, app):
 
 
 def step(hw, app):
-    """One frame's work (tools/membudget.py runs frames with this too): a key if the
-    screen takes one, timers, a refresh if something changed, the LEDs."""
+    """One frame's work (tools/membudget.py runs frames with this too): a key, timers, a
+    refresh if something changed, the LEDs and the sound. Keys pressed while the screen is
+    busy (a move shown, an opponent playing) are read and dropped, every one, so that none is
+    left to act on the player's turn; B there hurries the move (App.skip)."""
     now = hw.ticks_ms()
     app.now = now
-    if not app.busy():
-        k = hw.next_key()
-        if k >= 0:
-            app.key(k)
-            app.move()
+    k = hw.next_key()
+    if app.busy():
+        while k >= 0:  # every key waiting was pressed while busy: none acts on the turn
+            if app.busy():
+                app.skip(k)
+            k = hw.next_key()
+    elif k >= 0:
+        app.key(k)
+        app.move()
     app.tick(now)
     app.move()  # here, not inside key() or tick(): see App.move()
     if app.dirty:
         app.dirty = False
         hw.display.refresh()
     app.leds.update(now)
+    app.sound.update(now)
 
 
 def crashed(hw, app, exc):
@@ -96,6 +105,7 @@ def crashed(hw, app, exc):
     while True:
         now = hw.ticks_ms()
         app.leds.update(now)
+        app.sound.update(now)
         if not hw.wait_frame():
             return True
         if hw.next_key() == K_A:

@@ -111,17 +111,19 @@ def build():
     toast = _label(play, font, 0, 84, 18, color=WHITE, background=0x000000)
     root.append(play)
 
-    panel = displayio.Group(x=8, y=0)
-    box = _grid(panel, sheet, pal, 9, 6, 0, 0)
+    # The panel's box spans the screen's width (the side panel's last column must not show
+    # at its edge); its text and cards sit where a box 16 px in from each side puts them.
+    panel = displayio.Group(x=0, y=0)
+    box = _grid(panel, sheet, pal, 10, 6, 0, 0)
     for y in range(6):
-        for x in range(9):
-            col = 0 if x == 0 else (2 if x == 8 else 1)
+        for x in range(10):
+            col = 0 if x == 0 else (2 if x == 9 else 1)
             row = 0 if y == 0 else (2 if y == 5 else 1)
             box[x, y] = sprites.T_PANEL + row * 3 + col
-    cards = _grid(panel, sheet, pal, 8, 2, 8, 18)
+    cards = _grid(panel, sheet, pal, 8, 2, 16, 18)
     plines = []
     for i in range(PANEL_LINES):
-        plines.append(_label(panel, font, 6, 4 + 12 * i, PANEL_W))
+        plines.append(_label(panel, font, 14, 4 + 12 * i, PANEL_W))
     root.append(panel)
     return (root, text, deco, deco_loco, title, lines, play, map_, frame, loco, side, hand,
             cursor, toast, panel, cards, plines)

@@ -19,6 +19,8 @@ except ImportError:  # CPython
 
 
 _ORIGIN_X = const(64)  # engine cell codes are (x + 64) * 128 + y + 64
+
+
 def curve_tile(entry, exit_):
     """Returns the tile of a curve entered heading `entry` and left heading `exit_`."""
     # Sides joined: the one opposite the entry heading, and the exit heading.
@@ -75,33 +77,50 @@ class MapView:
         self.ui = ui
         self.ox = 0
         self.oy = 0
-        self.end_row = 0  # the map row of the open end, last drawn
+        self.end_row = 0  # the map row of the open end, last drawn (-1: out of view)
+        self.loco_row = 0  # the map row of the loco, last drawn (-1: out of view)
 
     def follow(self, state):
         """Scrolls so that the loco and the open end are in view, with as much of the track
         between them as fits (the end wins when they are too far apart)."""
         cells = state.cells
+        self.frame(cells, len(cells), state.loco, state.target())
+
+    def frame(self, cells, i, j, end):
+        """Scrolls so that cells[i] is in view (index len(cells) is the cell `end`, the open
+        end) with as many of the cells from i towards j as fit, in that order: the loco first
+        while it travels (lnr/turns.py), the track's start while penalty cards leave it."""
         n = len(cells)
-        end = state.target()
-        x0 = x1 = cell_x(end)
-        y0 = y1 = cell_y(end)
-        i = n - 1
-        while i >= state.loco:
-            x = cell_x(cells[i])
-            y = cell_y(cells[i])
+        c = cells[i] if i < n else end
+        x0 = x1 = cell_x(c)
+        y0 = y1 = cell_y(c)
+        step = 1 if j > i else -1
+        while i != j:
+            i += step
+            c = cells[i] if i < n else end
+            x = cell_x(c)
+            y = cell_y(c)
             if max(x1, x) - min(x0, x) >= MAP_W or max(y1, y) - min(y0, y) >= MAP_H:
                 break
             x0 = min(x0, x)
             x1 = max(x1, x)
             y0 = min(y0, y)
             y1 = max(y1, y)
-            i -= 1
         self.ox = x0 - (MAP_W - 1 - (x1 - x0)) // 2
         self.oy = y0 - (MAP_H - 1 - (y1 - y0)) // 2
 
     def draw(self, state, ghost=-1, bend=0):
         """Draws the track; `ghost` >= 0 shows that curve card laid at the open end with
         `bend` (the bend being chosen) and puts the frame on it."""
+        self.paint(state.track, state.bends, state.cells, state.head, state.loco, 0,
+                   state.target(), ghost, bend)
+
+    def paint(self, track, bends, cells, head, loco, first, end, ghost=-1, bend=0):
+        """Draws the cards track[first:] (their bends and cells; `head` the last one's exit
+        heading) with the loco on card `loco`, or beside the open end `end` turned across the
+        way when `loco` is len(track): derailed (docs/rules.md §5). A move is drawn this way
+        while it is shown (lnr/turns.py): the loco card by card, then the penalty cards
+        leaving the track's start (§6) as `first` grows."""
         ui = self.ui
         grid = ui.map
         for y in range(MAP_H):
@@ -109,37 +128,41 @@ class MapView:
                 grid[x, y] = sprites.T_EMPTY
         ox = self.ox
         oy = self.oy
-        track = state.track
-        cells = state.cells
-        bends = state.bends
-        h = state.head
+        h = head
         i = len(track) - 1
         loco_tile = -1
-        while i >= 0:
+        self.loco_row = -1
+        while i >= first:
             entry = (h - TURN[bends[i]]) & 3
             x = cell_x(cells[i]) - ox
             y = cell_y(cells[i]) - oy
             if 0 <= x < MAP_W and 0 <= y < MAP_H:
                 grid[x, y] = track_tile(track[i], entry, h)
-                if i == state.loco:
+                if i == loco:
                     loco_tile = sprites.T_LOCO + h
                     ui.loco.x = 16 * x
                     ui.loco.y = 16 * y
+                    self.loco_row = y
             h = entry
             i -= 1
+        x = cell_x(end) - ox
+        y = cell_y(end) - oy
+        seen = 0 <= x < MAP_W and 0 <= y < MAP_H
+        inside = seen and end not in cells
+        if loco >= len(track) and seen:
+            loco_tile = sprites.T_LOCO + ((head + 1) & 3)  # off the track, turned across it
+            ui.loco.x = 16 * x
+            ui.loco.y = 16 * y
+            self.loco_row = y
         ui.loco.hidden = loco_tile < 0
         if loco_tile >= 0:
             ui.loco[0, 0] = loco_tile
-        end = state.target()
-        x = cell_x(end) - ox
-        y = cell_y(end) - oy
-        inside = 0 <= x < MAP_W and 0 <= y < MAP_H and end not in cells
         ui.frame.hidden = not (inside and ghost >= 0)
-        if inside:
+        if inside and loco < len(track):
             if ghost >= 0:
                 # The curve being placed, framed, and the open end it would leave.
-                turned = (state.head + TURN[bend]) & 3
-                grid[x, y] = track_tile(ghost, state.head, turned)
+                turned = (head + TURN[bend]) & 3
+                grid[x, y] = track_tile(ghost, head, turned)
                 ui.frame.x = 16 * x
                 ui.frame.y = 16 * y
                 nx = x + (1 if turned == 0 else (-1 if turned == 2 else 0))
@@ -147,11 +170,10 @@ class MapView:
                 if 0 <= nx < MAP_W and 0 <= ny < MAP_H and grid[nx, ny] == sprites.T_EMPTY:
                     grid[nx, ny] = sprites.T_END + turned
             else:
-                grid[x, y] = sprites.T_END + state.head
-        self.end_row = y
+                grid[x, y] = sprites.T_END + head
+        self.end_row = y if inside else -1
 
     def scroll(self, dx, dy):
         """Moves the view by whole cells (looking around the track)."""
         self.ox += dx
         self.oy += dy
-

@@ -15,7 +15,7 @@ from lnr import game as games
 from lnr.game import MODE_TABLE
 from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, CYAN
+from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 try:
     from micropython import const
@@ -27,7 +27,7 @@ except ImportError:  # CPython
 
 _MODE_INFO = ("Lowest score wins", "Derail 4 times: lost", "Beat the rival's pile",
               "2-4 seats, bots or people")
-_SETTINGS = ("LED brightness", "NeoPixels", "Hints", "Back")
+_SETTINGS = ("LED brightness", "NeoPixels", "Hints", "Sound", "Back")
 _MENU_Y = const(2)  # first text line of a menu
 
 
@@ -109,18 +109,24 @@ def title(app):
     store = app.store
     if store.saved is not None:
         items.insert(0, "Continue")
-    _menu(app, items, 2)
     if store.notice:  # e.g. a write that failed at the last game's end
         app.message = store.notice
+        app.message_ok = False
         store.notice = None
+    # A message (what a save did, damaged data) takes the rails' place, over the menu; it
+    # stays while the title is up, green when it says something went well.
     if app.message:
+        for x in range(10):
+            deco[x, 0] = sprites.T_NONE
+        app.ui.deco_loco[0, 0] = sprites.T_NONE
         lines = wrap(app.message, LINE_W)
         for i in range(len(lines)):
             if i < 2:
-                app.labels.line(6 + i, lines[i], RED)
+                app.labels.line(i, lines[i], GREEN if app.message_ok else RED)
         app.message = None
-    else:
-        app.labels.line(7, "A: choose", GREY)
+        app.message_ok = False
+    app.labels.line(7, "A: choose", GREY)
+    _menu(app, items, 2)
     gc.collect()
 
 
@@ -188,8 +194,10 @@ def _table(app):
             items.append("P%d: %s" % (seat + 1, name))
     items.append("Start")
     _menu(app, items, 1)
-    app.labels.line(6, "P1 is you. </>: change", CYAN)
-    app.labels.line(7, "A: start  B: back", GREY)
+    app.labels.line(6, "P1 is you.", CYAN)
+    # What A does on the line under the cursor: it changes a seat line, starts on Start.
+    app.labels.line(7, "A: start  B: back" if app.mi == len(items) - 1 else
+                    "</> or A: change  B: back", GREY)
 
 
 def _key_table(app, k):
@@ -243,7 +251,7 @@ def _records(app):
 def _settings(app):
     _screen(app, SC_SETTINGS, "SETTINGS")
     st = app.store
-    app.settings_were = (st.brightness, st.pixel_count, st.hints)
+    app.settings_were = (st.brightness, st.pixel_count, st.hints, st.sound)
     app.mi = 0
     app.leds.progress(2, 6)  # a sample picture to judge the LEDs by
     _draw_settings(app)
@@ -252,9 +260,9 @@ def _settings(app):
 def _draw_settings(app):
     st = app.store
     values = ("%d of 4" % st.brightness, "%d lit" % st.pixel_count,
-              "on" if st.hints else "off", "")
+              "on" if st.hints else "off", "on" if st.sound else "off", "")
     items = []
-    for i in range(4):
+    for i in range(len(_SETTINGS)):
         items.append("%-14s %s" % (_SETTINGS[i], values[i]) if values[i] else _SETTINGS[i])
     _menu(app, items, 1)
     app.labels.line(7, "</>: change  B: back", GREY)
@@ -264,8 +272,9 @@ def _key_settings(app, k):
     st = app.store
     if _move(app, k):
         _draw_settings(app)
-    elif k == K_B or (k == K_A and app.mi == 3):
-        if app.writes and (st.brightness, st.pixel_count, st.hints) != app.settings_were:
+    elif k == K_B or (k == K_A and app.mi == len(_SETTINGS) - 1):
+        if app.writes and (st.brightness, st.pixel_count, st.hints, st.sound) != \
+                app.settings_were:
             app.save_settings()  # a move (lnr/moves.py): the copies' code never loads here
         else:
             title(app)
@@ -280,6 +289,10 @@ def _key_settings(app, k):
             app.leds.set_count(st.pixel_count)
         elif app.mi == 2:
             st.hints = 1 - st.hints
+        else:
+            st.sound = 1 - st.sound
+            app.sound.on = st.sound
+            app.sound.play("lay", app.now)  # a sample, heard only when on
         app.leds.progress(2, 6)  # a sample picture to judge the LEDs by
         _draw_settings(app)
 

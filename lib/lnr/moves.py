@@ -83,6 +83,7 @@ def save(app, game, start):
         ok = True
     if ok:
         app.message = "Game saved: Continue resumes it"
+        app.message_ok = True
     else:
         store.notice = before
     return ok
@@ -114,8 +115,10 @@ def over(app, game):
         for seat in range(s.players):
             lines[2 + seat] = ("%s: %d" % (game.name(seat), s.score(seat)), WHITE)
     if mode != MODE_TABLE:
+        # The player's derailments: against the rival, not the rival's too (s.derails).
         lines[4] = ("Cards: %d  Derailed: %d" % (
-            len(s.hands[me]) + len(s.piles[me]), s.derails), GREY)
+            len(s.hands[me]) + len(s.piles[me]),
+            game.derails if mode == MODE_RIVAL else s.derails), GREY)
         lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
     if record:
         lines[6] = ("NEW RECORD!", GREEN)
@@ -133,11 +136,12 @@ def _names(game, seats):
 
 
 def meta(game):
-    """Returns the app's bytes for a save: the seed (3 bytes), a role per seat and the bots'
-    generator (engine.rng state: three ints below 2**15, 2 bytes each)."""
+    """Returns the app's bytes for a save: the seed (3 bytes), a role per seat, the bots'
+    generator (engine.rng state: three ints below 2**15, 2 bytes each) and the player's
+    derailments (lnr.game.Game.derails)."""
     s = game.seed
     n = len(game.roles)
-    out = bytearray(9 + n)
+    out = bytearray(10 + n)
     out[0] = (s >> 16) & 255
     out[1] = (s >> 8) & 255
     out[2] = s & 255
@@ -147,6 +151,7 @@ def meta(game):
         out[i] = v >> 8
         out[i + 1] = v & 255
         i += 2
+    out[i] = game.derails if game.derails < 255 else 255
     return bytes(out)
 
 
@@ -190,7 +195,7 @@ def unpack(saved):
     finally:
         drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
     players = state.players
-    if len(meta_) != 9 + players:
+    if len(meta_) != 10 + players:
         raise ValueError("the save's seats do not match")
     roles = bytearray(meta_[3:3 + players])
     for seat in range(players):
@@ -203,6 +208,7 @@ def unpack(saved):
     i = 3 + players
     game.bot_rng.setstate(((meta_[i] << 8) | meta_[i + 1], (meta_[i + 2] << 8) | meta_[i + 3],
                            (meta_[i + 4] << 8) | meta_[i + 5]))
+    game.derails = meta_[i + 6]
     bits = (saved[1 + n] << 8) | saved[2 + n]
     data = saved[3 + n:]
     if bits == 0xFFFF:

@@ -1,21 +1,24 @@
 """The play screen's keys: the D-pad moves over the hand, A picks or confirms, B goes back
-(undoes a build before its dice roll), START opens the action menu, SELECT looks around.
+(undoes a build before its dice roll), START opens the action menu, SELECT looks around (at a
+table or against the rival, with every seat's numbers first).
 
 A build is composed on the real State, one card at a time (docs/rules.md §4); the State at the
 turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
-that save & quit stores the turn's start.
+that save & quit stores the turn's start. Laying a card puts the cursor on the roll button: a
+one-card build is two presses, A and A. The result panel left over the map at the turn's start
+(lnr/turns.py) goes with the next key, which then acts as usual. Keys never reach this class
+while a move is shown or an opponent plays (lnr/main.py drops them).
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS,
     P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
+    MODE_TABLE, MODE_RIVAL,
 )
 from engine.order import best
 from lnr import drop, drop_new
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.hud import (
-    S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_RESULT, S_HANDOFF, S_INFO, BTN_ROLL,
-)
+from lnr.hud import S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, BTN_ROLL
 from lnr.turns import Turns
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
@@ -36,6 +39,10 @@ class Play(Turns):
     def key(self, k):
         """Handles one key press."""
         step = self.step
+        if self.summary and step == S_HAND:  # the last result goes; the key acts as usual
+            self.summary = False
+            self.ui.show(self.ui.play)
+            self.app.dirty = True
         if step == S_HAND:
             self.key_hand(k)
         elif step == S_BEND:
@@ -51,7 +58,7 @@ class Play(Turns):
                 self.draw_order()
             elif k == K_A:
                 self.apply_order()
-        elif step == S_RESULT or step == S_INFO or step == S_HANDOFF:
+        elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
                 self.ui.show(self.ui.play)
@@ -76,8 +83,15 @@ class Play(Turns):
             self.open_menu()
         elif k == K_SELECT:
             self.step = S_LOOK
-            self.toast("Look: D-pad, B back", True)
             self.ui.cursor.hidden = True
+            mode = self.game.state.mode
+            if mode == MODE_TABLE or mode == MODE_RIVAL:  # every seat's numbers first
+                ui = self.ui
+                ui.clear_panel()
+                self.seats(0, YELLOW)
+                ui.pline(6, "D-pad: look  B: back", GREY)
+                ui.show(ui.play, True)
+            self.toast("D-pad look, B back", True)
             self.app.dirty = True
 
     def pick(self):
@@ -102,7 +116,7 @@ class Play(Turns):
             return
         if action >= A_CHAOS:
             self.act(action)
-            if self.game.state.phase != P_CHAOS:
+            if self.game.state.phase != P_CHAOS and self.step == S_HAND:
                 self.toast("Chaos %d discarded" % VALUE[c])
             return
         if SHAPE[c] == SHAPE_CURVE:
@@ -111,16 +125,17 @@ class Play(Turns):
         self.build_help()
 
     def build_help(self):
-        # Says what the keys do once a build has begun (its dice not rolled yet).
+        # Says what the keys do once a build has begun (its dice not rolled yet); the cursor
+        # is on the roll button (Turns.act).
         p = self.game.state.phase
         if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
-            self.toast("A: roll  B: undo" if p == P_DICE else "A: add/roll B:undo", True)
+            self.toast("A: roll  B: undo" if p == P_DICE else "A: roll  <: add", True)
 
     def reason(self, c):
         # Why card c cannot be picked now, in 18 characters or fewer (the toast).
         s = self.game.state
-        if KIND[c] == KIND_CHAOS:
-            return "Build first" if s.phase == P_BUILD else "Chaos: discard it"
+        if KIND[c] == KIND_CHAOS:  # §4: a turn builds or discards chaos, never both
+            return "Building: no chaos" if s.phase == P_BUILD else "Chaos: discard it"
         if s.phase == P_CHAOS:
             return "Chaos cards only"
         if s.phase != P_TURN and VALUE[c] != s.build_value:
@@ -156,7 +171,7 @@ class Play(Turns):
                 self.bend = want
                 self.draw()
             else:
-                self.toast("That way is blocked")
+                self.toast("Blocked that way")
         elif k == K_A:
             self.act(self.bend)
             self.build_help()
@@ -168,6 +183,8 @@ class Play(Turns):
     # ------------------------------------------------------------------ look
 
     def key_look(self, k):
+        if k == K_LEFT or k == K_RIGHT or k == K_UP or k == K_DOWN:
+            self.ui.show(self.ui.play)  # the seats board (if up) gives way to the map
         if k == K_LEFT or k == K_RIGHT:
             self.view.scroll(-1 if k == K_LEFT else 1, 0)
         elif k == K_UP or k == K_DOWN:
@@ -208,6 +225,7 @@ class Play(Turns):
     def open_menu(self):
         self.step = S_MENU
         self.mi = 0
+        self.summary = False
         self.draw_menu()
 
     def draw_menu(self):
@@ -274,9 +292,11 @@ class Play(Turns):
         for c in s.hands[seat]:
             if KIND[c] == KIND_CHAOS:
                 chaos.append(c)
+        box = len(s.box)
         for c in best(s.piles[seat], chaos):
             s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
-        self.toast("Chaos out: score %d" % s.score(seat))
+        self.sfx("combine" if len(s.box) > box + 1 else "lay")
+        self.toast("Chaos out, now %d" % s.score(seat))
         self.advance()
 
     def show_hint(self):

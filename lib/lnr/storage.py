@@ -22,9 +22,10 @@ quit (save_game) and when it leaves the settings (save_settings); a commit that 
 same data is skipped.
 """
 from lnr import drop
-from lnr.game import MODE_RIVAL
+from lnr.game import MODE_RIVAL, MODE_TABLE
 from lnr.limits import (
     N_MODES, NO_BEST, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
+    DEFAULT_SOUND,
 )
 
 
@@ -60,6 +61,7 @@ class Storage:
     def reset(self):
         """Sets every setting and record to its default, and no saved game (writes nothing)."""
         self.brightness, self.pixel_count, self.hints = self.DEFAULTS
+        self.sound = DEFAULT_SOUND
         self.best = [None] * N_MODES
         self.played = [0] * N_MODES
         self.rival_wins = 0
@@ -84,8 +86,14 @@ class Storage:
             _done()
         self._held(held)
         if values is not None:
-            (self.brightness, self.pixel_count, self.hints, self.best, self.played,
+            (self.brightness, self.pixel_count, flags, self.best, self.played,
              self.rival_wins, self.saved) = values
+            self.hints = flags & 1
+            self.sound = 0 if flags & 2 else 1  # saves from before the setting: sound on
+
+    def _flags(self):
+        # The settings byte: bit 0 hints on, bit 1 sound off (lnr/image.py).
+        return (1 if self.hints else 0) | (0 if self.sound else 2)
 
     def commit(self, finished=None):
         """Writes everything (and the game `finished`, if not None, into the history: see
@@ -97,7 +105,7 @@ class Storage:
             ok, held, notice = copies.commit(
                 self._nvm, self._drive, self._writable,
                 (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
-                (self.brightness, self.pixel_count, self.hints, self.best, self.played,
+                (self.brightness, self.pixel_count, self._flags(), self.best, self.played,
                  self.rival_wins, self.saved), finished)
         finally:
             _done()
@@ -119,7 +127,9 @@ class Storage:
         if mode == MODE_RIVAL and won and self.rival_wins < 0xFFFF:
             self.rival_wins += 1
         best = self.best[mode]
-        new_best = (bool(won) and type(score) is int and 0 <= score < NO_BEST
+        # A table game's score is a record whoever won; a lost challenge ends early (§8) and a
+        # rival game lost is no record.
+        new_best = ((bool(won) or mode == MODE_TABLE) and type(score) is int and 0 <= score < NO_BEST
                     and (best is None or score < best))
         if new_best:
             self.best[mode] = score
@@ -143,8 +153,8 @@ class Storage:
         return self.commit()
 
     def save_settings(self):
-        """Commits changed settings (brightness, pixel_count, hints); call it once when the
-        settings screen is left, not per key press."""
+        """Commits changed settings (brightness, pixel_count, hints, sound); call it once when
+        the settings screen is left, not per key press."""
         return self.commit()
 
     def history(self):

@@ -7,7 +7,8 @@ change tile indices, colours and text:
          (lnr/labels.py: title, menus, records, game over)
   play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
-  panel  a framed box over the map for the action menu, dice, penalty order and turn results:
+  panel  a framed box the width of the screen over the map and the side panel, for the action
+         menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
 The play screen's and the error screen's text lines are Text objects: a TileGrid of the font
 sheet (terminalio.FONT's glyphs, one tile per character) with a 2-colour palette of its own, so
@@ -57,11 +58,18 @@ def fit(text, width):
 
 
 def wrap(text, width):
-    """Returns `text` broken into lines of at most `width` characters, at spaces."""
+    """Returns `text` broken into lines of at most `width` characters, at spaces (a word
+    longer than a line, e.g. a path in an error, where it must)."""
     out = []
     for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
+            while len(word) > width:
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:width])
+                word = word[width:]
             if line and len(line) + 1 + len(word) > width:
                 out.append(line)
                 line = word
@@ -82,9 +90,10 @@ class Text:
         self.text = ""
 
 
-def put(label, text, width, color=None):
+def put(label, text, width, color=WHITE):
     """Sets a Text's text, padded to its fixed width (tile numbers only, and only when the text
-    changed), and optionally its colour (a palette entry)."""
+    changed), and its colour (a palette entry: white unless given, so that no line keeps the
+    colour another screen gave it)."""
     text = fit(text, width)
     if text != label.text:
         grid = label.grid
@@ -92,7 +101,7 @@ def put(label, text, width, color=None):
             c = ord(text[i]) - 32
             grid[i, 0] = c if 0 <= c < GLYPHS else 31  # "?" for what the font lacks
         label.text = text
-    if color is not None and label.color != color:
+    if label.color != color:
         label.palette[1] = color
         label.color = color
 
@@ -106,6 +115,7 @@ class Ui:
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
          self.panel, self.cards, self.plines) = parts
         self._written = 0
+        self.toast_on = False  # a toast is meant to show (lnr/hud.py); a panel hides it
         self.show(None)
 
     def show(self, layer, panel=False):
@@ -119,6 +129,7 @@ class Ui:
                     put(self.plines[i], "", PANEL_W, WHITE)
             self._written = 0x7F
         self.panel.hidden = not panel
+        self.toast.grid.hidden = panel or not self.toast_on
 
     def clear_text(self):
         """Blanks the title, the lines and the decoration of the text layer."""

@@ -1,4 +1,5 @@
-"""digitalio: DigitalInOut and Direction, as far as the neopixel library uses them."""
+"""digitalio: DigitalInOut and Direction, as far as the neopixel library and the board profile
+(the speaker's amplifier switched on, lnr/boards/pybadge.py) use them."""
 
 
 class Direction:
@@ -8,7 +9,13 @@ class Direction:
 
 class DigitalInOut:
     def __init__(self, pin):
+        self.pin = pin
         self.direction = Direction.INPUT
+        self.value = False
+
+    def switch_to_output(self, value=False):
+        self.direction = Direction.OUTPUT
+        self.value = value
 
     def deinit(self):
         pass

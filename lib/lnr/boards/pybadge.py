@@ -1,5 +1,5 @@
 """The PyBadge, PyBadge LC and EdgeBadge (one firmware build): 160x128 display, 8 keys on a
-shift register, 5 NeoPixels (1 on the LC: a setting), 8192 bytes of NVM and the CIRCUITPY
+shift register, 5 NeoPixels (1 on the LC: a setting), 8192 bytes of NVM, a speaker and the CIRCUITPY
 drive, which holds the second copy of the saves when boot.py let the board write it
 (docs/hardware.md, docs/storage.md).
 
@@ -49,7 +49,31 @@ class Hardware:
         self.drive_writable = not storage.getmount("/").readonly
         self._event = keypad.Event()  # one event, refilled by get_into: no allocation
         self._open_keys()
+        self._audio = None
+        self.player = self._speaker()  # lnr/sound.py's player, or None: silent
         self._next = supervisor.ticks_ms()
+
+    def _speaker(self):
+        # synthio's synthesizer playing on the speaker for good (notes are pressed and
+        # released by lnr.sound.SynthPlayer: C code on the DMA, little RAM), the amplifier
+        # switched on; None if the board has no speaker or it cannot be opened.
+        if not hasattr(board, "SPEAKER"):
+            return None
+        try:
+            import audioio
+            import digitalio
+            import synthio
+            from lnr.sound import SynthPlayer
+
+            enable = digitalio.DigitalInOut(board.SPEAKER_ENABLE)
+            enable.switch_to_output(value=True)
+            audio = audioio.AudioOut(board.SPEAKER)
+            synth = synthio.Synthesizer(sample_rate=22050)
+            audio.play(synth)
+        except (ImportError, ValueError, RuntimeError):
+            return None
+        self._audio = (enable, audio)  # kept: the pin and the output must stay open
+        return SynthPlayer(synth, synthio)
 
     def _open_keys(self):
         self._keys = keypad.ShiftRegisterKeys(

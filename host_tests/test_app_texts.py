@@ -1,0 +1,247 @@
+"""Every text the app can show fits its field (issue 11: "Risk 100" lost its %, "A>" was cut
+off, "RIVAL lays broken 4 cu", "Look: D-pad, B bac").
+
+A text on screen has a field of fixed width: a side line 8 characters, the toast 18, a panel
+line 22, a line of the menus or the error screen 26 (lnr/ui.py, lnr/labels.py). lnr.ui.fit pads
+and cuts every text to its field; here it records each text it had to cut. The app's own code
+then draws its texts at their longest: every card named by every seat (the widest names), the
+scores and counts at their most (3 digits: a hand of all 55 cards), a roll of 16 dice with its
+move, penalties and order, the risk at both ends (<1%, >99%), the game over, the records and
+the settings at their largest numbers, the hint over whole games. The texts given as plain
+literals are read from the source as well, each against its field.
+"""
+import ast
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tools import sim, sim_fast  # noqa: E402
+from tools.app_script import Model, SETTLE  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS, N_CARDS  # noqa: E402
+from engine.state import (  # noqa: E402
+    A_CHAOS, A_LAY, A_PASS, P_BUILD, P_DICE, P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
+    MODE_TABLE,
+)
+import lnr.labels  # noqa: E402
+import lnr.ui  # noqa: E402
+from lnr.hud import risk_text  # noqa: E402
+from lnr.ui import SIDE_W, PANEL_W, LINE_W  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOAST_W = 18
+# From the title: the mode; a table of 4 seats (RIGHT: 3 -> 4 seats, then Start).
+NAV = {MODE_SOLO: ["A", "A"], MODE_CHALLENGE: ["A", "DOWN", "A"],
+       MODE_RIVAL: ["A", "DOWN", "DOWN", "A"],
+       MODE_TABLE: ["A", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "DOWN", "DOWN", "DOWN",
+                    "A"]}
+
+
+@pytest.fixture
+def cut(monkeypatch):
+    """The texts lnr.ui.fit cut to fit their field, as (text, width)."""
+    found = []
+    real = lnr.ui.fit
+
+    def fit(text, width):
+        if len(text) > width:
+            found.append((text, width))
+        return real(text, width)
+
+    monkeypatch.setattr(lnr.ui, "fit", fit)
+    monkeypatch.setattr(lnr.labels, "fit", fit)
+    return found
+
+
+def start(mode, seed=3, keys=()):
+    with sim_fast.fast():
+        r = sim.run_headless(NAV[mode] + ["WAIT*200"] + list(keys), seed=seed, settle=5)
+    assert r.ok, r.error
+    return r
+
+
+def _longest_numbers(play):
+    # The viewer holds every card (score 139, 55 cards), the rival's pile all of them too.
+    s = play.game.state
+    me = play.viewer()
+    s.hands[me] = list(range(N_CARDS))
+    if s.mode == MODE_RIVAL:
+        s.piles[0] = list(range(N_CARDS))
+    s.piles[me] = [N_CARDS - 1]
+
+
+@pytest.mark.parametrize("mode", [MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE])
+def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
+    r = start(mode)
+    play = r.app.play
+    g = play.game
+    s = g.state
+    assert s.phase == P_TURN and g.human(s.seat)
+    play.advance = lambda: None  # what follows a move is not needed here, only its texts
+    # Every card named by every seat: the titles of turns (toast and result panel).
+    for seat in range(s.players):
+        if not s.hands[seat]:
+            s.hands[seat].append(0)
+        for c in range(N_CARDS):
+            action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
+            play.toast(play.describe(seat, action))
+        play.toast(play.describe(seat, A_PASS))
+        play.plays()
+    # The hand's reasons, every card against every track end.
+    for c in range(N_CARDS):
+        for end in range(N_CARDS):
+            if KIND[end] != KIND_CHAOS:
+                s.track[-1] = end
+                play.toast(play.reason(c))
+    # The side panel at its largest numbers, the risk at both ends with every label.
+    _longest_numbers(play)
+    play.draw_side()
+    for label in ("Lay", "Add", "Roll", "Risk"):
+        for num, den in ((1, 10 ** 6), (5, 1000), (999, 1000), (999999, 10 ** 6), (0, 1)):
+            lnr.ui.put(r.app.ui.side[7], risk_text(num, den, label), SIDE_W)
+            lnr.ui.put(r.app.ui.plines[5], risk_text(num, den, label), PANEL_W)
+    # A build of 16 dice (4 cards of 4): the dice panel, the move, the penalty order and the
+    # result, each step as the timers would run it.
+    s = g.state
+    s.phase = P_DICE
+    s.build_value = 4
+    s.build_sum = s.dice_left = 16
+    s.wheels = 0
+    play.start_roll()
+    for _ in range(200):
+        if not play.busy():
+            break
+        play.run_step()
+    if play.opts:  # the penalty order panel, every order
+        for i in range(len(play.opts)):
+            play.oi = i
+            play.draw_order()
+        play.apply_order()
+    # The result panel again, at the largest numbers a move can have.
+    s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
+    play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
+    play.show_result()
+    # The menu, on every item, with a card under the cursor and a build under way.
+    s.phase = P_TURN
+    play.sel = 0
+    for i in range(5):
+        play.mi = i
+        play.draw_menu()
+    s.phase = P_BUILD
+    play.draw_menu()
+    assert cut == []
+
+
+def test_the_hint_fits_over_whole_games(cut):
+    # The hint at each of the player's turns of a game of every mode (its words are the
+    # bot's and the app's: card names, bends, the build's order, the risk).
+    from lnr import hint
+
+    for mode, seed in ((MODE_SOLO, 4), (MODE_RIVAL, 9), (MODE_TABLE, 6)):
+        m = Model(mode, seed)
+        for turn in range(0, 30, 3):
+            m.play_simple(3)
+            if m.state.is_terminal():
+                break
+            r = start(mode, seed, m.keys[len(NAV[mode]):] + [SETTLE])
+            play = r.app.play
+            if play is None or play.game is None or not play.game.human(play.game.state.seat):
+                continue
+            hint.show(play)
+    assert cut == []
+
+
+def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
+    from lnr import moves
+
+    def largest(hw):
+        app = hw.caller.f_locals.get("app") if hw.caller is not None else None
+        if app is not None and hw.frame == 1:
+            st = app.store
+            st.best = [254, 254, 254, 254]
+            st.played = [65535] * 4
+            st.rival_wins = 65535
+            st.brightness = 4
+            st.pixel_count = 16
+
+    # Records, settings, the table screen with 4 seats and every kind of seat.
+    keys = ["DOWN", "A", "B", "DOWN", "DOWN", "A", "DOWN", "DOWN", "DOWN", "B",
+            "A", "DOWN", "DOWN", "DOWN", "A", "RIGHT"] + ["DOWN", "RIGHT"] * 3 + ["DOWN"]
+    with sim_fast.fast():
+        r = sim.run_headless(keys + [SETTLE], seed=1, on_frame=largest)
+    assert r.ok, r.error
+    # The game over of every mode at its largest: all the cards in the player's hand, 255
+    # derailments, 65535 games played.
+    for mode in (MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE):
+        game = Model(mode, 3).game
+        s = game.state
+        me = 1 if mode == MODE_RIVAL else 0
+        s.hands[me] = list(range(N_CARDS))
+        s.derails = game.derails = 255
+        s.lost = mode == MODE_CHALLENGE
+        r.app.writes = False
+        colour, shown = moves.over(r.app, game)
+        r.app.menus.game_over(r.app, (colour, shown))
+    # The error screen with the longest mode name and the largest seed.
+    game = Model(MODE_CHALLENGE, 3).game
+    game.seed = 0xFFFFFF
+    game.state.turn = 55
+    r.app.game = game
+    r.app.error(RuntimeError("x" * 200))
+    assert cut == []
+
+
+# ---------------------------------------------------------------- the literals
+
+
+def _calls(tree):
+    # (field width, literal text, line) of every call that shows a plain string literal:
+    # .toast(text), .pline(i, text), labels.line(i, text), put(label, text, width).
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        args = node.args
+        if name == "toast" and args:
+            width, text = TOAST_W, args[0]
+        elif name == "pline" and len(args) > 1:
+            width, text = PANEL_W, args[1]
+        elif name == "line" and len(args) > 1:
+            width, text = LINE_W, args[1]
+        elif name == "put" and len(args) > 2 and isinstance(args[2], ast.Name):
+            width = {"SIDE_W": SIDE_W, "PANEL_W": PANEL_W, "LINE_W": LINE_W}.get(args[2].id)
+            text = args[1]
+            if width is None:
+                continue
+        else:
+            continue
+        texts = []
+        if isinstance(text, ast.Constant) and isinstance(text.value, str):
+            texts = [text.value]
+        elif isinstance(text, ast.IfExp):  # a or b: both
+            for t in (text.body, text.orelse):
+                if isinstance(t, ast.Constant) and isinstance(t.value, str):
+                    texts.append(t.value)
+        for t in texts:
+            out.append((width, t, node.lineno))
+    return out
+
+
+def test_every_literal_text_fits_its_field():
+    files = sorted((ROOT / "lib" / "lnr").glob("*.py"))
+    assert files
+    seen = 0
+    too_long = []
+    for path in files:
+        for width, text, line in _calls(ast.parse(path.read_text())):
+            seen += 1
+            if len(text) > width:
+                too_long.append("%s:%d %r (%d > %d)" % (path.name, line, text, len(text),
+                                                        width))
+    assert seen > 30  # the check reads the calls it should
+    assert too_long == []
