@@ -54,6 +54,9 @@ class App:
         self.players = 3
         self.roles = None  # the table seats' roles (bytearray), set by the table screen
         self.settings_were = None  # the settings as the settings screen opened (lnr/menus.py)
+        self.typed = None  # the seed typed on the new game screen (lnr/menus.py); None: random
+        self.digit = -1  # the seed's digit being typed, -1 when not typing (lnr/menus.py)
+        self.last = None  # the Records screen's last games (lnr/menus.py), None elsewhere
         seed = getattr(hw, "seed", None)
         self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
         self.message = store.notice  # shown once on the title (storage.notice)

@@ -121,7 +121,8 @@ def over(app, game):
         lines[6] = ("NEW RECORD!", GREEN)
     elif best is not None:
         lines[6] = ("Record: %d" % best, CYAN)
-    lines[7] = ("A: title", GREY)
+    # The seed: typed on the new game screen, it deals this game again (lnr/menus.py).
+    lines[7] = ("Seed %d  A: title" % game.seed, GREY)
     return (RED if mode == MODE_CHALLENGE and s.lost else YELLOW), lines
 
 
