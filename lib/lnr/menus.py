@@ -33,8 +33,8 @@ _MENU_Y = const(2)  # first text line of a menu
 _SEED_ROW = const(4)  # the new game screen's Seed row, under the 4 modes
 _DIGITS = const(8)  # a seed's digits: SEED_MASK is 16777215
 _SEED_AT = const(8)  # where the digits start in "> Seed: 00000000"
-_SHORT = ("Solo", "Chall.", "Rival", "Table")  # the modes in a Records line (26 characters)
-_KEPT = const(40)  # the last games Records lists: 6 bytes each while the screen is up
+SHORT = ("Solo", "Chall.", "Rival", "Table")  # the modes in a Records line (26 characters)
+KEPT = const(40)  # the last games Records lists: 6 bytes each while the screen is up
 _SHOWN = const(7)  # Records' lines above its footer
 _FIXED = const(7)  # Records' lines before the last games: the best per mode
 
@@ -297,7 +297,7 @@ def _records(app):
 
 
 def last_games(store):
-    """Returns the last _KEPT games of the history, newest first, 6 bytes each: the seed (3
+    """Returns the last KEPT games of the history, newest first, 6 bytes each: the seed (3
     bytes, high first), mode, won, score. The history's entries and the copies' code (the 8 KB
     image) are in RAM only while they are read, as for a commit, and dropped again."""
     had = list(sys.modules)
@@ -305,8 +305,8 @@ def last_games(store):
     from lnr.image import read_entry
 
     n = len(kept)
-    if n > _KEPT:
-        n = _KEPT
+    if n > KEPT:
+        n = KEPT
     out = bytearray(6 * n)
     for i in range(n):
         seed, mode, players, won, score, bits, log = read_entry(kept[len(kept) - 1 - i])
@@ -322,7 +322,7 @@ def game_line(last, i):
     """Returns the Records line of the i-th game of last_games(): mode, score, won or lost,
     seed (26 characters at most)."""
     g = last[6 * i:6 * i + 6]
-    return "%-6s%4d  %-4s  %8d" % (_SHORT[g[3]], g[5], "won" if g[4] else "lost",
+    return "%-6s%4d  %-4s  %8d" % (SHORT[g[3]], g[5], "won" if g[4] else "lost",
                                   (g[0] << 16) | (g[1] << 8) | g[2])
 
 
