@@ -19,7 +19,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE, find, derailing_card  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
-from engine.state import A_LAY, A_BEND_L, A_BEND_R, MODE_SOLO, MODE_RIVAL  # noqa: E402
+from engine.state import (  # noqa: E402
+    A_LAY, A_BEND_L, A_BEND_R, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
+)
 
 
 def _two_bends(m):
@@ -80,6 +82,16 @@ def scripts():
     m = Model(MODE_SOLO, 8)
     m.play_simple()
     out.append(("game_over", 8, m.keys + [SETTLE]))
+    # Records with a history: two solo games and a challenge (seeds 8, 9, 10), scrolled to
+    # the last games; the New game screen typing a shared deal's seed.
+    keys = []
+    for mode, seed in ((MODE_SOLO, 8), (MODE_SOLO, 9), (MODE_CHALLENGE, 10)):
+        m = Model(mode, seed)
+        m.play_simple()
+        keys += m.keys + [SETTLE, "A"]
+    out.append(("records_history", 8, keys + ["DOWN", "A", "DOWN", "DOWN", "DOWN", SETTLE]))
+    out.append(("seed_entry", 1, ["A", "DOWN", "DOWN", "DOWN", "DOWN", "A", "UP", "RIGHT", "UP",
+                                  "UP", "RIGHT", "UP", "UP", "UP", SETTLE]))
     return out
 
 
@@ -87,9 +99,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.screenshots", description=__doc__)
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "screenshots"))
     parser.add_argument("--scale", type=int, default=2)
+    parser.add_argument("names", nargs="*", help="only these screenshots (default: all)")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     for name, seed, keys in scripts():
+        if args.names and name not in args.names:
+            continue
         with sim_fast.fast():
             r = sim.run_headless(keys, seed=seed, render_every=0, settle=120)
         if not r.ok:
