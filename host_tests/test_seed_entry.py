@@ -7,7 +7,7 @@ its 26-character line at its longest.
 from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_TABLE
-from lnr import image, menus
+from lnr import image, lastgames, menus
 from lnr.game import MODE_TITLES, SEED_MASK
 from lnr.screens import SC_OVER, SC_MODES, SC_RECORDS
 from lnr.storage import Storage
@@ -124,10 +124,10 @@ def test_records_keeps_only_the_last_games_it_lists(tmp_path):
     for i in range(45):
         st.finish_game(MODE_SOLO, i % 200, True, seed=1000 + i)
     assert len(st.history()) == 45
-    last = menus.last_games(st)
-    assert len(last) == 6 * menus.KEPT
+    last = lastgames.last_games(st)
+    assert len(last) == 6 * lastgames.KEPT
     assert menus.game_line(last, 0).split() == ["Solo", "44", "won", "1044"]
-    assert menus.game_line(last, menus.KEPT - 1).split()[3] == str(1044 - menus.KEPT + 1)
+    assert menus.game_line(last, lastgames.KEPT - 1).split()[3] == str(1044 - lastgames.KEPT + 1)
 
 
 def test_every_new_text_fits_its_line_at_its_longest():

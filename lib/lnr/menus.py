@@ -7,9 +7,8 @@ module while a menu is up, calls enter() then, and leave() before it drops the m
 (RAM): a menu never imports the play screen, it asks the App to start or resume a game.
 """
 import gc
-import sys
 
-from lnr import drop, drop_new
+from lnr import drop
 from lnr import sprites
 from lnr.labels import Labels
 from lnr import game as games
@@ -34,7 +33,6 @@ _SEED_ROW = const(4)  # the new game screen's Seed row, under the 4 modes
 _DIGITS = const(8)  # a seed's digits: SEED_MASK is 16777215
 _SEED_AT = const(8)  # where the digits start in "> Seed: 00000000"
 SHORT = ("Solo", "Chall.", "Rival", "Table")  # the modes in a Records line (26 characters)
-KEPT = const(40)  # the last games Records lists: 6 bytes each while the screen is up
 _SHOWN = const(7)  # Records' lines above its footer
 _FIXED = const(7)  # Records' lines before the last games: the best per mode
 
@@ -144,7 +142,7 @@ def _key_title(app, k):
         elif item == "New game":
             _modes(app)
         elif item == "Records":
-            _records(app)
+            app.records()  # a move: the history is read with the menus' code dropped
         elif item == "Settings":
             _settings(app)
         else:
@@ -289,33 +287,13 @@ def game_over(app, shown):
 # ---------------------------------------------------------------------- records, settings
 
 
-def _records(app):
+def records(app, last):
+    """Shows Records: the best per mode and `last`, the history's last games (lnr/lastgames.py,
+    read by a move: lnr/moves.py)."""
     _screen(app, SC_RECORDS, "RECORDS")
-    app.last = last_games(app.store)
+    app.last = last
     app.page = 0
     _draw_records(app)
-
-
-def last_games(store):
-    """Returns the last KEPT games of the history, newest first, 6 bytes each: the seed (3
-    bytes, high first), mode, won, score. The history's entries and the copies' code (the 8 KB
-    image) are in RAM only while they are read, as for a commit, and dropped again."""
-    had = list(sys.modules)
-    kept = store.history()
-    from lnr.image import read_entry
-
-    n = len(kept)
-    if n > KEPT:
-        n = KEPT
-    out = bytearray(6 * n)
-    for i in range(n):
-        seed, mode, players, won, score, bits, log = read_entry(kept[len(kept) - 1 - i])
-        out[6 * i:6 * i + 6] = bytes(
-            ((seed >> 16) & 0xFF, (seed >> 8) & 0xFF, seed & 0xFF, mode, 1 if won else 0, score))
-    kept = log = None
-    drop_new(had)
-    gc.collect()
-    return out
 
 
 def game_line(last, i):
