@@ -297,8 +297,8 @@ def records(app, last):
 
 
 def game_line(last, i):
-    """Returns the Records line of the i-th game of last_games(): mode, score, won or lost,
-    seed (26 characters at most)."""
+    """Returns the Records line of the i-th game of lnr.lastgames.last_games(): mode, score,
+    won or lost, seed (26 characters at most)."""
     g = last[6 * i:6 * i + 6]
     return "%-6s%4d  %-4s  %8d" % (SHORT[g[3]], g[5], "won" if g[4] else "lost",
                                   (g[0] << 16) | (g[1] << 8) | g[2])

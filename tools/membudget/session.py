@@ -32,6 +32,7 @@ MOMENTARY = {
     "lnr.hint": "a hint",
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
+    "lnr.lastgames": "the Records screen's history read",
 }
 
 
