@@ -18,12 +18,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
-from lnr.screens import SC_TITLE  # noqa: E402
+from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
 PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "engine.order")
 MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make",
-             "engine.codec", "engine.crc", "engine.explain")
+             "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]
@@ -214,3 +214,30 @@ def test_the_saves_are_written_with_neither_screens_code_in_ram(as_on_the_device
     # Two saves & quits, the game's end (its history entry), the changed brightness.
     assert commits == [False, False, True, False]
     assert r.app.store.brightness == 1 and r.app.screen == SC_TITLE
+
+
+def test_records_reads_the_history_with_neither_screens_code_in_ram(as_on_the_device,
+                                                                     monkeypatch):
+    # docs/memory.md: the history's read (lnr.copies, its 8 KB image) is a move too
+    # (lnr/lastgames.py): with the menus' code and text up beside it, the .mpy peak passed the
+    # 96 KB budget (tools.membudget's records moment). Records then lists the games read.
+    from lnr.storage import Storage
+
+    reads = []
+    real = Storage.history
+
+    def history(self):
+        mods = sys.modules
+        beside = [m for m in ("lnr.menus", "lnr.labels", "adafruit_display_text.bitmap_label")
+                  + PLAY if m in mods]
+        assert not beside, "the history read beside %s" % beside
+        got = real(self)
+        reads.append(len(got))
+        return got
+
+    monkeypatch.setattr(Storage, "history", history)
+    with sim_fast.fast():
+        r = sim.run_headless(KEYS + ["DOWN", "A", SETTLE], seed=5)
+    assert r.ok, r.error
+    assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.last) == 6
+    assert "lnr.lastgames" not in sys.modules and "lnr.copies" not in sys.modules

@@ -22,7 +22,7 @@ from tools.app_script import (  # noqa: E402
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_LAY, A_BEND_L, A_BEND_R, A_STOP, P_BEND, P_BUILD, P_DICE, MODE_SOLO, MODE_RIVAL,
+    A_LAY, A_BEND_L, A_BEND_R, A_STOP, P_BEND, P_BUILD, P_DICE, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE,
 )
 
@@ -169,6 +169,16 @@ def scripts():
     seed, _ = find(MODE_SOLO, _hint_curve_and_more)
     m = Model(MODE_SOLO, seed)
     out.append(("hint", seed, m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", SETTLE]))
+    # Records with a history: two solo games and a challenge (seeds 8, 9, 10), scrolled to
+    # the last games; the New game screen typing a shared deal's seed.
+    keys = []
+    for mode, seed in ((MODE_SOLO, 8), (MODE_SOLO, 9), (MODE_CHALLENGE, 10)):
+        m = Model(mode, seed)
+        m.play_simple()
+        keys += m.keys + [SETTLE, "A"]
+    out.append(("records_history", 8, keys + ["DOWN", "A", "DOWN", "DOWN", "DOWN", SETTLE]))
+    out.append(("seed_entry", 1, ["A", "DOWN", "DOWN", "DOWN", "DOWN", "A", "UP", "RIGHT", "UP",
+                                  "UP", "RIGHT", "UP", "UP", "UP", SETTLE]))
     return out
 
 
@@ -176,11 +186,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.screenshots", description=__doc__)
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "screenshots"))
     parser.add_argument("--scale", type=int, default=2)
+    parser.add_argument("names", nargs="*", help="only these screenshots (default: all)")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     shots = [(name, seed, keys, 120) for name, seed, keys in scripts()]
     shots += [(name, seed, keys, 0) for name, seed, keys in moves()]
     for name, seed, keys, settle in shots:
+        if args.names and name not in args.names:
+            continue
         with sim_fast.fast():
             r = sim.run_headless(keys, seed=seed, render_every=0, settle=settle)
         if not r.ok:

@@ -23,7 +23,8 @@ from lnr import game as games
 from lnr.game import MODE_SOLO
 from lnr.keys import K_A, K_B
 from lnr.screens import (
-    SC_TITLE, SC_PLAY, SC_OVER, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER, W_SETTINGS,
+    SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER,
+    W_SETTINGS, W_RECORDS,
 )
 from lnr.ui import put, wrap, LINE_W, WHITE, GREY, YELLOW, RED
 
@@ -55,6 +56,9 @@ class App:
         self.players = 3
         self.roles = None  # the table seats' roles (bytearray), set by the table screen
         self.settings_were = None  # the settings as the settings screen opened (lnr/menus.py)
+        self.typed = None  # the seed typed on the new game screen (lnr/menus.py); None: random
+        self.digit = -1  # the seed's digit being typed, -1 when not typing (lnr/menus.py)
+        self.last = None  # the Records screen's last games (lnr/menus.py), None elsewhere
         seed = getattr(hw, "seed", None)
         self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
         self.message = store.notice  # shown once on the title (storage.notice)
@@ -97,7 +101,7 @@ class App:
 
     def move(self):
         """Makes the move a screen's handler asked for, if any (start, resume, save_and_quit,
-        game_over, save_settings). lnr/main.py calls it once key() or tick() has returned,
+        game_over, save_settings, records). lnr/main.py calls it once key() or tick() has returned,
         never from inside them: a call leaves what it was made on (the play screen) in its
         caller's stack slots, which the collector scans while that caller runs, so a move made
         from inside key() would keep the play screen's code in RAM beside the next screen's
@@ -137,6 +141,12 @@ class App:
         it is left): a move, so that the saves' code and their 8 KB image never share RAM with
         the menus' code and text (docs/memory.md)."""
         self._want = (W_SETTINGS,)
+
+    def records(self):
+        """Reads the history's last games and shows Records (asked by the title): a move, so
+        that the saves' code and their 8 KB image never share RAM with the menus' (as for
+        save_settings)."""
+        self._want = (W_RECORDS,)
 
     def _unload(self):
         # Drops the screen code loaded last and every module imported since start-up, but
@@ -202,6 +212,8 @@ class App:
                 play.toast("Could not save")
         elif screen == SC_OVER:
             self._menus().game_over(self, shown)
+        elif screen == SC_RECORDS:
+            self._menus().records(self, shown)
         else:
             self.title()
 

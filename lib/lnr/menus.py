@@ -12,7 +12,7 @@ from lnr import drop
 from lnr import sprites
 from lnr.labels import Labels
 from lnr import game as games
-from lnr.game import MODE_TABLE
+from lnr.game import MODE_TABLE, SEED_MASK
 from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
@@ -29,6 +29,12 @@ _MODE_INFO = ("Lowest score wins", "Derail 4 times: lost", "Beat the rival's pil
               "2-4 seats, bots or people")
 _SETTINGS = ("LED brightness", "NeoPixels", "Hints", "Sound", "Back")
 _MENU_Y = const(2)  # first text line of a menu
+_SEED_ROW = const(4)  # the new game screen's Seed row, under the 4 modes
+_DIGITS = const(8)  # a seed's digits: SEED_MASK is 16777215
+_SEED_AT = const(8)  # where the digits start in "> Seed: 00000000"
+SHORT = ("Solo", "Chall.", "Rival", "Table")  # the modes in a Records line (26 characters)
+_SHOWN = const(7)  # Records' lines above its footer
+_FIXED = const(7)  # Records' lines before the last games: the best per mode
 
 
 def enter(app):
@@ -60,7 +66,9 @@ def key(app, k):
         _key_settings(app, k)
     elif sc == SC_HOWTO:
         _key_howto(app, k)
-    elif k == K_A or k == K_B:  # records, game over
+    elif sc == SC_RECORDS:
+        _key_records(app, k)
+    elif k == K_A or k == K_B:  # game over
         title(app)
 
 
@@ -140,7 +148,7 @@ def _key_title(app, k):
         elif item == "New game":
             _modes(app)
         elif item == "Records":
-            _records(app)
+            app.records()  # a move: the history is read with the menus' code dropped
         elif item == "Settings":
             _settings(app)
         else:
@@ -154,29 +162,80 @@ def _key_title(app, k):
 def _modes(app):
     _screen(app, SC_MODES, "NEW GAME")
     app.mi = app.mode
+    app.digit = -1
     _draw_modes(app)
 
 
+def seed_text(seed):
+    """Returns the Seed row's text: "Seed: random", or the typed seed's 8 digits."""
+    return "Seed: random" if seed is None else "Seed: %08d" % seed
+
+
 def _draw_modes(app):
-    _menu(app, list(games.MODE_TITLES), 1)
+    items = list(games.MODE_TITLES)
+    items.append(seed_text(app.typed))
+    _menu(app, items, 1)
     if app.store.saved is not None:  # finish_game drops it (storage.py)
-        app.labels.line(5, "Finishing drops your save", GREY)
-    app.labels.line(6, _MODE_INFO[app.mi], CYAN)
-    app.labels.line(7, "A: play  B: back", GREY)
+        app.labels.line(0, "Finishing drops your save", GREY)
+    if app.digit >= 0:  # a caret under the digit being typed
+        app.labels.line(6, " " * (_SEED_AT + app.digit) + "^", YELLOW)
+        app.labels.line(7, "</>^v: digit  A: ok", GREY)
+    elif app.mi == _SEED_ROW:
+        app.labels.line(6, "The deal of a shared seed", CYAN)
+        app.labels.line(7, "A: type it  B: random", GREY)
+    else:
+        app.labels.line(6, _MODE_INFO[app.mi], CYAN)
+        app.labels.line(7, "A: play  B: back", GREY)
+
+
+def _type(app, k):
+    # A key while the seed is typed: </> pick a digit, ^/v change it, A or B done.
+    if k == K_LEFT or k == K_RIGHT:
+        app.digit = (app.digit + (1 if k == K_RIGHT else _DIGITS - 1)) % _DIGITS
+    elif k == K_UP or k == K_DOWN:
+        unit = 10 ** (_DIGITS - 1 - app.digit)
+        d = app.typed // unit % 10
+        step = (1 if k == K_UP else 9)
+        seed = app.typed + ((d + step) % 10 - d) * unit
+        # Seeds are 24 bits (lnr.game.SEED_MASK): a digit that would pass it stops there.
+        app.typed = seed if seed <= SEED_MASK else SEED_MASK
+    elif k == K_A or k == K_B or k == K_START:
+        app.digit = -1
+        app.mi = app.mode  # back on the mode: A plays it with the typed seed
+    _draw_modes(app)
 
 
 def _key_modes(app, k):
-    if _move(app, k):
+    if app.digit >= 0:
+        _type(app, k)
+    elif _move(app, k):
         _draw_modes(app)
     elif k == K_B:
-        title(app)
+        if app.mi == _SEED_ROW and app.typed is not None:
+            app.typed = None
+            _draw_modes(app)
+        else:
+            title(app)
+    elif app.mi == _SEED_ROW:
+        if k == K_A or k == K_START:
+            if app.typed is None:
+                app.typed = 0
+            app.digit = 0
+            _draw_modes(app)
     elif k == K_A or k == K_START:
         app.mode = app.mi
         if app.mode == MODE_TABLE:
             app.mi = 0
             _table(app)
         else:
-            app.start(app.mode, None)
+            _start(app, app.mode, None)
+
+
+def _start(app, mode, players):
+    # A new game from the typed seed (then random again: the default), else the next seed.
+    seed = app.typed
+    app.typed = None
+    app.start(mode, players, seed)
 
 
 def _table(app):
@@ -206,7 +265,7 @@ def _key_table(app, k):
     elif k == K_B:
         _modes(app)
     elif k == K_A and app.mi == len(app.items) - 1:
-        app.start(MODE_TABLE, app.players)
+        _start(app, MODE_TABLE, app.players)
     elif k == K_LEFT or k == K_RIGHT or k == K_A:
         step = -1 if k == K_LEFT else 1
         if app.mi == 0:
@@ -236,16 +295,65 @@ def game_over(app, shown):
 # ---------------------------------------------------------------------- records, settings
 
 
-def _records(app):
+def records(app, last):
+    """Shows Records: the best per mode and `last`, the history's last games (lnr/lastgames.py,
+    read by a move: lnr/moves.py)."""
     _screen(app, SC_RECORDS, "RECORDS")
+    app.last = last
+    app.page = 0
+    _draw_records(app)
+
+
+def game_line(last, i):
+    """Returns the Records line of the i-th game of lnr.lastgames.last_games(): mode, score,
+    won or lost, seed (26 characters at most)."""
+    g = last[6 * i:6 * i + 6]
+    return "%-6s%4d  %-4s  %8d" % (SHORT[g[3]], g[5], "won" if g[4] else "lost",
+                                  (g[0] << 16) | (g[1] << 8) | g[2])
+
+
+def records_line(app, row):
+    """Returns (text, colour) of Records' row `row`: the best per mode, then the last games."""
     st = app.store
-    app.labels.line(0, "Mode        best   games", GREY)
-    for m in range(4):
+    if row == 0:
+        return "Mode        best   games", GREY
+    if row <= 4:
+        m = row - 1
         best = st.best[m]
-        app.labels.line(1 + m, "%-10s %5s %7d" % (
-            games.MODE_TITLES[m], "-" if best is None else str(best), st.played[m]))
-    app.labels.line(5, "Rival beaten: %d" % st.rival_wins)
-    app.labels.line(7, "A/B: back", GREY)
+        return "%-10s %5s %7d" % (games.MODE_TITLES[m], "-" if best is None else str(best),
+                                  st.played[m]), WHITE
+    if row == 5:
+        return "Rival beaten: %d" % st.rival_wins, WHITE
+    if row == 6:
+        return ("Last games  result    seed" if app.last else "No games kept yet"), GREY
+    return game_line(app.last, row - _FIXED), WHITE
+
+
+def _rows(app):
+    return _FIXED + len(app.last) // 6
+
+
+def _draw_records(app):
+    for i in range(_SHOWN):
+        row = app.page + i
+        if row < _rows(app):
+            text, colour = records_line(app, row)
+            app.labels.line(i, text, colour)
+        else:
+            app.labels.line(i, "")
+    more = _rows(app) > _SHOWN
+    app.labels.line(7, "^v: scroll  B: back" if more else "A/B: back", GREY)
+
+
+def _key_records(app, k):
+    if k == K_UP or k == K_DOWN:
+        top = app.page + (1 if k == K_DOWN else -1)
+        if 0 <= top <= _rows(app) - _SHOWN:
+            app.page = top
+            _draw_records(app)
+    elif k == K_A or k == K_B:
+        app.last = None
+        title(app)
 
 
 def _settings(app):

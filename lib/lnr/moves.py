@@ -14,7 +14,9 @@ their 8 KB image (lnr/copies.py) never share RAM with the menus' code and text.
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from lnr import drop
 from lnr import game as games
-from lnr.screens import SC_PLAY, SC_TITLE, SC_OVER, W_START, W_RESUME, W_SAVE, W_SETTINGS
+from lnr.screens import (
+    SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_START, W_RESUME, W_SAVE, W_SETTINGS, W_RECORDS,
+)
 from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 
@@ -22,7 +24,8 @@ def run(app, want, where):
     """Makes the move `want` (lnr.screens' W_* and its arguments); `where` is the play
     screen's (sel, hoff) for a save. Returns what the App shows next: (SC_PLAY, None) to
     begin app.game, (SC_PLAY, (the turn's start, sel, hoff)) to go back to a game the NVM
-    could not save, (SC_OVER, over()'s result) or (SC_TITLE, None)."""
+    could not save, (SC_OVER, over()'s result), (SC_RECORDS, the last games: lnr/lastgames.py)
+    or (SC_TITLE, None)."""
     kind = want[0]
     if kind == W_START:
         app.game = start(app, want[1], want[2], want[3])
@@ -37,6 +40,10 @@ def run(app, want, where):
         if app.writes:
             app.store.save_settings()  # a failure's notice shows on the title
         return SC_TITLE, None
+    elif kind == W_RECORDS:
+        from lnr.lastgames import last_games
+
+        return SC_RECORDS, last_games(app.store)
     else:
         shown = over(app, want[1])
         app.game = None
@@ -124,7 +131,8 @@ def over(app, game):
         lines[6] = ("NEW RECORD!", GREEN)
     elif best is not None:
         lines[6] = ("Record: %d" % best, CYAN)
-    lines[7] = ("A: title", GREY)
+    # The seed: typed on the new game screen, it deals this game again (lnr/menus.py).
+    lines[7] = ("Seed %d  A: title" % game.seed, GREY)
     return (RED if mode == MODE_CHALLENGE and s.lost else YELLOW), lines
 
 

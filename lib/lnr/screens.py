@@ -29,3 +29,4 @@ W_RESUME = const(1)  # the saved game
 W_SAVE = const(2)  # save & quit: (game, the turn's start State)
 W_OVER = const(3)  # the game's end: (game,)
 W_SETTINGS = const(4)  # the settings screen left with changes: commit them (no arguments)
+W_RECORDS = const(5)  # the Records screen: the history's last games read (no arguments)

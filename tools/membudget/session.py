@@ -18,6 +18,7 @@ MOMENTS = (
     ("saved", "save & quit: the save written (lnr.copies, its 8 KB image)", "lnr.copies"),
     ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
     ("settings", "settings changed: written (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("records", "records: the history read (lnr.copies, its 8 KB image)", "lnr.copies"),
 )
 
 # What the modules loaded for a moment are loaded for (the modules table says it).
@@ -31,6 +32,7 @@ MOMENTARY = {
     "lnr.hint": "a hint",
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
+    "lnr.lastgames": "the Records screen's history read",
 }
 
 

@@ -70,7 +70,11 @@ def moment(name):
             return "load"  # lnr.main.start: the saves read
         if app.game is not None:
             return "over" if app.game.state.is_terminal() else "saved"
-        return "settings"  # lnr.moves: the settings screen left with changes
+        from lnr.screens import SC_SETTINGS
+
+        if app.screen == SC_SETTINGS:
+            return "settings"  # lnr.moves: the settings screen left with changes
+        return "records"  # lnr.moves: the title's Records, the history read
     if name == "engine.codec" and app is not None:
         return "save" if app.game is not None else "resume"
     return None
