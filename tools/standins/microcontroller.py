@@ -43,13 +43,14 @@ class Nvm:
     def __getitem__(self, i):
         if isinstance(i, slice):
             start, stop = self._span(i)
-            return bytearray(self._data[start:stop])
+            return self._data[start:stop]  # one new bytearray, as the board's nvm returns
         return self._data[i]
 
     def __setitem__(self, i, value):
         if isinstance(i, slice):
             start, stop = self._span(i)
-            value = bytes(value)
+            # No copy of `value`: the board writes it to flash from where it is (a copy here
+            # would charge the app 8 KB of heap that a board never allocates).
             if len(value) != stop - start:
                 raise ValueError("slice and value different lengths")
             self._data[start:stop] = value
