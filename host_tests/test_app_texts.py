@@ -138,7 +138,7 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
 def test_the_hint_fits_over_whole_games(cut):
     # The hint at each of the player's turns of a game of every mode (its words are the
     # bot's and the app's: card names, bends, the build's order, the risk).
-    from lnr import hint
+    from lnr import hint, hintplan
 
     for mode, seed in ((MODE_SOLO, 4), (MODE_RIVAL, 9), (MODE_TABLE, 6)):
         m = Model(mode, seed)
@@ -150,7 +150,7 @@ def test_the_hint_fits_over_whole_games(cut):
             play = r.app.play
             if play is None or play.game is None or not play.game.human(play.game.state.seat):
                 continue
-            hint.show(play)
+            hint.show(play, hintplan.find(play.game.state))
     assert cut == []
 
 

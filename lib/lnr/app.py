@@ -24,7 +24,7 @@ from lnr.game import MODE_SOLO
 from lnr.keys import K_A, K_B
 from lnr.screens import (
     SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER,
-    W_SETTINGS, W_RECORDS,
+    W_SETTINGS, W_RECORDS, W_THINK, W_HINT,
 )
 from lnr.ui import put, wrap, LINE_W, WHITE, GREY, YELLOW, RED
 
@@ -65,6 +65,7 @@ class App:
         self.message_ok = False  # the message says something went well (green, not red)
         store.notice = None
         self._want = None  # a move asked for by the running handler
+        self.hurry = False  # B hurries the move on screen: it goes on after a bot's think()
         self._base = None  # sys.modules' names at start-up: never dropped
         self._engine = []  # the engine's modules the game on was made with: kept while it is
         self.title()
@@ -81,9 +82,8 @@ class App:
         skip()); any other is dropped. Not A: pressed again and again to get through an
         opponent's turn, the A after a skip would land on the player's turn and lay a card."""
         if k == K_B:
+            self.hurry = True
             self.play.skip()
-            if self._want is not None:
-                self._move()
 
     def key(self, k):
         sc = self.screen
@@ -101,10 +101,11 @@ class App:
 
     def move(self):
         """Makes the move a screen's handler asked for, if any (start, resume, save_and_quit,
-        game_over, save_settings, records). lnr/main.py calls it once key() or tick() has returned,
-        never from inside them: a call leaves what it was made on (the play screen) in its
-        caller's stack slots, which the collector scans while that caller runs, so a move made
-        from inside key() would keep the play screen's code in RAM beside the next screen's
+        game_over, save_settings, records, a bot's plan, the hint). lnr/main.py calls it once
+        key() or tick() has returned, never from inside them, on a scrubbed stack (lnr/main.py
+        settle()): a call leaves what it was made on (the play screen) in its caller's stack
+        slots, which the collector scans while that caller runs, so a move made from inside
+        key() would keep the play screen's code in RAM beside the next screen's
         (docs/memory.md)."""
         if self._want is not None:
             self._move()
@@ -148,6 +149,23 @@ class App:
         save_settings)."""
         self._want = (W_RECORDS,)
 
+    def think(self):
+        """The bot on turn plans the rest of its turn (lnr/moves.py plan_turn), asked by the
+        play screen: a move, so that engine.bots and engine.ai never share RAM with the play
+        screen's code (docs/memory.md). The play screen comes back as it was left and plays
+        the plan (lnr/turns.py)."""
+        self._want = (W_THINK,)
+
+    def find_hint(self):
+        """The hint (lnr/hintplan.py) worked out in a move, as for think(); the play screen
+        comes back and shows it (lnr/hint.py)."""
+        self._want = (W_HINT,)
+
+    def moving(self):
+        """Returns True while a move is asked for and not yet made: a screen's handler that
+        asked for one stops there (lnr/turns.py skip())."""
+        return self._want is not None
+
     def _unload(self):
         # Drops the screen code loaded last and every module imported since start-up, but
         # for the engine's modules a game on was made with (its State and dice need them, and
@@ -163,11 +181,11 @@ class App:
         gc.collect()
 
     def _leave(self):
-        # Drops both screens' code; returns the play screen's (sel, hoff), a failed save's way
-        # back, or None. A method of its own: the screen it read is not left in the stack
-        # slots of _move(), which runs on while the next screen's code loads.
+        # Drops both screens' code; returns what the play screen needs to come back as it was
+        # left (lnr/turns.py kept()), or None. A method of its own: the screen it read is not
+        # left in the stack slots of _move(), which runs on while the next screen's code loads.
         play = self.play
-        where = (play.sel, play.hoff) if play is not None else None
+        where = play.kept() if play is not None else None
         play = None
         self._unload()
         return where
@@ -196,7 +214,7 @@ class App:
         # packs or counts the game, and says what follows. The move's arguments (a game, a
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
-        screen, shown = self._run_move()
+        screen, shown, where = self._run_move()
         self._engine = []
         if self.game is not None:
             for name in sys.modules:
@@ -207,8 +225,17 @@ class App:
             play = self.player()
             if shown is None:
                 play.begin(self.game)
-            else:  # the NVM refused the save: back to the game as it was
-                play.rejoin(self.game, shown[0], shown[1], shown[2])
+                return
+            kind = shown[0]
+            play.restore(self.game, where)  # the play screen as it was left
+            if kind == W_THINK:
+                play.auto_step()  # the bot's first planned step
+                if self.hurry:  # B was pressed: on up to the result (skip())
+                    play.skip()
+            elif kind == W_HINT:
+                play.hint(shown[1])
+            else:  # W_SAVE: the NVM refused the save: back to the game as it was
+                play.again()
                 play.toast("Could not save")
         elif screen == SC_OVER:
             self._menus().game_over(self, shown)
@@ -227,7 +254,8 @@ class App:
         where = self._leave()
         from lnr import moves
 
-        return moves.run(self, want, where)
+        screen, shown = moves.run(self, want)
+        return screen, shown, where
 
     # ------------------------------------------------------------------ error
 

@@ -61,6 +61,9 @@ class Game:
         # The player's own derailments (state.derails counts every seat's; against the rival
         # the game over shows the player's): counted by lnr/turns.py, kept in a save.
         self.derails = 0
+        # The bot on turn's actions for the rest of its turn, worked out in a move
+        # (lnr/moves.py plan_turn) and played one by one by lnr/turns.py; b"" when none.
+        self.planned = b""
 
     def human(self, seat):
         """Returns True if a person plays `seat`."""

@@ -81,17 +81,42 @@ def step(hw, app):
         while k >= 0:  # every key waiting was pressed while busy: none acts on the turn
             if app.busy():
                 app.skip(k)
+                settle(app)
             k = hw.next_key()
+        app.hurry = False
     elif k >= 0:
         app.key(k)
-        app.move()
+        settle(app)
     app.tick(now)
-    app.move()  # here, not inside key() or tick(): see App.move()
+    settle(app)
     if app.dirty:
         app.dirty = False
         hw.display.refresh()
     app.leds.update(now)
     app.sound.update(now)
+
+
+def settle(app):
+    """Makes the moves the handlers asked for (App.move), here, not inside key() or tick():
+    see App.move(); each on a scrubbed stack (scrub())."""
+    while app.moving():
+        scrub(SCRUB_DEPTH)
+        app.move()
+
+
+# Calls deep enough to cover the frames of a key or frame handler (App.key, App.tick and what
+# they call: about a dozen Python calls deep, each a few C frames).
+SCRUB_DEPTH = 32
+
+
+def scrub(n):
+    """Overwrites the stack below the caller with frames that hold nothing but small ints.
+    The collector scans the stack conservatively; the handler that asked for a move has
+    returned but left pointers there to the code it ran (e.g. the play screen's functions),
+    and the move's own frames, made over them, would keep that code in RAM through the move
+    and beside the next screen's (docs/memory.md)."""
+    if n:
+        scrub(n - 1)
 
 
 def crashed(hw, app, exc):

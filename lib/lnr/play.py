@@ -16,7 +16,7 @@ from engine.state import (
     MODE_TABLE, MODE_RIVAL,
 )
 from engine.order import best
-from lnr import drop, drop_new
+from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.hud import S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, BTN_ROLL
 from lnr.turns import Turns
@@ -300,16 +300,16 @@ class Play(Turns):
         self.advance()
 
     def show_hint(self):
-        """Shows the hint (lnr/hint.py). Its code is needed for this key press only, and
-        engine.bots (with what it imports) only while bots play: both are dropped after it
-        (RAM, docs/memory.md)."""
-        import sys
+        """Asks for the hint: it is worked out in a move with this screen's code dropped
+        (engine.bots and engine.ai beside it would not fit: lnr/moves.py think), then shown
+        by hint()."""
+        self.app.find_hint()
 
-        had = list(sys.modules)
+    def hint(self, found):
+        """Shows the hint found (lnr/hint.py). Its code is needed for this moment only and is
+        dropped after it (RAM, docs/memory.md)."""
         from lnr import hint
 
-        hint.show(self)
+        hint.show(self, found)
         hint = None
         drop("lnr.hint")
-        if not self.game.has_bots():
-            drop_new(had)

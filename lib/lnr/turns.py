@@ -100,14 +100,21 @@ class Turns(Hud):
         self.hide_toast()
         self.advance()
 
-    def rejoin(self, game, undo, sel, hoff):
-        """Shows `game` again as the player left it (a save the NVM refused): the turn's
-        start kept for undo, the cursor where it was."""
+    def kept(self):
+        """Returns what this screen needs to come back as it was left after a move made with
+        its code dropped (a bot's plan, the hint, a save the NVM refused): lnr/app.py."""
+        return (self.undo, self.before, self.sel, self.hoff, self.seen_turn, self.title,
+                self.mover, self.bend, self.quiet)
+
+    def restore(self, game, kept):
+        """Takes up `game` where kept() left it. The display objects kept showing it, so
+        nothing is drawn here: what follows (the bot's step, the hint, again()) draws."""
         self.game = game
-        self.undo = undo
-        self.seen_turn = game.state.turn
-        self.sel = sel
-        self.hoff = hoff
+        (self.undo, self.before, self.sel, self.hoff, self.seen_turn, self.title, self.mover,
+         self.bend, self.quiet) = kept
+
+    def again(self):
+        """Shows the game again from the turn as it stands (a save the NVM refused)."""
         self.step = S_HAND
         self.ui.show(self.ui.play)
         self.advance()
@@ -192,6 +199,7 @@ class Turns(Hud):
         # hot-seat table. Returns True if the step waits for the hand-over.
         g = self.game
         s = g.state
+        g.planned = b""  # a plan is for one turn
         gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             return False
@@ -274,8 +282,23 @@ class Turns(Hud):
         elif s.is_rival(s.seat):
             action = s.rival_action()
         else:
-            action = g.bot(s.seat)(s, g.bot_rng)
+            action = self.planned()
+            if action < 0:  # the bot plans its turn in a move (RAM: lnr/moves.py think)
+                self.app.think()
+                return
         self.act(action)
+
+    def planned(self):
+        # The bot's next action by its plan (lnr/moves.py plan_turn), or -1: none left.
+        g = self.game
+        p = g.planned
+        if not p:
+            return -1
+        g.planned = p[1:]
+        if g.state.is_legal(p[0]):
+            return p[0]
+        g.planned = b""  # never: the plan is the bot's own, for this very turn
+        return -1
 
     # ------------------------------------------------------------------ dice
 
@@ -571,8 +594,9 @@ class Turns(Hud):
         while s.phase == P_ORDER:
             if s.is_rival(s.seat):
                 s.apply(s.rival_action())
-            else:
-                s.apply(g.bot(s.seat)(s, g.bot_rng))
+            else:  # a bot's, by the plan it made at its turn's start (planned())
+                action = self.planned()
+                s.apply(action if action >= 0 else g.bot(s.seat)(s, g.bot_rng))
         if len(s.box) > box:
             self.sfx("combine")
         self.show_result()
@@ -617,7 +641,8 @@ class Turns(Hud):
         turn = self.seen_turn
         self.quiet = True
         try:  # up to the result, or to the next seat's turn (an opponent's chaos discard)
-            while self.busy() and not self.summary and self.seen_turn == turn:
+            while (self.busy() and not self.summary and self.seen_turn == turn and
+                   not self.app.moving()):  # a bot's plan is made in a move (think())
                 self.run_step()
         finally:
             self.quiet = False

@@ -1,0 +1,77 @@
+"""What the hint recommends (START, Hint), worked out in a move with neither screen's code in
+RAM (lnr/moves.py think): engine.bots' hint and the build it would lay, as numbers and the
+bot's few words. lnr/hint.py shows them on the play screen.
+
+A build is named whole: the card, its bend, and the cards to add after it in their order, each
+asked of the bot as the turn would go (the bot plans the whole turn and keeps to its plan:
+engine/bots.py), on a copy of the State. Its risk is the screen's own figure (the State's
+build_risk, docs/rules.md §5): what the side panel shows as "Roll" once the build is laid.
+"""
+from engine.cards import KIND, KIND_CHAOS
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, P_CHAOS,
+)
+
+MORE = 3  # cards named after the first (a build of one value has at most 4 here)
+
+
+def find(s):
+    """Returns what `best` would do at State `s` as (action, reason, plan, risk), or None
+    where it has no hint (bots.hint: e.g. while dice wait to roll) or failed (a hint must
+    never end the game). plan: (the first card's bend or -1, the cards added after it) for a
+    build, else None; risk: (num, den) of the build laid (when rolled), of the build so far
+    (a roll), of the safest card to lay (a pass the bot explains by a risk), or None."""
+    try:
+        from engine.bots import hint
+
+        action, reason = hint(s)
+        if action is None:
+            return None
+        if A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R:
+            bend, more, t = _plan(hint, s, action)
+            return action, reason, (bend, more), t.build_risk()
+        risk = None
+        if action == A_PASS and "%" in reason:  # the bot's own rounding: the screen's instead
+            risk = safest(s)
+        elif action == A_STOP and s.phase != P_CHAOS:
+            risk = s.build_risk()
+        return action, reason, None, risk
+    except Exception:  # noqa: BLE001 - a hint must never end the game
+        return None
+
+
+def _plan(hint, s, action):
+    # Plays the bot's build on a copy: returns (bend of the first card or -1, the cards added
+    # after it, the copy with the build laid).
+    t = s.clone()
+    t.log = None
+    bend = -1
+    more = []
+    while True:
+        t.apply(action)
+        if t.phase == P_BEND:  # the curve's bend: the bot's next step
+            action = hint(t)[0]
+            if action != A_BEND_L and action != A_BEND_R:
+                break
+            if bend < 0 and not more:
+                bend = action
+            t.apply(action)
+        if t.phase != P_BUILD or len(more) >= MORE:
+            break
+        action = hint(t)[0]
+        if action is None or not A_LAY <= action < A_CHAOS:
+            break  # it rolls
+        more.append(action - A_LAY)
+    return bend, more, t
+
+
+def safest(s):
+    """Returns the lowest risk (num, den) the side panel shows on a card now ("Lay" of the
+    card alone), or None if no card can be laid."""
+    least = None
+    for c in s.hands[s.seat]:
+        if KIND[c] != KIND_CHAOS and s.is_legal(A_LAY + c):
+            num, den = s.build_risk(c)
+            if least is None or num * least[1] < least[0] * den:
+                least = (num, den)
+    return least
