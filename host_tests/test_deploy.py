@@ -95,8 +95,10 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
 
 
 def test_tree_layout_from_sources(tmp_path):
+    # The sources themselves (the fold of shared constants off: host_tests/test_fold.py
+    # checks what it changes).
     src = source_root(tmp_path)
-    tree = deploy.build(src, None)
+    tree = deploy.build(src, None, folded=False)
     assert tree.mpy_major is None
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
@@ -110,7 +112,6 @@ def test_tree_layout_from_sources(tmp_path):
             assert tree.files["lib/" + rel] == p.read_bytes()
         else:  # nothing imports it: it stays behind
             assert "lib/" + rel not in tree.files
-    # Exactly the pinned libraries' modules, and nothing of Blinka (neopixel_write, board ...)
     # Exactly the pinned libraries' modules the app reaches (bitmap_label and its package, not
     # label.py, text_box.py ...), and nothing of Blinka (neopixel_write, board ...)
     third = sorted(p for p in tree.files if p.startswith("lib/") and not
@@ -121,6 +122,11 @@ def test_tree_layout_from_sources(tmp_path):
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
     assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
     assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+    # Folded (what make flash sends), every shipped module is there with its lines.
+    folded = deploy.build(src, None)
+    assert sorted(folded.files) == sorted(tree.files)
+    for path, data in tree.files.items():
+        assert folded.files[path].count(b"\n") == data.count(b"\n"), path
 
 
 def test_third_party_sources_are_the_pinned_packages():

@@ -38,7 +38,7 @@ import urllib.request
 import zlib
 from pathlib import Path
 
-from tools import imports
+from tools import fold, imports
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -430,12 +430,25 @@ class Tree:
             p.write_bytes(data)
 
 
-def build(root=ROOT, compiler=None):
-    """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given."""
+def folded_sources(items):
+    """Returns {device path: source bytes} of our own modules (the app's and the engine's) with
+    the constants they share folded (tools/fold.py: RAM on the board)."""
+    ours = {}
+    for path, src in items:
+        if path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py"):
+            ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
+    texts = fold.fold({name: text for name, (_, text) in ours.items()})
+    return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
+
+
+def build(root=ROOT, compiler=None, folded=True):
+    """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given; our
+    own modules with their shared constants folded unless folded=False (tools/fold.py)."""
     items = source_files(root)
+    texts = folded_sources(items) if folded else {}
     files = {}
     for path, src in items:
-        data = src.read_bytes()
+        data = texts[path] if path in texts else src.read_bytes()
         if compiler is not None and path.startswith("lib/") and path.endswith(".py"):
             path = path[:-3] + ".mpy"
             data = compiler.compile(data, path[len("lib/"):-4] + ".py")
