@@ -1,17 +1,21 @@
-"""The menus' text (lnr/menus.py): a big title and 8 lines drawn by adafruit_display_text's
-bitmap_label.Label in terminalio.FONT, over the text layer of lnr/ui.py (its rails and loco).
+"""The menus' text (lnr/menus.py): the big title of each menu's screen drawn by
+adafruit_display_text's bitmap_label.Label in terminalio.FONT at twice its size, over the text
+layer of lnr/ui.py (its rails and loco), and 8 lines of text in the font tiles of that layer.
 
-Built when lnr.menus loads and removed before it is dropped (lnr/app.py): the library and these
-Labels are in RAM only while a menu is up, never beside the play screen's code, whose text
-stays font tiles (docs/memory.md says what each costs). Every line is padded to a fixed
-width, so a Label's Bitmap keeps its size and new text is drawn into the same pixels
-(docs/style.md, Device).
+The title is the text bitmap_label suits: scaled, one per screen. The lines are font tiles,
+resident for the error screen anyway: as 8 Labels they held about 11 KB more while a menu was
+up, over the board's budget, and each key redrew a Label's Bitmap, glyph by glyph (about 0.4 s
+on a SAMD51); a tile line is redrawn by its tile numbers (docs/memory.md).
+Built when lnr.menus loads and removed before it is dropped (lnr/app.py): the library and the
+title's Label are in RAM only while a menu is up, never beside the play screen's code. The
+title is padded to a fixed width, so its Bitmap keeps its size and new text is drawn into the
+same pixels (docs/style.md, Device).
 """
 import displayio
 import terminalio
 from adafruit_display_text.bitmap_label import Label
 
-from lnr.ui import fit, LINE_W, TEXT_LINES, WHITE, YELLOW
+from lnr.ui import fit, put, LINE_W, WHITE, YELLOW
 
 try:
     from micropython import const
@@ -22,8 +26,6 @@ except ImportError:  # CPython
 
 
 TITLE_W = const(13)  # characters of the title, drawn twice the font's size
-_TOP = const(30)  # the first line's top: under the title and its rails
-_LINE_H = const(12)  # terminalio.FONT's cell is 6x12: lines touch, as the font tiles do
 
 
 def _label(group, x, y, width, scale, colour):
@@ -35,36 +37,35 @@ def _label(group, x, y, width, scale, colour):
 
 
 class Labels:
-    """The title (`title`) and the lines (`lines`) of the menus' screens, in a Group of their
-    own appended to `layer` (lnr.ui's text layer); close() takes it off again."""
+    """The title (`title`, a Label in a Group of its own appended to `layer`, lnr.ui's text
+    layer) and the lines (`lines`: lnr.ui's font tile lines of that layer) of the menus'
+    screens; close() takes the Label off again."""
 
-    def __init__(self, layer):
+    def __init__(self, layer, lines):
         group = displayio.Group()
         self.title = _label(group, 4, 2, TITLE_W, 2, YELLOW)
-        self.lines = []
-        for i in range(TEXT_LINES):
-            self.lines.append(_label(group, 2, _TOP + _LINE_H * i, LINE_W, 1, WHITE))
         layer.append(group)
         self.group = group
         self.layer = layer
+        self.lines = lines
 
     def show(self, title, colour):
-        """Shows the Labels with `title` in `colour` and every line blank."""
+        """Shows the title `title` in `colour` and every line blank."""
         self.group.hidden = False
         _put(self.title, title, TITLE_W, colour)
-        for lbl in self.lines:
-            _put(lbl, "", LINE_W, WHITE)
+        for text in self.lines:
+            put(text, "", LINE_W, WHITE)
 
     def line(self, i, text, colour=WHITE):
         """Writes line i (0-7)."""
-        _put(self.lines[i], text, LINE_W, colour)
+        put(self.lines[i], text, LINE_W, colour)
 
     def hide(self):
-        """Hides the Labels (the error screen is font tiles: it must show whatever the heap)."""
+        """Hides the title (the error screen is font tiles: it must show whatever the heap)."""
         self.group.hidden = True
 
     def close(self):
-        """Takes the Labels off the screen for good (the menus' code is being dropped)."""
+        """Takes the title off the screen for good (the menus' code is being dropped)."""
         self.layer.remove(self.group)
         self.group = None
         self.title = None
