@@ -86,10 +86,10 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
     app = r.app
     assert app.screen == SC_TITLE
     assert app.items == ["New game", "Records", "Settings", "How to play"]  # nothing saved
-    # The text is adafruit_display_text's bitmap_label (lnr/labels.py), not font tiles.
+    # The title is adafruit_display_text's bitmap_label, the lines font tiles (lnr/labels.py).
     assert shown_text(r.hw.display.root_group) == (
-        ["LOK'N'ROLL", "> New game", "  Records", "  Settings", "  How to play", "A: choose"],
-        [])
+        ["LOK'N'ROLL"],
+        ["> New game", "  Records", "  Settings", "  How to play", "A: choose"])
     assert count(r, TEXT_TITLE, YELLOW) > 150  # LOK'N'ROLL, twice the font size
     assert count(r, line(2), YELLOW) > 40  # "> New game": the cursor's line
     assert count(r, line(3), 0xFFFFFF) > 40
@@ -112,7 +112,7 @@ def test_solo_game_over_with_a_new_record_is_written_once():
     assert texts(r.app.labels.lines)[6] == "NEW RECORD!"
     assert count(r, line(6), GREEN) > 40
     labels, tiles = shown_text(r.hw.display.root_group)
-    assert labels[0] == "GAME OVER" and "NEW RECORD!" in labels and tiles == []
+    assert labels == ["GAME OVER"] and "NEW RECORD!" in tiles
     assert r.nvm_writes == 1
     st = stored(r)
     assert st.best[MODE_SOLO] == score and st.played[MODE_SOLO] == 1 and st.saved is None

@@ -183,7 +183,8 @@ def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
         s.derails = game.derails = 255
         s.lost = mode == MODE_CHALLENGE
         r.app.writes = False
-        colour, shown = moves.over(r.app, game)
+        r.app.game = game
+        colour, shown = moves.over(r.app)
         r.app.menus.game_over(r.app, (colour, shown))
     # The error screen with the longest mode name and the largest seed.
     game = Model(MODE_CHALLENGE, 3).game

@@ -135,7 +135,7 @@ class App:
 
     def game_over(self, game):
         """Counts the game and shows its result (asked by the play screen)."""
-        self._want = (W_OVER, game)
+        self._want = (W_OVER,)  # the game is self.game: lnr/moves.py over() lets it go
 
     def save_settings(self):
         """Commits the changed settings and shows the title (asked by the settings screen when
@@ -252,6 +252,8 @@ class App:
         want = self._want
         self._want = None
         where = self._leave()
+        if want[0] != W_THINK and want[0] != W_HINT and want[0] != W_SAVE:
+            where = None  # no way back to the play screen: its States must not stay in RAM
         from lnr import moves
 
         screen, shown = moves.run(self, want)

@@ -48,10 +48,9 @@ def run(app, want):
         from lnr.lastgames import last_games
 
         return SC_RECORDS, last_games(app.store)
-    else:
-        shown = over(app, want[1])
-        app.game = None
-        return SC_OVER, shown
+    else:  # W_OVER: the game is app.game; `want` must not hold it while it is counted
+        want = None
+        return SC_OVER, over(app)
     return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
@@ -145,9 +144,12 @@ def save(app, game, start):
     return ok
 
 
-def over(app, game):
-    """Counts the finished `game` (one commit: storage.finish_game) and returns what the
-    game over screen shows: (the title's colour, 8 lines of (text, colour))."""
+def over(app):
+    """Counts the finished game (app.game; one commit: storage.finish_game) and returns what
+    the game over screen shows: (the title's colour, 8 lines of (text, colour)). The game and
+    the engine leave RAM before the commit (forget_game()): the saves' code and their 8 KB
+    image load in their place (docs/memory.md)."""
+    game = app.game
     s = game.state
     mode = s.mode
     me = 1 if mode == MODE_RIVAL else game.first_human()
@@ -155,9 +157,6 @@ def over(app, game):
     won = me in s.winners()
     store = app.store
     best = store.best[mode]
-    record = False
-    if app.writes:  # the game joins the history: its seed, seats and decisions
-        record = store.finish_game(mode, score, won, game.seed, s.players, s.log)
     lines = [("", WHITE)] * 8
     lines[0] = ("Your score: %d" % score, WHITE)
     if mode == MODE_RIVAL:
@@ -175,14 +174,38 @@ def over(app, game):
         lines[4] = ("Cards: %d  Derailed: %d" % (
             len(s.hands[me]) + len(s.piles[me]),
             game.derails if mode == MODE_RIVAL else s.derails), GREY)
+    # The seed: typed on the new game screen, it deals this game again (lnr/menus.py).
+    lines[7] = ("Seed %d  A: title" % game.seed, GREY)
+    colour = RED if mode == MODE_CHALLENGE and s.lost else YELLOW
+    seed = game.seed
+    players = s.players
+    log = s.log  # an engine.gamelog.GameLog: its module stays (lnr/storage.py reads it)
+    s = None
+    game = None
+    forget_game(app)
+    record = False
+    if app.writes:  # the game joins the history: its seed, seats and decisions
+        record = store.finish_game(mode, score, won, seed, players, log)
+    if mode != MODE_TABLE:
         lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
     if record:
         lines[6] = ("NEW RECORD!", GREEN)
     elif best is not None:
         lines[6] = ("Record: %d" % best, CYAN)
-    # The seed: typed on the new game screen, it deals this game again (lnr/menus.py).
-    lines[7] = ("Seed %d  A: title" % game.seed, GREY)
-    return (RED if mode == MODE_CHALLENGE and s.lost else YELLOW), lines
+    return colour, lines
+
+
+def forget_game(app):
+    """Lets the game on go (app.game) and drops the engine's modules but the decision log's,
+    then collects: nothing of them is needed until the next game loads them again."""
+    import gc
+    import sys
+
+    app.game = None
+    for name in list(sys.modules):
+        if name.startswith("engine.") and name != "engine.gamelog":
+            drop(name)
+    gc.collect()
 
 
 def _names(game, seats):
