@@ -7,8 +7,9 @@ every decision (engine/gamelog.py: a few dozen bytes a game) for the history of 
 
 The engine is imported only when a game is made or played, never at this module's load: the
 menus, which use this module's names, run without the engine in RAM (docs/memory.md; lnr/app.py
-drops it when no game is on). engine.bots is imported only when needed: for the table's
-opponents and the hint. A save's bytes are made and read by lnr/moves.py.
+drops it when no game is on). engine.bots is imported only for a moment: a bot's plan of
+its turn and the hint, each in a move with the play screen's code dropped (lnr/moves.py
+think). A save's bytes are made and read by lnr/moves.py.
 """
 try:
     from micropython import const
@@ -76,13 +77,6 @@ class Game:
             if r == ROLE_HUMAN:
                 n += 1
         return n
-
-    def has_bots(self):
-        """Returns True if a built-in bot plays a seat (engine.bots is needed)."""
-        for r in self.roles:
-            if r >= ROLE_BOT:
-                return True
-        return False
 
     def first_human(self):
         """Returns the lowest seat a person plays, or -1."""
