@@ -35,10 +35,22 @@ class _Expected(ast.NodeTransformer):
     # The original module as the fold should leave it: each name the folded module no longer
     # has replaced by its value (an imported constant) or by its private name (one of its own
     # constants made private); imports of folded names gone.
-    def __init__(self, values, renamed, dropped):
+    def __init__(self, values, renamed, dropped, objects):
         self.values = values
         self.renamed = renamed
         self.dropped = dropped
+        self.objects = objects  # {local name: module} imported as objects, for constants
+
+    def visit_Attribute(self, node):
+        if (isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+                and node.value.id in self.objects
+                and node.attr in KNOWN[self.objects[node.value.id]]):
+            value = KNOWN[self.objects[node.value.id]][node.attr]
+            if value < 0:
+                return ast.copy_location(ast.UnaryOp(ast.USub(), ast.Constant(-value)), node)
+            return ast.copy_location(ast.Constant(value), node)
+        self.generic_visit(node)
+        return node
 
     def visit_Name(self, node):
         if node.id in self.renamed:
@@ -81,10 +93,17 @@ def test_a_folded_module_is_its_source_with_the_values_put_in(module):
     renamed = {n: "_" + n for n in _names(before) - _names(after) if n in mine}
     folded = (_loads(before) - _loads(after)) - set(renamed)
     dropped = _imported(before) - _imported(after)
-    assert all(n in KNOWN[module] and n not in mine for n in folded | dropped), \
-        "a name that is no imported constant was folded or its import dropped"
-    values = {n: KNOWN[module][n] for n in folded}
-    expected = _Expected(values, renamed, dropped).visit(before)
+    assert all((n in KNOWN[module] or "lnr." + n in KNOWN or "engine." + n in KNOWN)
+               and n not in mine for n in folded | dropped), \
+        "a name that is no imported constant (or module of them) was folded or dropped"
+    objects = {}
+    for node in before.body:  # modules imported as objects at module level
+        if isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if "%s.%s" % (node.module, a.name) in KNOWN:
+                    objects[a.asname or a.name] = "%s.%s" % (node.module, a.name)
+    values = {n: KNOWN[module][n] for n in folded if n not in objects}
+    expected = _Expected(values, renamed, dropped, objects).visit(before)
     assert ast.dump(after) == ast.dump(expected)
     # Every line where it was: a traceback on the board names the source's line.
     assert FOLDED[module].count("\n") == SOURCES[module].count("\n")

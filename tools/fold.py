@@ -148,7 +148,8 @@ def fold_module(text, known, exports=()):
     this one, or read as an attribute (tools/fold.py exported()): their imports stay."""
     tree = ast.parse(text)
     folds, imports = _folds(tree, known)
-    if not folds:
+    objects = _folded_objects(tree, known)
+    if not folds and not objects:
         return text
     parents = {}
     for node in ast.walk(tree):
@@ -162,11 +163,23 @@ def fold_module(text, known, exports=()):
                 raise ValueError("a name over two lines at line %d" % node.lineno)
             spans.append((node.lineno, node.col_offset, node.end_col_offset,
                           _literal(folds[node.id], parents.get(node))))
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name) and node.value.id in objects
+                and node.attr in known[objects[node.value.id]]):
+            if node.lineno != node.end_lineno:
+                raise ValueError("an attribute over two lines at line %d" % node.lineno)
+            spans.append((node.lineno, node.col_offset, node.end_col_offset,
+                          _literal(known[objects[node.value.id]][node.attr],
+                                   parents.get(node))))
     _replace(lines, spans)
+    # A module imported as an object for its constants only is imported no more.
+    left = {n.id for n in ast.walk(ast.parse("\n".join(lines))) if isinstance(n, ast.Name)}
+    gone = {name for name in objects if name not in left}
     for node in imports:
         keep = [a.name if a.asname is None else "%s as %s" % (a.name, a.asname)
                 for a in node.names
-                if (a.asname or a.name) not in folds or (a.asname or a.name) in exports]
+                if ((a.asname or a.name) not in folds and (a.asname or a.name) not in gone)
+                or (a.asname or a.name) in exports]
         if len(keep) == len(node.names):
             continue
         first = lines[node.lineno - 1]
@@ -223,6 +236,20 @@ def _module_locals(tree, modules):
     return out
 
 
+def _folded_objects(tree, known):
+    # {local name: module} of the modules imported at module level as objects whose constants
+    # are read as attributes (`sprites.T_LOCO`), the local name bound nowhere else.
+    imports = _top_imports(tree)
+    objects = {}
+    for node in imports:
+        for a in node.names:
+            full = "%s.%s" % (node.module, a.name)
+            if full in known:
+                objects[a.asname or a.name] = full
+    bound = _bound_elsewhere(tree, imports)
+    return {name: mod for name, mod in objects.items() if name not in bound}
+
+
 def exported(trees, known):
     """Returns {module: names} that must stay importable from it after folding: those a
     module imports from it without folding them (in a function, or bound again there), and
@@ -231,10 +258,14 @@ def exported(trees, known):
     for tree in trees.values():
         folds, imports = _folds(tree, known)
         objects = _module_locals(tree, out)
+        folded = _folded_objects(tree, known)
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and node.value.id in objects):
-                out[objects[node.value.id]].add(node.attr)
+                mod = objects[node.value.id]
+                if not (node.value.id in folded and isinstance(node.ctx, ast.Load)
+                        and node.attr in known[mod]):
+                    out[mod].add(node.attr)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in out:
                 for a in node.names:
                     if node not in imports or (a.asname or a.name) not in folds:

@@ -57,7 +57,9 @@ def _build_ui():
 
     ui = Ui(make.build())
     make = None
-    drop("lnr.make")
+    # The sprite sheet's numbers too: the build folds them into the modules that use them
+    # (tools/fold.py), so only lnr.make reads the module (a source tree imports it again).
+    drop("lnr.make", "lnr.sprites")
     return ui
 
 
