@@ -36,11 +36,14 @@ def run(hw):
 def start(hw):
     """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
     returns the App."""
-    ui = _build_ui()
-    hw.display.root_group = ui.root
-    # The drive's root and whether boot.py let the board write it (a board profile says).
+    # The saves first, on a heap with nothing else on it yet: reading them needs an 8 KB
+    # buffer in one piece for a moment (lnr/copies.py), which the display objects and the
+    # sprite drawing's code would leave no room for (docs/memory.md). The drive's root and
+    # whether boot.py let the board write it: the board profile says.
     store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False))
     store.load()
+    ui = _build_ui()
+    hw.display.root_group = ui.root
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)
     leds.set_brightness(store.brightness)
