@@ -443,15 +443,19 @@ def folded_sources(items):
 
 def build(root=ROOT, compiler=None, folded=True):
     """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given; our
-    own modules with their shared constants folded unless folded=False (tools/fold.py)."""
+    own modules with their shared constants folded unless folded=False (tools/fold.py).
+
+    Compiled, each module's source name (what a traceback prints) is its module name, e.g.
+    `lnr.turns`: a name the board interns anyway for the import, where `lnr/turns.py` would be
+    one more that it keeps for good (docs/memory.md)."""
     items = source_files(root)
     texts = folded_sources(items) if folded else {}
     files = {}
     for path, src in items:
         data = texts[path] if path in texts else src.read_bytes()
         if compiler is not None and path.startswith("lib/") and path.endswith(".py"):
+            data = compiler.compile(data, module_name(path[len("lib/"):]))
             path = path[:-3] + ".mpy"
-            data = compiler.compile(data, path[len("lib/"):-4] + ".py")
         if path in files:
             raise DeployError(f"two sources for {path}")
         files[path] = data
