@@ -292,8 +292,8 @@ class PinnedMicroPythonMpyCross(MpyCross):
     def compile(self, src_bytes, source_name, where=None):
         if has_coroutine(src_bytes):
             raise DeployError(
-                f"{where or source_name} uses async/await: MicroPython's mpy-cross compiles coroutines "
-                "unlike CircuitPython's, so it can't stand in for it here. Flash with "
+                f"{where or source_name} uses async/await: MicroPython's mpy-cross compiles "
+                "coroutines unlike CircuitPython's, so it can't stand in for it here. Flash with "
                 "CircuitPython's mpy-cross (online, or --mpy-cross PATH) or --no-mpy.")
         data = self.raw(src_bytes, source_name, where)
         if data[:2] != MICROPYTHON_HEADER:
