@@ -5,12 +5,14 @@ from tools.membudget.session import LABELS, MOMENTARY, MOMENTS, resident_at
 # How the same session is checked on CircuitPython's own VM (tools/cpapp.py, `make cpcheck`):
 # its figures are that tool's to print, the reasoning is written here.
 CP_BULLETS = [
-    "- A move (a new game, Continue, save & quit, game over, settings changed) is made by "
-    "lnr.main.step once "
-    "the handler that asked for it has returned, in a call of its own (lnr/app.py "
-    "App.move()): a call leaves what it passed on (the play screen, the saved game) in its "
-    "caller's stack slots, which the collector scans while the caller runs, so the next "
-    "screen's code would load beside them.",
+    "- A move (a new game, Continue, save & quit, game over, settings changed, a bot's plan, "
+    "the hint) is made by lnr.main.step once the handler that asked for it has returned, in "
+    "a call of its own (lnr/app.py App.move()), on a scrubbed stack (lnr/main.py settle()): "
+    "the collector scans the stack conservatively, and the handler left pointers to its code "
+    "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
+    "screen's code (about 21 KB) in RAM through every move and beside the next screen's.",
+    "- Start-up reads the saves before it builds the display, while the heap is empty: the "
+    "8 KB the read needs in one piece is there then.",
     "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
     "pixels without collecting first.",
 ]
@@ -46,6 +48,14 @@ CP_SECTION = [
     "displayio allocates a Bitmap's pixels without collecting first, which fails on a heap "
     "full of garbage where a board would grow its heap. Like a board's, its collector keeps "
     "whatever a stack slot still points to, stale or not.",
+    "",
+    "What fails first under a cap is not the peak but a block in one piece: the 8 KB the "
+    "saves' image needs at a commit. Screens' and moves' code loaded and dropped again leaves "
+    "the app's long-lived objects (the engine's code, the State, the names) spread over the "
+    "heap, so that a capped run is refused 8 KB while tens of KB are free in pieces: the "
+    "smallest cap (`--smallest`) lies well above the peak. Reading the saves at start-up comes "
+    "first for that reason; the commits still need their 8 KB (docs/storage.md: the NVM is one "
+    "erase block, written in one assignment).",
     "",
 ]
 
@@ -222,11 +232,14 @@ def report(census, later, names, forms, heap_kb):
     label_text = text_labels(forms)
     txt += ["", label_text]
     md += ["## How the app keeps its RAM down", "",
-           "- " + label_text + " bitmap_label and the Labels are in RAM only while a menu is up "
-           "(lnr/labels.py; adafruit_ticks stays: the LEDs' and the board's tick arithmetic). "
-           "The play screen's text is TileGrids of one 1-bit font sheet (terminalio.FONT's "
-           "glyphs, 864 B) with a 2-colour palette per line, as CircuitPython's own terminal "
-           "draws it; so is the error screen's (resident: it must show whatever the heap holds).",
+           "- " + label_text + " bitmap_label and the title's Label are in RAM only while a menu "
+           "is up (lnr/labels.py; adafruit_ticks stays: the LEDs' and the board's tick "
+           "arithmetic). Every other line of text is TileGrids of one 1-bit font sheet "
+           "(terminalio.FONT's glyphs, 864 B) with a 2-colour palette per line, as "
+           "CircuitPython's own terminal draws it: the play screen's, the menus' lines (as 8 "
+           "Labels they held about 11 KB more on CircuitPython's VM, and each key redrew a "
+           "Bitmap glyph by glyph) and the error screen's (resident: it must show whatever the "
+           "heap holds).",
            "- The menus' code (lnr.menus, lnr.labels and the label library) and the play "
            "screen's (lnr.play, turns, hud, mapview, engine.order) are never in RAM together: a "
            "move between them drops one side and every module it imported, collects, then "
@@ -236,8 +249,18 @@ def report(census, later, names, forms, heap_kb):
            "drawing (lnr.make) at start-up, the saves' copies (lnr.copies, lnr.image and their "
            "8 KB image buffer) for each read or write of the saves (docs/storage.md), the save "
            "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
-           "also counts a finished game), a hint (lnr.hint, and engine.bots in a game without "
-           "bots), how to play's pages.",
+           "also counts a finished game, the game and the engine gone before its commit), how "
+           "to play's pages.",
+           "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
+           "play screen's: a bot plans the rest of its turn in a move with the play screen's "
+           "code dropped (lnr/moves.py plan_turn, on copies of the State and of the dice's "
+           "generator: the very turn it would play step by step), and the play screen, loaded "
+           "again as it was left, plays the plan; the hint is found the same way "
+           "(lnr/hintplan.py) and shown by lnr/hint.py.",
+           "- The board's build folds the constants the modules share into the code that uses "
+           "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
+           "are no globals and no interned names there, and lnr.sprites leaves RAM after "
+           "start-up. A compiled module's source name is its module name (interned anyway).",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
            "load."] + CP_BULLETS + [""] + CP_SECTION
     md += ["## What is not measured", "",
