@@ -21,8 +21,8 @@ from tools.app_script import Model, SETTLE, find, derailing_card, chaos_card  # 
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.risk import permille  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER,
-    P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
+    A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, P_BEND, P_BUILD, P_DICE, P_ORDER, P_TURN,
+    MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
 )
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
@@ -265,7 +265,7 @@ def _order_choice(m):
     card = derailing_card(m)
     if card is None:
         return None
-    t = _played(m, card)
+    t = m.after_build(card)
     if t.phase == P_ORDER:
         opts = orders(t.piles[0], t.penalty)
         if opts[0][0] < opts[-1][0]:  # the order matters to the score
@@ -273,18 +273,6 @@ def _order_choice(m):
     return None
 
 
-def _played(m, card):
-    # The State after the first build of `card` alone and its dice, on a copy.
-    s = m.state.clone()
-    s.apply(A_LAY + card)
-    if s.phase == P_BEND:
-        s.apply(s.rival_action())
-    if s.phase == P_BUILD:
-        s.apply(A_STOP)
-    rng = m.copy_rng()
-    while s.phase == P_DICE:
-        s.apply(s.sample_chance(rng))
-    return s
 
 
 def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():

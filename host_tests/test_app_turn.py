@@ -15,19 +15,18 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, frames, wait, move_frames  # noqa: E402
-from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
+from tools.app_script import Model, SETTLE, find, frames  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER,
-    P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE,
+    A_LAY, A_PASS, P_BUILD, P_DICE, P_ORDER, P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE,
 )
 from lnr import sprites  # noqa: E402
-from lnr.hud import S_BEND, S_HAND, S_MENU, S_MOVE, S_ORDER, risk_text  # noqa: E402
+from lnr.hud import S_BEND, S_HAND, S_MOVE, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
 from lnr.screens import SC_TITLE, SC_TABLE, SC_RECORDS  # noqa: E402
-from lnr.turns import AUTO_MS, DIE_MS, HOLD_MS  # noqa: E402
-from lnr.ui import GREEN, RED, WHITE  # noqa: E402
+from lnr.turns import DIE_MS  # noqa: E402
+from lnr.ui import GREEN, RED  # noqa: E402
 
 NAV = {MODE_SOLO: ["A", "A"], MODE_RIVAL: ["A", "DOWN", "DOWN", "A"]}
 
@@ -48,18 +47,6 @@ def texts(labels):
     return [lbl.text.rstrip() for lbl in labels]
 
 
-def _after_build(m, card):
-    # The State after `card` is laid alone (the bend offered first) and its dice rolled.
-    s = m.state.clone()
-    s.apply(A_LAY + card)
-    if s.phase == P_BEND:
-        s.apply(s.rival_action())
-    if s.phase == P_BUILD:
-        s.apply(A_STOP)
-    rng = m.copy_rng()
-    while s.phase == P_DICE:
-        s.apply(s.sample_chance(rng))
-    return s
 
 
 # ---------------------------------------------------------------- keys while others play
@@ -216,7 +203,7 @@ def _order_lowers_the_score(m):
         t.apply(A_LAY + c)
         if t.phase != P_DICE:
             continue
-        t = _after_build(m, c)
+        t = m.after_build(c)
         if t.phase == P_ORDER:
             opts = orders(t.piles[0], t.penalty)
             if len(opts) > 1 and opts[0][0] < sum(VALUE[x] for x in t.piles[0]):
@@ -433,7 +420,7 @@ def _derails_taking_cards(m):
     card = derailing_card(m)
     if card is None:
         return None
-    t = _after_build(m, card)
+    t = m.after_build(card)
     return card if t.taken >= 2 and t.moved >= 1 else None
 
 

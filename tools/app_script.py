@@ -96,6 +96,21 @@ class Model:
         r.setstate(self.game.rng.getstate())
         return r
 
+    def after_build(self, card):
+        """Returns the State after `card` is laid alone as the first build of the player's
+        turn (the bend offered first: the rival's choice) and its dice are rolled with the
+        game's own dice, on a copy: what the app will show once the keys lay it."""
+        s = self.state.clone()
+        s.apply(A_LAY + card)
+        if s.phase == P_BEND:
+            s.apply(s.rival_action())
+        if s.phase == P_BUILD:
+            s.apply(A_STOP)
+        rng = self.copy_rng()
+        while s.phase == P_DICE:
+            s.apply(s.sample_chance(rng))
+        return s
+
     def press(self, *keys):
         """The player presses `keys` (the first closes a result panel left up)."""
         self.keys += keys
@@ -248,16 +263,7 @@ def derailing_card(m):
     for c in s.hands[s.seat]:
         if KIND[c] == KIND_CHAOS or s.why_not(A_LAY + c) is not None:
             continue
-        t = s.clone()
-        t.apply(A_LAY + c)
-        if t.phase == P_BEND:
-            t.apply(t.rival_action())
-        if t.phase == P_BUILD:
-            t.apply(A_STOP)
-        rng = m.copy_rng()
-        while t.phase == P_DICE:
-            t.apply(t.sample_chance(rng))
-        if t.derails:
+        if m.after_build(c).derails:
             return c
     return None
 

@@ -22,8 +22,7 @@ from tools.app_script import (  # noqa: E402
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_LAY, A_BEND_L, A_BEND_R, A_STOP, P_BEND, P_BUILD, P_DICE, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
-    MODE_TABLE,
+    A_LAY, A_BEND_L, A_BEND_R, P_BEND, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE,
 )
 
 
@@ -55,25 +54,13 @@ def _layable(m):
     return None
 
 
-def _played(m, card):
-    # The State after `card` is laid alone (the bend offered first) and its dice rolled.
-    s = m.state.clone()
-    s.apply(A_LAY + card)
-    if s.phase == P_BEND:
-        s.apply(s.rival_action())
-    if s.phase == P_BUILD:
-        s.apply(A_STOP)
-    rng = m.copy_rng()
-    while s.phase == P_DICE:
-        s.apply(s.sample_chance(rng))
-    return s
 
 
 def _long_run(m):
     # A card whose build moves the loco 3 cards or more, then derails taking 2 or more.
     for c in m.state.hands[0]:
         if KIND[c] != KIND_CHAOS and m.state.why_not(A_LAY + c) is None:
-            t = _played(m, c)
+            t = m.after_build(c)
             if t.moved >= 2 and t.derail_left and t.taken >= 2 and not t.hits:
                 return c
     return None
@@ -114,7 +101,7 @@ def moves():
     that many frames into it (no frame is added after them)."""
     seed, card = find(MODE_SOLO, _long_run, range(1, 3000))
     m = Model(MODE_SOLO, seed)
-    t = _played(m, card)
+    t = m.after_build(card)
     m.build(card)
     roll = m.keys[:m.roll_at]
     dice = frames(DIE_MS) * VALUE[card]  # a build of one card rolls its value in dice
