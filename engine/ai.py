@@ -107,6 +107,20 @@ def weight_row(table, row):
         i += 2
     return out
 
+_last = [None, -1, None]  # the table, row and weights _row() returned last
+
+
+def _row(table, row):
+    # weight_row(), the last one kept: engine.lookahead makes dozens of planners a decision,
+    # nearly all on one row (a list of N_FEATURES small ints: little RAM).
+    last = _last
+    if last[0] is not table or last[1] != row:
+        last[2] = weight_row(table, row)
+        last[0] = table
+        last[1] = row
+    return last[2]
+
+
 _probs = {}
 
 
@@ -170,7 +184,7 @@ class Planner:
         self.turns = turns_left(state) if turns < 0 else turns
         self.w = None
         if weights is not None and self.turns > 0:
-            self.w = weight_row(weights, bucket(self.turns))
+            self.w = _row(weights, bucket(self.turns))
         self.challenge = state.mode == MODE_CHALLENGE
         pile = []
         psum = 0
@@ -509,6 +523,7 @@ class Planner:
             self.cmask = 0
             for d in rest:
                 self.cmask |= 1 << VALUE[d]
+            self.work += 4  # the pile changed: its tops worked out again, and valued
             self._consider(self._still(gone + v, open_), f)
             if rest:
                 self._chaos_dfs(rest, f, gone + v, open_)

@@ -29,11 +29,10 @@ from engine.state import (
 )
 
 _PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
-OPTIONS = const(3)  # the top options of engine.ai played on
+OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
-MARGIN = const(3145728)  # options rated over 6 points (x16 x32768) worse are not played on
-CAP = const(1500)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
-XCV = 1
+MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
+CAP = const(1400)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
 _CLONE = const(14)  # the work of copying a State and replaying a step or two on it
 
 
@@ -201,7 +200,7 @@ class Search:
         bi = 0
         best = None
         for ci in range(n):
-            v = base[ci] * self.samples * XCV + totals[ci]
+            v = base[ci] * self.samples + totals[ci]
             if best is None or v < best:
                 best = v
                 bi = ci
@@ -247,7 +246,7 @@ class Search:
             now -= ONE * _PROB * len(c.piles[0])
         if not self._others(c, u2) or not self._afford():
             return None
-        return self._leaf(c) - now * XCV
+        return self._leaf(c) - now
 
     def _deal(self, c, dealt, rest, ndeck, draws):
         # Gives the copy `c` this sample's cards: the other hands, then the draws on top of
