@@ -1,21 +1,22 @@
 """Reviews a game: at each of a player's decisions, what the coach would have done.
 
-    python -m tools.review RECORD.json [--seat N] [--png PICTURE.png] [--samples 48]
+    python -m tools.review RECORD.json [--seat N] [--png PICTURE.png] [--samples 32]
                                        [--seed 0]
 
 RECORD.json is any `loknroll/1` record (docs/rules.md §10): the desktop's (engine.selfplay) or
 one taken off a board. The game is replayed step by step (engine.record) and at every decision
 of the seat (the person's: seat 0, or 1 against the rival) that had more than one real choice,
 the coach (engine.coach) tries the choice made and its own on the same samples of what the seat
-could not see, `best`'s planner playing each to the end. The report gives per decision the
-coach's choice in the hint's words (engine.advice), the expected final score after each choice
-and the points lost; then the biggest mistakes and the total. --png draws the expected final
-score turn by turn.
+could not see, `best`'s planner playing each on for a few turns (engine.coach.HORIZON) and its
+estimate valuing the rest. The report gives per decision the coach's choice in the hint's words
+(engine.advice), the expected final score after each choice and the points lost; then the
+biggest mistakes and the total. --png draws the expected final score turn by turn.
 
 An expected final score is what the game would end at on average if `best` played on after
-that choice (the coach's samples); the points lost are the difference from the coach's choice,
-in the coach's measure (docs/rules.md §7 score; a lost challenge counts 40 more, §8; against
-the rival, less the rival's cards, §8). Reproducible: the same --seed gives the same review.
+that choice (the coach's samples: a few turns played, the rest by `best`'s estimate); the points
+lost are the difference from the coach's choice, in the coach's measure (docs/rules.md §7
+score; a lost challenge counts 40 more, §8; against the rival, less the rival's cards, §8).
+Reproducible: the same --seed gives the same review.
 """
 import argparse
 import json
@@ -25,7 +26,7 @@ import time
 from engine.advice import explain, say
 from engine.ai import Planner
 from engine.bots import weights
-from engine.coach import Coach, options, outcome, same_choice
+from engine.coach import SAMPLES, Coach, options, outcome, same_choice
 from engine.codes import PHASE_NAMES
 from engine.record import RecordError, replay
 from engine.rng import Rng
@@ -54,7 +55,7 @@ class Decision:
         return max(0.0, self.mine.mean() - self.best.mean())
 
 
-def review(record, seat=None, samples=48, seed=0):
+def review(record, seat=None, samples=SAMPLES, seed=0):
     """Returns (the seat reviewed, [Decision], final State) for a record (a dict)."""
     found = []
     rng = Rng(seed, _STREAM_REVIEW)
@@ -265,7 +266,7 @@ def main(argv=None):
                         help="the seat to review (default: the person's: 1 against the rival, "
                              "else 0)")
     parser.add_argument("--png", help="write the expected final score turn by turn here")
-    parser.add_argument("--samples", type=int, default=48,
+    parser.add_argument("--samples", type=int, default=SAMPLES,
                         help="the coach's samples per close call (fewer: faster, rougher)")
     parser.add_argument("--seed", type=int, default=0, help="the coach's samples' seed")
     args = parser.parse_args(argv)
