@@ -1,5 +1,7 @@
-"""The words of advice, one set for the device's hint (lib/lnr/hint.py, engine.bots.hint) and
-the desktop's review of a game (tools/review.py): an action in words, and why in a few."""
+"""The words of advice, one set for the device's hint and the desktop's review of a game
+(tools/review.py): why in a few words (reason(): engine.bots.hint gives them to the hint's
+panel) and an action in words (say(): the phrases lib/lnr/hint.py puts on the panel, its card
+names lnr.hud.card_name's; host_tests/test_review.py holds them equal)."""
 # Loaded only when advice is given (the hint's key press, the review): its strings cost RAM on
 # the device, which the table's bots do not need.
 from engine.ai import open_ahead
@@ -24,12 +26,6 @@ def card(c):
 def bend(action):
     """Returns a bend (A_BEND_L or A_BEND_R) in words: "bend left", "bend right"."""
     return "bend left" if action == A_BEND_L else "bend right"
-
-
-def then(cards):
-    """Returns the cards a build adds after its first, in their order: "then 3 straight,
-    3 curve"."""
-    return "then " + ", ".join([card(c) for c in cards])
 
 
 def say(state, action):

@@ -7,15 +7,12 @@ engine/bots.py), on a copy of the State. Its risk is the screen's own figure (ln
 risk_text of state.build_risk, docs/rules.md §5): what the side panel shows as "Roll" once the
 build is laid, and as "Lay" on the card for a build of one card. The bot's own words are shown
 where they do not quote a risk of their own (its rounding may differ from the screen's).
-The words are engine.advice's, as the desktop's review of a game (tools/review.py) says them;
-that module is loaded for the hint and dropped after it (RAM).
 """
 from engine.cards import KIND, KIND_CHAOS
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, P_CHAOS,
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_BEND, P_BUILD, P_CHAOS,
 )
-from lnr import drop
-from lnr.hud import S_INFO, risk_text, risk_colour
+from lnr.hud import S_INFO, card_name, risk_text, risk_colour
 from lnr.ui import GREY, YELLOW, GREEN, WHITE
 
 _MORE = 3  # cards named after the first (a build of one value has at most 4 here)
@@ -32,7 +29,6 @@ def show(play):
         action, reason = hint(s)
         plan = _plan(hint, s, action) if action is not None and (
             A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R) else None
-        from engine import advice
     except Exception:  # a hint must never end the game
         action = None
     if action is None:  # no hint for this step (bots.hint: e.g. while dice wait to roll)
@@ -43,11 +39,9 @@ def show(play):
     ui.clear_panel()
     ui.pline(0, "Hint", YELLOW)
     if plan is not None:
-        _build(ui, advice, s, action, plan)
+        _build(ui, s, action, plan)
     else:
-        _other(ui, advice, s, action, reason)
-    advice = None
-    drop("engine.advice")
+        _other(ui, s, action, reason)
     ui.pline(6, "A: OK", GREY)
     cards = play.cards()
     card = action - A_CHAOS if action >= A_CHAOS else action - A_LAY
@@ -88,32 +82,42 @@ def _plan(hint, s, action):
     return [bend, more, t]
 
 
-def _build(ui, advice, s, action, plan):
+def _build(ui, s, action, plan):
     bend, more, t = plan
     if action >= A_LAY:
-        text = advice.say(s, action)
+        text = "Lay " + card_name(action - A_LAY)
     else:
         text = "Lay it"  # the bend of the curve picked already
         bend = action
     ui.pline(1, text, GREEN)
     if bend >= 0:
-        ui.pline(2, advice.bend(bend), GREEN)
+        ui.pline(2, "bend " + ("left" if bend == A_BEND_L else "right"), GREEN)
     if more:
-        text = advice.then(more)
-        ui.pline(3, text if len(text) <= 22 else "then %d more" % len(more), GREEN)
+        text = "then"
+        for c in more:
+            text += " " + card_name(c) + ","
+        ui.pline(3, text[:-1] if len(text) <= 23 else "then %d more" % len(more), GREEN)
     num, den = t.build_risk()
     ui.pline(4, "Risk when rolled:")
     ui.pline(5, risk_text(num, den, "Roll"), risk_colour(num, den))
 
 
-def _other(ui, advice, s, action, reason):
-    text = advice.say(s, action)
+def _other(ui, s, action, reason):
     if action == A_PASS:
+        text = "Pass"
         if "%" in reason:  # the bot's risk, in its own rounding: the screen's instead
             reason = _safest(s)
-    elif action == A_STOP and s.phase != P_CHAOS:
-        num, den = s.build_risk()
-        reason = risk_text(num, den, "Roll")
+    elif action == A_STOP:
+        if s.phase == P_CHAOS:
+            text = "Stop discarding"
+        else:
+            text = "Roll the dice"
+            num, den = s.build_risk()
+            reason = risk_text(num, den, "Roll")
+    elif action >= A_PILE:
+        text = "Pile " + card_name(action - A_PILE)
+    else:
+        text = "Discard " + card_name(action - A_CHAOS)
     ui.pline(1, text, GREEN)
     ui.pline(3, reason or "", WHITE)
 
