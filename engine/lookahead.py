@@ -6,14 +6,14 @@ options."""
 # cannot know (its dice this turn, the cards drawn next), every option plays out the rest of
 # its turn (engine.ai's plan, the same dice for all), the other seats' turns up to the seat's
 # next one, and is then valued by engine.ai at the seat's next turn (exact over that turn's
-# dice, plus the estimate). The option with the lowest total wins; with one sample or none the
-# engine.ai plan stands.
+# dice, plus the estimate). The option with the lowest total wins; if not even one round of
+# samples fits under the cap, the engine.ai plan stands.
 # Fair by construction (docs/rules.md §3.4, §3.5: the deck, the cards removed at setup and the
 # other hands are hidden): the samples draw from the unseen cards in a canonical order (sorted
 # ids) with the bot's own rng, never from the deck's real order.
 # The cost is capped: every planner counts its work (engine.ai Planner.work) and the search
-# stops before a round of samples would pass _CAP, so a decision stays within the time a SAMD51
-# may take (tools/bench.py measures it). Ints only, as in engine.ai: every runtime decides alike.
+# stops before a round of samples would pass CAP, so a decision stays within the time a SAMD51
+# may take (1.5 s: tools/bench.py estimates it from CircuitPython's VM). Ints only, as in engine.ai: every runtime decides alike.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -32,7 +32,7 @@ _PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
 OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
-CAP = const(1400)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
+CAP = const(1200)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
 _CLONE = const(14)  # the work of copying a State and replaying a step or two on it
 
 
