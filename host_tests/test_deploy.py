@@ -78,12 +78,14 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     assert [p for p in tree if p.startswith("lib/adafruit_ticks.")]
     assert not [p for p in tree if p.startswith("lib/adafruit_display_text/label.")]
     device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots",
-                     "gamelog", "codes", "order"}
+                     "gamelog", "codes", "order", "lookahead", "advice"}
     for src in (clone / "engine").glob("*.py"):
         shipped = "lib/engine/" + src.stem + ".py" in tree or \
             "lib/engine/" + src.stem + ".mpy" in tree
-        # The engine's desktop tools (json, argparse) never reach the board.
-        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup")), src.name
+        # The engine's desktop tools (json, argparse) and the desktop's deep player (issue 12)
+        # never reach the board.
+        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup", "coach")), \
+            src.name
         assert shipped or src.stem not in device_engine, src.name
     reach = imports.reachable(clone)
     for src in (clone / "lib").rglob("*.py"):
