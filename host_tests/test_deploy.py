@@ -103,7 +103,7 @@ def test_tree_layout_from_sources(tmp_path):
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
     for p in (src / "engine").glob("*.py"):
-        if p.stem not in ("record", "replay", "selfplay", "setup"):  # desktop-only
+        if p.stem not in ("record", "replay", "selfplay", "setup", "coach"):  # desktop-only
             assert tree.files["lib/engine/" + p.name] == p.read_bytes()
     reach = imports.reachable(src)
     for p in (src / "lib").rglob("*.py"):
