@@ -107,6 +107,20 @@ def weight_row(table, row):
         i += 2
     return out
 
+_last = [None, -1, None]  # the table, row and weights _row() returned last
+
+
+def _row(table, row):
+    # weight_row(), the last one kept: engine.lookahead makes dozens of planners a decision,
+    # nearly all on one row (a list of N_FEATURES small ints: little RAM).
+    last = _last
+    if last[0] is not table or last[1] != row:
+        last[2] = weight_row(table, row)
+        last[0] = table
+        last[1] = row
+    return last[2]
+
+
 _probs = {}
 
 
@@ -156,16 +170,21 @@ def open_ahead(cells, head):
 
 class Planner:
     """One decision of the seat to move; `weights`: a table of engine/ai_weights.py, or None
-    for the score after the turn alone (`greedy`)."""
+    for the score after the turn alone (`greedy`). To value a position with settled() rather
+    than decide, `seat`, `hand` and `turns` may name a seat other than the one to move, the
+    hand it held and the turns it had left (engine.lookahead: the end of its last turn)."""
 
-    def __init__(self, state, weights=None):
+    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1):
         self.s = state
-        seat = state.seat
+        if seat < 0:
+            seat = state.seat
+        if hand is None:
+            hand = state.hands[seat]
         self.seat = seat
-        self.turns = turns_left(state)
+        self.turns = turns_left(state) if turns < 0 else turns
         self.w = None
         if weights is not None and self.turns > 0:
-            self.w = weight_row(weights, bucket(self.turns))
+            self.w = _row(weights, bucket(self.turns))
         self.challenge = state.mode == MODE_CHALLENGE
         pile = []
         psum = 0
@@ -194,7 +213,7 @@ class Planner:
         n = [0, 0, 0, 0, 0]
         br = 0
         cmask = 0
-        for c in state.hands[seat]:
+        for c in hand:
             x = VALUE[c]
             if KIND[c] == KIND_CHAOS:
                 cs += x
@@ -217,6 +236,13 @@ class Planner:
         self.cards_laid = 0  # cards the chosen plan lays from now on
         self.build_risk = -1  # the best-valued build's chance of derailing; -1: no build fits
         self.build_val = 0
+        # A dict, if given: first action -> (value, chance of derailing, cards laid) of the
+        # best plan that starts with it (engine.lookahead).
+        self.options = None
+        # The work this planner did, in steps of its inner loops (an outcome of the dice, a
+        # step of the build search, a penalty card weighed): engine.lookahead caps its search
+        # by it, the same count on every runtime, so the cap holds the time on a SAMD51.
+        self.work = len(tv) + len(hand)
 
     # ------------------------------------------------------------- valuing outcomes
 
@@ -359,6 +385,7 @@ class Planner:
             if p is None:
                 p = dice_weights(dice)
                 self.big[dice] = p
+        self.work += dice + 1
         total = 0
         hits = 0
         last_key = -1
@@ -422,6 +449,11 @@ class Planner:
 
     def _consider(self, val, act):
         self.plans += 1
+        opts = self.options
+        if opts is not None:
+            old = opts.get(act)
+            if old is None or val < old[0]:
+                opts[act] = (val, self.last_risk, self.last_k)
         if self.best_val is None or val < self.best_val:
             self.best_val = val
             self.best_act = act
@@ -440,6 +472,11 @@ class Planner:
             self._consider(self._still(0, open_), A_STOP)
         if chaos:
             self._chaos_dfs(chaos, -1, 0, open_)
+
+    def settled(self):
+        """Returns the value (as choose()'s: 1/16 points x 32768) of the seat's position as it
+        stands, its turn over: the score plus the estimate of the rest of the game."""
+        return self._still(0, open_ahead(self.s.cells, self.s.head))
 
     def _still(self, chaos, open_):
         # The value (as _move's) of ending the turn with the loco where it is, `chaos`
@@ -486,6 +523,7 @@ class Planner:
             self.cmask = 0
             for d in rest:
                 self.cmask |= 1 << VALUE[d]
+            self.work += 4  # the pile changed: its tops worked out again, and valued
             self._consider(self._still(gone + v, open_), f)
             if rest:
                 self._chaos_dfs(rest, f, gone + v, open_)
@@ -592,6 +630,7 @@ class Planner:
         self.deepest = []
         self.budget = _NODES
         self._dfs(cells, head, 0, 0, want, broken_first, [])
+        self.work += _NODES - self.budget
         return self.deepest
 
     def _dfs(self, cells, head, ns, nc, want, broken_first, path):
@@ -654,6 +693,7 @@ class Planner:
                 rest.append(VALUE[d])
             rest.remove(v)
             combined = self._put(v)
+            self.work += len(rest) + 1
             self.tops[0] = pile_tops(self.pile, rest)
             val = self._outcome(self._hand_part(0, 1, 0, 0, self.tv[-1], open_), 0, 1, 0, 0, 0,
                                 0, s.derails)

@@ -4,18 +4,26 @@
 #   every roll of the dice (engine.ai).
 # - `best`: the same search, each outcome valued by the score after the turn plus the
 #   estimate of what the rest of the game will add (engine.ai; weights per mode in
-#   engine.ai_weights, loaded on first use).
-# `greedy` and `best` are deterministic (the rng is unused) and see only what their seat may
-# see. A bot plans the whole rest of its turn and returns its next step; the next call plans
-# again from there (the same plan: nothing it did not foresee has happened).
-# hint(state) says what `best` would do at the decision at hand, and why in a few words.
-from engine.ai import Planner, open_ahead
-from engine.cards import VALUE
-from engine.order import pile_tops
-from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS,
-    P_ORDER, TURN, BEND_L,
-)
+#   engine.ai_weights, loaded on first use); its few top options are then played a turn
+#   further on samples of the dice and the next cards (engine.lookahead, its work capped).
+# Every bot sees only what its seat may see and draws chance from its own rng (`greedy`
+# uses none): given the same rng state, the same visible position gives the same action.
+# A bot plans the whole rest of its turn and returns its next step; the next call plans
+# again from there. hint(state) says what `best` would do at the decision at hand, and why
+# in a few words (engine.advice; the desktop's review uses the same words). The desktop's
+# deep player, engine.coach, is not here: it never goes to the board.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from engine.ai import Planner
+from engine.lookahead import Search
+from engine.rng import Rng
+from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER
 
 
 def random_bot(state, rng):
@@ -44,70 +52,28 @@ def weights(mode):
 
 def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
-    the estimate of the rest of the game."""
-    return Planner(state, weights(state.mode)).choose()
+    the estimate of the rest of the game, its top options checked a turn further on a few
+    samples drawn with `rng` (engine.lookahead)."""
+    return Search(state, weights(state.mode), rng).choose()
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "best": best_bot}
 
 _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
+_STREAM_HINT = const(2)  # the hint's own rng stream (engine.selfplay: 0 chance, 1 the bots)
 
 
-def _pct(risk):
-    # A chance in 1/32768 as a whole percent, rounded.
-    return (risk * 100 + 16384) // 32768
-
-
-def hint(state):
+def hint(state, rng=None):
     """Returns (action, reason): what `best` would do now and why, e.g. "risk 12%" (at most
-    20 characters); (None, "") where nobody decides (dice, game over, the rival)."""
+    20 characters, engine.advice); (None, "") where nobody decides (dice, game over, the
+    rival). Without `rng`, the look-ahead draws from a stream of its own seeded by the turn's
+    number, so that asking twice gives the same hint."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, ""
-    planner = Planner(state, weights(state.mode))
-    action = planner.choose()
-    return action, reason(state, planner, action)
+    if rng is None:
+        rng = Rng(state.turn, _STREAM_HINT)
+    search = Search(state, weights(state.mode), rng)
+    action = search.choose()
+    from engine.advice import explain  # its words load with the hint only (RAM)
 
-
-def reason(state, planner, action):
-    """Returns the few words that say why `planner` (after choose()) picked `action`."""
-    p = state.phase
-    pile = state.piles[state.seat]
-    top = VALUE[pile[-1]] if pile else 0
-    if action == A_PASS:
-        if planner.build_risk < 0:
-            return "no card fits"
-        if state.loco == 0 and state.ahead() == 0:
-            return "free: no penalty"  # docs/rules.md D4: nothing behind the loco to take
-        pct = _pct(planner.build_risk)
-        # A low risk is not why: holding the cards is worth more than laying them now.
-        return "builds risk %d%%" % pct if pct >= 20 else "keep cards for later"
-    if action >= A_PILE:
-        v = VALUE[action - A_PILE]
-        if v == top:
-            return "combines: -%d" % v  # §6: both cards go to the box
-        least = None
-        for t, d in pile_tops([VALUE[c] for c in pile], [VALUE[c] for c in state.penalty]):
-            if least is None or d < least:
-                least = d
-        return "pile %+d in all" % least  # the best order's change of the pile's sum
-    if action >= A_CHAOS:
-        v = VALUE[action - A_CHAOS]
-        if v == top:
-            return "combines: -%d" % (2 * v)  # the card leaves the hand, the top the pile
-        return "no dice, no risk"
-    if action == A_STOP:
-        if p == P_CHAOS:
-            return "keep the rest"
-        return "roll: risk %d%%" % _pct(planner.risk)
-    if action >= A_LAY or p == P_BEND:
-        if p == P_BEND:
-            cells = state.cells[:]
-            cells.append(state.target())
-            bend = action - A_BEND_L + BEND_L
-            free = open_ahead(cells, (state.head + TURN[bend]) & 3)
-            return "%d free ahead" % free if free < 4 else "open ahead"
-        n = planner.cards_laid
-        if n > 1:
-            return "%d cards, risk %d%%" % (n, _pct(planner.risk))
-        return "risk %d%%" % _pct(planner.risk)
-    return ""
+    return action, explain(state, action, search.planner)

@@ -145,10 +145,13 @@ def start_state(record):
         raise RecordError(0, str(e))
 
 
-def replay(record):
+def replay(record, observe=None):
     """Replays a record step by step; returns the final State, or raises RecordError at the
-    first step that is malformed or illegal."""
+    first step that is malformed or illegal. `observe(state, action)`, if given, is called
+    before every step is applied (tools/review.py walks a game that way)."""
     state = start_state(record)
+    if observe is not None:
+        state = _Observed(state, observe)
     rolls = record.get("rolls", [])
     turns = record.get("turns")
     if not isinstance(rolls, list) or not isinstance(turns, list):
@@ -172,7 +175,22 @@ def replay(record):
         raise RecordError(number + 1, "the record ends before the game is over")
     if used != len(rolls):
         raise RecordError(number, "%d recorded rolls are left unused" % (len(rolls) - used))
-    return state
+    return state.state if observe is not None else state
+
+
+class _Observed:
+    """A State whose apply() first tells `observe` (replay's observe hook)."""
+
+    def __init__(self, state, observe):
+        self.state = state
+        self.observe = observe
+
+    def apply(self, action):
+        self.observe(self.state, action)
+        self.state.apply(action)
+
+    def __getattr__(self, name):
+        return getattr(self.state, name)
 
 
 def _replay_turn(state, turn, number, rolls, used):

@@ -9,21 +9,37 @@ from engine.state import MODE_NAMES, deal
 from engine.record import Recorder
 from engine.bots import BOTS
 
+# Bots of the desktop alone: their modules are never shipped to the board (tools/imports.py).
+DESKTOP_BOTS = ("coach",)
 # Chance (setup and dice) and the bots' choices draw from separate streams of one seed, so
 # that two bots given the same seed face the same deck and the same dice.
 _STREAM_CHANCE = 0
 _STREAM_BOT = 1
 
 
+def bot_names():
+    """Returns the names of every bot: the board's (engine.bots.BOTS) and the desktop's."""
+    return sorted(BOTS) + list(DESKTOP_BOTS)
+
+
+def find_bot(name):
+    """Returns the bot called `name` (a function (state, rng) -> action), or None."""
+    if name == "coach":
+        from engine.coach import coach_bot
+
+        return coach_bot
+    return BOTS.get(name)
+
+
 def play(mode, seed, players=None, bot=None):
     """Returns the record (a dict) of a whole game of `mode` ("solo", "challenge", "rival" or
-    "table") from `seed`, every human seat played by `bot` (a name from engine.bots.BOTS,
-    default "random"); the rival seat follows its fixed rules (§8)."""
+    "table") from `seed`, every human seat played by `bot` (a name from bot_names(), default
+    "random"); the rival seat follows its fixed rules (§8)."""
     if mode not in MODE_NAMES:
         raise ValueError("unknown mode %s: one of %s" % (mode, ", ".join(MODE_NAMES)))
-    choose = BOTS.get(bot or "random")
+    choose = find_bot(bot or "random")
     if choose is None:
-        raise ValueError("unknown bot %s: one of %s" % (bot, ", ".join(sorted(BOTS))))
+        raise ValueError("unknown bot %s: one of %s" % (bot, ", ".join(bot_names())))
     chance = Rng(seed, _STREAM_CHANCE)
     bot_rng = Rng(seed, _STREAM_BOT)
     state = deal(MODE_NAMES.index(mode), chance, players)
@@ -51,7 +67,7 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=None,
                         help="seats (table: 2-4; other modes have a fixed number)")
     parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--bot", default="random", choices=sorted(BOTS))
+    parser.add_argument("--bot", default="random", choices=bot_names())
     args = parser.parse_args(argv)
     try:
         record = play(args.mode, args.seed, args.players, args.bot)

@@ -70,3 +70,27 @@ def test_best_beats_greedy_at_the_table():
             if roles[seat] == "best":
                 share += 1 / len(winners)
     assert share > 0.56 * len(SEEDS), share
+
+
+def test_best_looks_ahead_to_a_lower_solo_score_than_before():
+    # Issue 12: `best`'s look-ahead (engine.lookahead) over the planner alone with the weights
+    # it had (tools/best_before.py): on the same seeds, at least a point lower on average.
+    from tools.best_before import best_before_bot
+
+    bots = dict(BOTS, before=best_before_bot)
+    solo = {}
+    for name in ("before", "best"):
+        total = 0
+        for seed in SEEDS:
+            chance = Rng(seed, 0)
+            rng = Rng(seed, 1)
+            state = deal(MODE_NAMES.index("solo"), chance)
+            state.start()
+            while not state.is_terminal():
+                if state.is_chance():
+                    state.apply(state.sample_chance(chance))
+                else:
+                    state.apply(bots[name](state, rng))
+            total += state.score(0)
+        solo[name] = total
+    assert solo["best"] <= solo["before"] - len(SEEDS), solo

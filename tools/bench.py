@@ -1,7 +1,13 @@
 """How strong and how fast the built-in bots are (`make bench`).
 
-    python -m tools.bench [--seeds 500] [--bots random,greedy,best] [--vm-games 500] [--no-vm]
+    python -m tools.bench [--seeds 500] [--bots random,greedy,best-before,best]
+                          [--coach-seeds 200] [--coach-modes solo] [--vm-games 500] [--no-vm]
                           [--jobs 2] [--vm-jobs 1]
+
+`best-before` is `best` as it was before its look-ahead and refit (tools/best_before.py: engine.ai
+alone with the old weights), so that the bench shows both. The desktop's `coach` (engine.coach)
+plays its own number of seeds (from 0, the same deals) in the modes asked, on CPython only: it
+never runs on a board.
 
 Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
 bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
@@ -28,9 +34,11 @@ import sys
 import time
 from multiprocessing import Pool
 
-from engine.bots import BOTS, weights
+from engine.bots import weights
 from engine.rng import Rng
+from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES, deal
+from tools.best_before import best_before_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("solo", "challenge", "rival")
@@ -61,10 +69,17 @@ def cp_runs(bots, games):
     return out, int(run("--loop")["loop_us"])
 
 
+def find(name):
+    """Returns the bot called `name`: engine.selfplay's, or `best-before`."""
+    if name == "best-before":
+        return best_before_bot
+    return find_bot(name)
+
+
 def play(args):
     """Plays one game; returns (score, derailments, lost, won, decision times in seconds)."""
     name, mode, seed = args
-    bot = BOTS[name]
+    bot = find(name)
     chance = Rng(seed, 0)
     rng = Rng(seed, 1)
     state = deal(MODE_NAMES.index(mode), chance)
@@ -95,8 +110,8 @@ def vm_runs(bots, games, jobs):
     while todo or running:
         while todo and len(running) < jobs:
             b, m = todo.pop(0)
-            cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), script, b, m, "0",
-                   str(games)]
+            cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), "--tree",
+                   os.path.join(ROOT, "tools"), script, b, m, "0", str(games)]
             running.append(((b, m), subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                      stderr=subprocess.PIPE, text=True)))
         key, proc = running.pop(0)
@@ -115,7 +130,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.bench",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=500)
-    parser.add_argument("--bots", default="random,greedy,best")
+    parser.add_argument("--bots", default="random,greedy,best-before,best",
+                        help="the board's bots and best-before: every mode, on every VM")
+    parser.add_argument("--coach-seeds", type=int, default=200,
+                        help="games of the desktop's coach per mode (0: none; at most --seeds)")
+    parser.add_argument("--coach-modes", default="solo",
+                        help="the modes the coach plays (its games take seconds each)")
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
@@ -126,8 +146,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
     for b in bots:
-        if b not in BOTS:
-            parser.error("unknown bot %s: one of %s" % (b, ", ".join(sorted(BOTS))))
+        if b == "coach" or find(b) is None:
+            parser.error("unknown bot %s: one of %s (the coach has --coach-seeds)" % (
+                b, ", ".join(["best-before"] + [n for n in bot_names() if n != "coach"])))
+    args.coach_seeds = min(args.coach_seeds, args.seeds)
+    coach_modes = [m for m in args.coach_modes.split(",") if m] if args.coach_seeds else []
+    for m in coach_modes:
+        if m not in MODES:
+            parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
     results = {}
@@ -137,7 +163,15 @@ def main(argv=None):
             for m in MODES:
                 results[b, m] = pool.map(play, [(b, m, s) for s in range(args.seeds)],
                                          chunksize=10)
-    print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
+        print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
+        if coach_modes:
+            started = time.time()
+            for m in coach_modes:
+                results["coach", m] = pool.map(
+                    play, [("coach", m, s) for s in range(args.coach_seeds)], chunksize=1)
+            print("coach (CPython), %d seeded games in %s (seeds 0-%d): %.0f s" % (
+                args.coach_seeds, ", ".join(coach_modes), args.coach_seeds - 1,
+                time.time() - started))
     vm = {}
     if not args.no_vm:
         started = time.time()
@@ -154,22 +188,22 @@ def main(argv=None):
             print("SAMD51 factor: %d us (the loop on a SAMD51) / %d us (on this VM) = %.0f" % (
                 SAMD51_LOOP_US, loop_us, SAMD51_LOOP_US / loop_us))
     print()
-    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
         "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "MP VM ms",
         "CP VM ms", "SAMD51 est. ms"))
-    print("%-7s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
         "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max",
         "mean / max", "mean / max"))
-    for b in bots:
-        solo = results[b, "solo"]
-        scores = [r[0] for r in solo]
+    for b in bots + (["coach"] if coach_modes else []):
+        modes = MODES if b != "coach" else coach_modes
+        solo = results.get((b, "solo"))
         times = []
-        for m in MODES:
+        for m in modes:
             for r in results[b, m]:
                 times += r[4]
         cpy = "%.3f / %.1f" % (1000 * sum(times) / len(times), 1000 * max(times))
         vms = "-"
-        if vm:
+        if vm and b in bots:
             dec = sum(int(vm[b, m]["decisions"]) for m in MODES)
             tot = sum(int(vm[b, m]["total_ms"]) for m in MODES)
             mx = max(int(vm[b, m]["max_ms"]) for m in MODES)
@@ -178,19 +212,33 @@ def main(argv=None):
             if raw > mx:
                 vms += " (%d)" % raw
         cps = est = "-"
-        if cp:
+        if cp and b in bots:
             dec = sum(int(cp[b, m]["decisions"]) for m in MODES)
             mean_us = sum(int(cp[b, m]["total_us"]) for m in MODES) / dec
             max_us = max(int(cp[b, m]["max_us"]) for m in MODES)
             cps = "%.3f / %.2f" % (mean_us / 1000, max_us / 1000)
             factor = SAMD51_LOOP_US / loop_us
             est = "%.0f / %.0f" % (mean_us * factor / 1000, max_us * factor / 1000)
-        print("%-7s %6.2f %6.1f %8.2f %8.1f%% %6.1f%%  %-15s %-15s %-17s %-15s" % (
-            b, statistics.mean(scores), statistics.median(scores),
-            statistics.mean(r[1] for r in solo),
-            100 * statistics.mean(0 if r[2] else 1 for r in results[b, "challenge"]),
-            100 * statistics.mean(1 if r[3] else 0 for r in results[b, "rival"]), cpy, vms,
-            cps, est))
+        challenge = results.get((b, "challenge"))
+        rival = results.get((b, "rival"))
+        print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+            b, "%.2f" % statistics.mean(r[0] for r in solo) if solo else "-",
+            "%.1f" % statistics.median(r[0] for r in solo) if solo else "-",
+            "%.2f" % statistics.mean(r[1] for r in solo) if solo else "-",
+            "%.1f%%" % (100 * statistics.mean(0 if r[2] else 1 for r in challenge))
+            if challenge else "-",
+            "%.1f%%" % (100 * statistics.mean(1 if r[3] else 0 for r in rival))
+            if rival else "-", cpy, vms, cps, est))
+    if coach_modes:
+        print()
+        print("coach: %d games (seeds 0-%d) in %s; the others: %d." % (
+            args.coach_seeds, args.coach_seeds - 1, ", ".join(coach_modes), args.seeds))
+        if "solo" in coach_modes:
+            for b in bots:
+                if b in ("best", "best-before"):
+                    same = [r[0] for r in results[b, "solo"][:args.coach_seeds]]
+                    print("%s on the same %d solo seeds: mean %.2f" % (
+                        b, len(same), statistics.mean(same)))
     if vm:
         print()
         print("VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
@@ -203,7 +251,7 @@ def main(argv=None):
         for b in bots:
             for m in MODES:
                 f = vm[b, m]
-                print("  %-7s %-9s max %3s ms (single %3s) at %-12s alloc max %6s B   "
+                print("  %-11s %-9s max %3s ms (single %3s) at %-12s alloc max %6s B   "
                       "import %s B" % (b, m, f["max_ms"], f["raw_max_ms"], f["worst"],
                                       f["alloc_max"], f["import"]))
     return 0

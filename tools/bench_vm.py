@@ -1,7 +1,10 @@
 """The VM half of `make bench` (tools/bench.py): times the bots' decisions on the real
 MicroPython VM (tools/mpvm). Run by tools/bench.py as
 
-    node tools/mpvm/run.mjs --tree engine tools/bench_vm.py BOT MODE FIRST_SEED GAMES
+    node tools/mpvm/run.mjs --tree engine --tree tools tools/bench_vm.py BOT MODE FIRST_SEED GAMES
+
+BOT is a name of engine.bots.BOTS, or "best-before": `best` as it was before its look-ahead
+(tools/best_before.py).
 
 Plays the same seeded games as tools/bench.py and engine.selfplay (chance from stream 0 of the
 seed, the bot's rng from stream 1) and prints one line:
@@ -38,7 +41,10 @@ _import = gc.mem_alloc() - _before
 
 async def main(argv):
     name, mode, first, games = argv[1], argv[2], int(argv[3]), int(argv[4])
-    bot = BOTS[name]
+    if name == "best-before":
+        from tools.best_before import best_before_bot as bot
+    else:
+        bot = BOTS[name]
     total = 0
     decisions = 0
     worst = 0
@@ -57,11 +63,13 @@ async def main(argv):
             if state.is_rival(state.seat):
                 state.apply(state.rival_action())
                 continue
+            before = rng.getstate()
             a0 = gc.mem_alloc()
             t0 = time.ticks_ms()
             action = bot(state, rng)
             dt = time.ticks_diff(time.ticks_ms(), t0)
             used = gc.mem_alloc() - a0
+            after = rng.getstate()
             total += dt
             decisions += 1
             if used > alloc_max:
@@ -70,15 +78,18 @@ async def main(argv):
                 raw_worst = dt
             if dt > worst and dt >= 5:
                 # Other processes on this machine can stall a call for many milliseconds:
-                # a slow decision is timed twice more (the bots are deterministic and leave
-                # the state alone) and counts with its fastest time.
+                # a slow decision is timed twice more (from the same rng state: a bot's
+                # decision is a function of the state and its rng, and leaves the state
+                # alone) and counts with its fastest time.
                 for _ in range(2):
                     await mpvm.collect()
+                    rng.setstate(before)
                     t0 = time.ticks_ms()
                     bot(state, rng)
                     again = time.ticks_diff(time.ticks_ms(), t0)
                     if again < dt:
                         dt = again
+            rng.setstate(after)
             if dt > worst:
                 worst = dt
                 where = "%d/%d/%d" % (seed, state.turn, state.phase)

@@ -4,6 +4,9 @@ CircuitPython 10's own VM (tools/cpvm.py), and the loop that names the SAMD51 fa
     circuitpython tools/cp_bench.py BOT MODE FIRST_SEED GAMES
     circuitpython tools/cp_bench.py --loop
 
+BOT is a name of engine.bots.BOTS, or "best-before": `best` as it was before its look-ahead
+(tools/best_before.py, importable here: the repository's root is on the path).
+
 Plays the same seeded games as tools/bench.py and tools/bench_vm.py (chance from stream 0 of the
 seed, the bot's rng from stream 1) and prints one line:
 
@@ -39,7 +42,10 @@ def bench(name, mode, first, games):
     from engine.rng import Rng
     from engine.state import MODE_NAMES, deal
 
-    bot = BOTS[name]
+    if name == "best-before":
+        from tools.best_before import best_before_bot as bot
+    else:
+        bot = BOTS[name]
     total = decisions = worst = 0
     where = "-"
     for seed in range(first, first + games):
@@ -55,15 +61,21 @@ def bench(name, mode, first, games):
                 state.apply(state.rival_action())
                 continue
             gc.collect()
+            before = rng.getstate()
             t0 = time.ticks_us()
             action = bot(state, rng)
             dt = time.ticks_diff(time.ticks_us(), t0)
+            after = rng.getstate()
             if dt > 1000:
-                for _ in range(2):  # the bots are deterministic and leave the state alone
+                # Timed twice more from the same rng state (a decision is a function of the
+                # state and the bot's rng, and leaves the state alone).
+                for _ in range(2):
                     gc.collect()
+                    rng.setstate(before)
                     t0 = time.ticks_us()
                     bot(state, rng)
                     dt = min(dt, time.ticks_diff(time.ticks_us(), t0))
+                rng.setstate(after)
             total += dt
             decisions += 1
             if dt > worst:

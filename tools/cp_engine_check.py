@@ -53,12 +53,44 @@ def peak_of_game(mode, players, seed):
     return peak
 
 
+def best_cost():
+    # What the `best` bot (and so the hint) costs: the live heap its modules and a mode's
+    # weights keep, and per decision of a solo game the bytes allocated from a collected heap
+    # to its answer (nothing is collected meanwhile on this VM's big heap: an upper bound of
+    # the decision's peak) and the live heap after it (what it keeps: dice odds).
+    before = live()
+    from engine.bots import best_bot, weights
+    from engine.rng import Rng
+    from engine.state import new_game
+
+    weights(0)
+    print("import engine.bots + best's solo weights: %d bytes of live heap" % (live() - before))
+    chance = Rng(1, 0)
+    rng = Rng(1, 1)
+    state = new_game(0, chance)
+    base = live()
+    most = kept = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(state.sample_chance(chance))
+            continue
+        a0 = live()
+        action = best_bot(state, rng)
+        used = gc.mem_alloc() - a0
+        most = max(most, used)
+        state.apply(action)
+        kept = max(kept, live() - base)
+    print("best, a solo game: at most %d bytes allocated by one decision (its peak is less), "
+          "at most %d bytes live between decisions (State, Rngs, caches)" % (most, kept))
+
+
 def main():
     print("CircuitPython %s: %s" % (".".join(str(n) for n in sys.implementation.version[:3]),
                                     sys.implementation.name))
     cost = measure_import()
     print("import engine.state + engine.rng: %d bytes of live heap (budget %d)"
           % (cost, IMPORT_BUDGET))
+    best_cost()  # it loads engine.bots first
     import engine.bots  # noqa: F401 - loaded before the games: its cost is not a game's
     worst = 0
     for mode, players in MODES:

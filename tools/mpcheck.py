@@ -103,6 +103,38 @@ async def print_records(seeds):
             await mpvm.collect()
 
 
+async def best_cost():
+    # What the `best` bot (and so the hint) costs, as tools/cp_engine_check.py prints it: the
+    # live heap its modules and a mode's weights keep, and per decision of a solo game the
+    # bytes allocated from a collected heap (an upper bound of the decision's peak) and the
+    # live heap between decisions.
+    before = await live()
+    from engine.bots import best_bot, weights
+    from engine.rng import Rng
+    from engine.state import new_game
+
+    weights(0)
+    print("import engine.bots + best's solo weights: %d bytes of live heap"
+          % ((await live()) - before))
+    chance = Rng(1, 0)
+    rng = Rng(1, 1)
+    state = new_game(0, chance)
+    base = await live()
+    most = kept = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(state.sample_chance(chance))
+            continue
+        a0 = await live()
+        action = best_bot(state, rng)
+        used = gc.mem_alloc() - a0
+        most = max(most, used)
+        state.apply(action)
+        kept = max(kept, (await live()) - base)
+    print("best, a solo game: at most %d bytes allocated by one decision (its peak is less), "
+          "at most %d bytes live between decisions (State, Rngs, caches)" % (most, kept))
+
+
 async def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--records":
         await print_records(int(sys.argv[2]))
@@ -112,6 +144,7 @@ async def main():
     cost = await measure_import()
     print("import engine.state + engine.rng: %d bytes of live heap (budget %d)"
           % (cost, IMPORT_BUDGET))
+    await best_cost()  # before the games, which load engine.bots for their random bot
     worst = 0
     for mode, players in MODES:
         peak = 0

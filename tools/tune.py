@@ -31,6 +31,7 @@ from engine.ai import (  # the feature indices are private consts there (no RAM 
     _F_SHUT as F_SHUT, _F_OPEN as F_OPEN, _F_DERAILS as F_DERAILS, _F_LAST as F_LAST,
 )
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
+from engine.lookahead import Search
 from engine.rng import Rng
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS, deal
 
@@ -107,6 +108,18 @@ def features(state, seat, hand):
     return f
 
 
+def decide(player, state, weights, rng):
+    """Returns the action of `player` ("planner": engine.ai alone; "search": `best`, engine.ai
+    with engine.lookahead; "coach": engine.coach, its rollouts by engine.ai) with `weights`."""
+    if player == "planner":
+        return Planner(state, weights).choose()
+    if player == "search":
+        return Search(state, weights, rng).choose()
+    from engine.coach import Coach
+
+    return Coach(state, rng, weights).choose()
+
+
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won): samples are
     (bucket, features, target) at the end of each turn of a seat the weights play.
@@ -115,8 +128,9 @@ def play(args):
     the seed), every other one played by the weights, the rest by `greedy`; the score, lost
     and won returned are those of the first seat the weights play (won: a shared win counts
     its share)."""
-    mode, seed, weights = args
+    mode, seed, weights, player = args
     chance = Rng(seed, 0)
+    rng = Rng(seed, 1)
     table = mode == "table"
     state = deal(MODE_NAMES.index(mode), chance, 2 + seed % 3 if table else None)
     if table:
@@ -135,7 +149,7 @@ def play(args):
         elif state.seat in mine:
             under_way = state.turn
             seat = state.seat
-            state.apply(Planner(state, weights).choose())
+            state.apply(decide(player, state, weights, rng))
         else:
             state.apply(Planner(state).choose())  # greedy at the table
         if under_way and (state.turn != under_way or state.is_terminal()):
@@ -288,6 +302,9 @@ def main(argv=None):
     parser.add_argument("--holdout", type=int, default=400)
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--player", default="search", choices=("planner", "search", "coach"),
+                        help="who plays the games the targets come from: engine.ai alone, "
+                        "`best` (engine.ai and its look-ahead) or the desktop's coach")
     parser.add_argument("--step", type=float, default=0.5,
                         help="move this part of the way from the weights to the fitted ones")
     parser.add_argument("--fresh", action="store_true", help="start from greedy, not the "
@@ -311,7 +328,8 @@ def main(argv=None):
     with Pool(args.jobs) as pool:
         for it in range(args.iters + 1):
             t = time.time()
-            test = pool.map(play, [(args.mode, s, weights) for s in holdout], chunksize=8)
+            test = pool.map(play, [(args.mode, s, weights, args.player) for s in holdout],
+                            chunksize=8)
             score = objective(args.mode, test)
             print("iter %d held-out %s" % (it, summary(test)), flush=True)
             if weights is not None and (best is None or score < best[0]):
@@ -319,7 +337,8 @@ def main(argv=None):
             if it == args.iters:
                 break
             seeds = range(TRAIN_SEED + it * args.games, TRAIN_SEED + (it + 1) * args.games)
-            games = pool.map(play, [(args.mode, s, weights) for s in seeds], chunksize=8)
+            games = pool.map(play, [(args.mode, s, weights, args.player) for s in seeds],
+                             chunksize=8)
             history.append([g[0] for g in games])
             pooled = []
             for h in history[-2:]:

@@ -1,0 +1,317 @@
+"""The `best` bot's look-ahead (engine/bots.py): a few samples of the next turn for its top
+options."""
+# engine.ai values a plan by the score after this turn plus an estimate of the rest of the
+# game. Here the few plans it rates highest (their first steps: a pass, a chaos card, the first
+# card of a build, a bend, a stop) are played on: for each of a few samples of what the seat
+# cannot know (its dice this turn, the cards drawn next), every option plays out the rest of
+# its turn (engine.ai's plan, the same dice for all), the other seats' turns up to the seat's
+# next one, and is then valued by engine.ai at the seat's next turn (exact over that turn's
+# dice, plus the estimate). The option with the lowest total wins; if not even one round of
+# samples fits under the cap, the engine.ai plan stands.
+# Fair by construction (docs/rules.md §3.4, §3.5: the deck, the cards removed at setup and the
+# other hands are hidden): the samples draw from the unseen cards in a canonical order (sorted
+# ids) with the bot's own rng, never from the deck's real order.
+# The cost is capped: every planner counts its work (engine.ai Planner.work) and the search
+# stops before a round of samples would pass CAP, so a decision stays within the time a SAMD51
+# may take (1.5 s: tools/bench.py estimates it from CircuitPython's VM). Ints only, as in engine.ai: every runtime decides alike.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+from engine.ai import Planner, dice_weights, turns_left, ONE, LOSS
+from engine.state import (
+    A_ROLL0, A_ROLL1, P_TURN, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL, REMOVED_AT_SETUP,
+    CHALLENGE_DERAILS,
+)
+
+_PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
+OPTIONS = const(4)  # the top options of engine.ai played on
+SAMPLES = const(3)  # samples per option
+MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
+CAP = const(1200)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
+_CLONE = const(14)  # the work of copying a State and replaying a step or two on it
+
+
+def unseen(state, seat):
+    """Returns the cards `seat` cannot see, in a canonical order (sorted ids): the deck, the
+    cards removed at setup (§3.4) and the other seats' hands (§3.5)."""
+    out = state.deck[:]
+    n = REMOVED_AT_SETUP[state.players]
+    for i in range(n):
+        out.append(state.box[i])
+    for i in range(state.players):
+        if i != seat:
+            for c in state.hands[i]:
+                out.append(c)
+    out.sort()
+    return out
+
+
+class Search:
+    """One decision of the seat to move, `weights` a table of engine/ai_weights.py, `rng`
+    the bot's own engine.rng.Rng."""
+
+    def __init__(self, state, weights, rng):
+        self.s = state
+        self.w = weights
+        self.rng = rng
+        self.seat = state.seat
+        self.turn = state.turn
+        self.turns = turns_left(state)
+        self.work = 0
+        self.samples = 0  # rounds of samples completed by choose()
+        self.planner = None  # engine.ai's Planner of this decision, its options recorded
+
+    def choose(self):
+        """Returns the action to take."""
+        s = self.s
+        p = Planner(s, self.w)
+        p.options = {}
+        best = p.choose()
+        self.planner = p
+        self.work = p.work
+        self.unit = p.work  # the most work one planner has done in this search
+        if s.phase == P_ORDER or turns_left(s) == 0:
+            return best  # the order is engine.ai's; the last turn it values exactly
+        if s.mode == MODE_CHALLENGE and s.derails == CHALLENGE_DERAILS - 1:
+            # One more derailment loses (§8): a few samples of this turn's dice would miss
+            # or overstate a small chance of that; engine.ai values it exactly.
+            return best
+        # The candidates: engine.ai's choice first (it stands if the search cannot finish a
+        # round), then the next best by its value; an equal value is the same plan begun with
+        # another card of the same kind.
+        opts = []
+        for a in p.options:
+            o = p.options[a]
+            opts.append((o[0], o[1], a))
+        opts.sort()
+        top = p.value
+        risk = p.risk
+        cands = [best]
+        seen = [top]
+        for v, r, a in opts:
+            if v > top + MARGIN or len(cands) == OPTIONS:
+                break
+            if r > risk and s.mode == MODE_CHALLENGE:
+                continue  # in a challenge, no riskier plan on the word of a few samples
+            if v not in seen:
+                cands.append(a)
+                seen.append(v)  # engine.ai's values of the candidates, in order
+        if len(cands) < 2:
+            return best
+        return self._sample(cands, seen, p.work)
+
+    def _afford(self):
+        # Returns True if one more planner fits under CAP: as costly as the costliest yet.
+        return self.work + self.unit <= CAP
+
+    def _spent(self, p):
+        self.work += p.work
+        if p.work > self.unit:
+            self.unit = p.work
+
+    def _plan(self, state, acts):
+        # Plays engine.ai's plan for the seat from `state` up to its dice or the end of its
+        # turn; appends the steps to `acts`. Returns False if CAP would not allow it.
+        while state.turn == self.turn and state.phase != P_DICE and not state.is_terminal():
+            if not self._afford():
+                return False
+            p = Planner(state, self.w)
+            a = p.choose()
+            self._spent(p)
+            acts.append(a)
+            state.apply(a)
+        return True
+
+    def _sample(self, cands, base, first):
+        s = self.s
+        seat = self.seat
+        n = len(cands)
+        pool = unseen(s, seat)
+        size = len(pool)
+        ndeck = len(s.deck)
+        # Cards dealt per sample: the other hands (in their sizes), then one draw per seat up
+        # to this seat's next turn, the seat's own last.
+        others = 0
+        for i in range(s.players):
+            if i != seat:
+                others += len(s.hands[i])
+        draws = s.players if s.players <= ndeck else ndeck
+        rng = self.rng
+        # Stratified: the seat's next card is spread over the unseen cards in their order
+        # (ids run by value, then broken, then chaos: every sample a different part of the
+        # mix), and its dice this turn over SAMPLES equal ranges of chance, the ranges dealt
+        # to the samples in a random order.
+        offset = rng.randbelow(size)
+        strata = []
+        for i in range(SAMPLES):
+            strata.append(i)
+        rng.shuffle(strata)
+        pres = [None] * n  # per option: its steps up to its dice or the end of its turn
+        after = []  # per option: {wheels: its steps after the dice}
+        for _ in range(n):
+            after.append({})
+        totals = [0] * n
+        costs = [first] * n  # the most one evaluation of each option cost so far
+        for i in range(SAMPLES):
+            mine = (i * size + offset) // SAMPLES
+            left = pool[:mine] + pool[mine + 1:]
+            dealt = []
+            for k in range(others + draws - 1):  # the other cards: a partial shuffle
+                r = k + rng.randbelow(len(left) - k)
+                x = left[r]
+                left[r] = left[k]
+                left[k] = x
+                dealt.append(x)
+            if draws:
+                dealt.append(pool[mine])
+            rest = left[len(dealt) - (1 if draws else 0):]
+            rest.sort()
+            # randbelow takes at most 32362: even numbers below 32768.
+            u = (strata[i] * _PROB + 2 * rng.randbelow(_PROB // 2)) // SAMPLES
+            u2 = 2 * rng.randbelow(_PROB // 2)  # the other seats' dice
+            values = []
+            for ci in range(n):
+                before = self.work
+                if self.work + costs[ci] > CAP:
+                    break  # this round would not finish: it does not count
+                v = self._evaluate(cands[ci], pres, after[ci], ci, dealt, rest, ndeck, draws,
+                                   u, u2)
+                if v is None:
+                    break  # the work passed CAP during this evaluation
+                values.append(v)
+                if self.work - before > costs[ci]:
+                    costs[ci] = self.work - before
+            if len(values) < n:
+                if i == 0:
+                    n = len(values)  # only these options had their first sample
+                    if n < 2:
+                        return cands[0]  # engine.ai's plan stands
+                else:
+                    break
+            for ci in range(n):
+                totals[ci] += values[ci]
+            self.samples = i + 1
+        # Each option: its value by engine.ai plus the mean correction of its samples.
+        bi = 0
+        best = None
+        for ci in range(n):
+            v = base[ci] * self.samples + totals[ci]
+            if best is None or v < best:
+                best = v
+                bi = ci
+        return cands[bi]
+
+    def _evaluate(self, a, pres, after, ci, dealt, rest, ndeck, draws, u, u2):
+        # The value of option `a` in one sample (see _leaf), or None if the work passed CAP.
+        c = self.s.clone()
+        self.work += _CLONE
+        self._deal(c, dealt, rest, ndeck, draws)
+        acts = pres[ci]
+        if acts is None:  # first time: engine.ai's plan after `a`, kept for the next samples
+            acts = [a]
+            c.apply(a)
+            if not self._plan(c, acts):
+                return None
+            pres[ci] = acts
+        else:
+            for x in acts:
+                c.apply(x)
+        if c.phase == P_DICE and c.turn == self.turn:
+            k = _roll(c, u)
+            acts = after.get(k)
+            if acts is None:
+                acts = []
+                if not self._plan(c, acts):
+                    return None
+                after[k] = acts
+            else:
+                for x in acts:
+                    c.apply(x)
+        # The turn is over: engine.ai's value of the position now (before the next draw) is
+        # the control variate. Its mean over the dice is the option's value by engine.ai,
+        # exactly; the sample's leaf less it keeps what the next turn adds and little of the
+        # luck of this turn's dice, which 4 samples would measure badly.
+        hand = c.hands[self.seat]
+        if c.seat == self.seat and not c.is_terminal():
+            hand = hand[:-1]  # the next turn's draw
+        p = Planner(c, self.w, self.seat, hand, self.turns)
+        now = p.settled()
+        self.work += p.work
+        if c.mode == MODE_RIVAL:
+            now -= ONE * _PROB * len(c.piles[0])
+        if not self._others(c, u2) or not self._afford():
+            return None
+        return self._leaf(c) - now
+
+    def _deal(self, c, dealt, rest, ndeck, draws):
+        # Gives the copy `c` this sample's cards: the other hands, then the draws on top of
+        # the deck; the rest of the unseen cards fill the deck's bottom and the box's removed
+        # part, in their canonical order.
+        seat = self.seat
+        k = 0
+        for i in range(c.players):
+            if i != seat:
+                h = len(c.hands[i])
+                c.hands[i] = dealt[k:k + h]
+                k += h
+        top = dealt[k:]
+        top.reverse()
+        low = ndeck - draws
+        c.deck = rest[:low] + top
+        removed = REMOVED_AT_SETUP[c.players]
+        c.box = rest[low:low + removed] + c.box[removed:]
+
+    def _others(self, c, u):
+        # Plays on to this seat's next turn: the rival by its rules (§8), other seats by
+        # engine.ai's plan (their dice at chance u). Returns False if the work passed CAP.
+        seat = self.seat
+        while not c.is_terminal() and not (c.seat == seat and c.phase == P_TURN):
+            if c.phase == P_DICE:
+                _roll(c, u)
+            elif c.is_rival(c.seat):
+                c.apply(c.rival_action())
+            else:
+                if not self._afford():
+                    return False
+                p = Planner(c, self.w)
+                c.apply(p.choose())
+                self._spent(p)
+        return True
+
+    def _leaf(self, c):
+        # The value (engine.ai's units: 1/16 points x 32768) of the seat's position: the final
+        # score if the game is over (a lost challenge: LOSS more, §8), else engine.ai's value
+        # of its next turn; in rival mode less the rival's cards (§8: it scores by count).
+        if c.is_terminal():
+            v = ONE * _PROB * c.score(self.seat)
+            if c.lost:
+                v += LOSS * _PROB
+        else:
+            p = Planner(c, self.w)
+            p.choose()
+            self._spent(p)
+            v = p.value
+        if c.mode == MODE_RIVAL:
+            v -= ONE * _PROB * len(c.piles[0])
+        return v
+
+
+def _roll(c, u):
+    # Rolls the copy's pending dice to the wheel count at chance u (of 32768) and returns it.
+    n = c.dice_left
+    p = dice_weights(n)
+    acc = 0
+    k = 0
+    while k < n:
+        acc += p[k]
+        if acc > u:
+            break
+        k += 1
+    for i in range(n):
+        c.apply(A_ROLL1 if i < k else A_ROLL0)
+    return k

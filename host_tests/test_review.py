@@ -1,0 +1,87 @@
+"""The review of a game (tools/review.py, `python -m tools.review RECORD.json`): at each of the
+player's decisions the coach's choice (engine.coach), the expected final score of both and the
+points lost, then the biggest mistakes and the total, and a PNG turn by turn. Its words are the
+device hint's (engine.advice, lnr/hint.py)."""
+import io
+import json
+from pathlib import Path
+
+from engine.advice import card, say
+from engine.cards import VALUE
+from engine.rng import Rng
+from engine.selfplay import play
+from engine.state import A_CHAOS, A_LAY, A_PASS, MODE_NAMES, new_game
+from lnr.hud import card_name
+from tools import review
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLO_STORY = ROOT / "host_tests" / "golden" / "solo_story.json"
+
+
+def _review(path, samples=8):
+    record = json.loads(Path(path).read_text())
+    seat, decisions, final = review.review(record, None, samples, 0)
+    out = io.StringIO()
+    review.report(record, seat, decisions, final, out)
+    return decisions, final, out.getvalue()
+
+
+def test_the_review_finds_the_golden_solo_story_s_costly_passes():
+    # solo_story.json passes from turn 7 to the end with a full hand (host_tests/golden): every
+    # card kept counts its value (docs/rules.md §7), so the coach lays cards in the last turns,
+    # and the report says how much each pass cost and sums it.
+    decisions, final, text = _review(SOLO_STORY)
+    assert final.score(0) == 110
+    last = [d for d in decisions if d.turn == 38]
+    assert last and last[0].played == A_PASS and last[0].best.action != A_PASS
+    assert last[0].lost() > 10
+    worst = max(decisions, key=lambda d: d.lost())
+    assert worst.turn >= 30
+    assert "Biggest mistakes:" in text and "turn %d (turn)" % worst.turn in text
+    total = sum(d.lost() for d in decisions)
+    assert "Total: %.1f points lost over %d decisions" % (total, len(decisions)) in text
+    # The words of a row are the hint's: the action by engine.advice.say.
+    assert "Pass (free: no penalty)" in text  # docs/rules.md D4: the loco on the start
+
+
+def test_the_review_is_reproducible_and_draws_its_picture(tmp_path):
+    first = _review(SOLO_STORY, 4)[2]
+    assert _review(SOLO_STORY, 4)[2] == first
+    png = tmp_path / "review.png"
+    assert review.main([str(SOLO_STORY), "--samples", "4", "--png", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_review_of_a_coach_game_loses_little():
+    # A game the coach played itself, reviewed by the coach on other samples: its choices
+    # should cost little next to the passes of the golden story (same measure).
+    record = play("solo", 7, bot="coach")
+    decisions = review.review(record, None, 8, 1)[1]
+    assert decisions
+    assert sum(d.lost() for d in decisions) < 10
+
+
+def test_the_hint_and_the_review_name_cards_alike():
+    # The hint's panel names cards with lnr.hud.card_name; the review with engine.advice.card:
+    # the same words for every card.
+    for c in range(len(VALUE)):
+        assert card(c) == card_name(c)
+    chance = Rng(1, 0)
+    s = new_game(MODE_NAMES.index("solo"), chance, None)
+    while s.is_chance():
+        s.apply(s.sample_chance(chance))
+    lays = [a for a in s.legal_actions() if A_LAY <= a < A_CHAOS]
+    assert lays
+    for a in lays:
+        assert say(s, a) == "Lay " + card_name(a - A_LAY)
+    assert say(s, A_PASS) == "Pass"
+
+
+def test_the_coach_and_the_review_never_go_to_the_board():
+    # The deploy ships exactly what the board imports (tools/imports.py): the coach is the
+    # desktop's (issue 12), `best`'s look-ahead and the hint's words are the board's.
+    from tools import imports
+
+    shipped = imports.reachable()
+    assert "engine.coach" not in shipped and "tools.review" not in shipped
+    assert "engine.lookahead" in shipped and "engine.advice" in shipped
