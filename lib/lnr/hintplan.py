@@ -2,9 +2,11 @@
 RAM (lnr/moves.py think): engine.bots' hint and the build it would lay, as numbers and the
 bot's few words. lnr/hint.py shows them on the play screen.
 
-A build is named whole: the card, its bend, and the cards to add after it in their order, each
-asked of the bot as the turn would go (the bot plans the whole turn and keeps to its plan:
-engine/bots.py), on a copy of the State. Its risk is the screen's own figure (the State's
+A build is named whole: the card `best` picks, then its bend and the cards to add after it in
+their order as engine.ai's plan goes on from there, on a copy of the State: the very
+continuation `best`'s look-ahead weighed for that card (engine/lookahead.py Search._plan). Each
+further step is one planner's work, not a search of its own (up to about 1.4 s each on a
+SAMD51). Its risk is the screen's own figure (the State's
 build_risk, docs/rules.md §5): what the side panel shows as "Roll" once the build is laid.
 """
 from engine.cards import KIND, KIND_CHAOS
@@ -24,11 +26,11 @@ def find(s):
     try:
         from engine.bots import hint
 
-        action, reason = hint(s)
+        action, reason = hint(s)  # the look-ahead's choice (engine/lookahead.py)
         if action is None:
             return None
         if A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R:
-            bend, more, t = _plan(hint, s, action)
+            bend, more, t = _plan(s, action)
             return action, reason, (bend, more), t.build_risk()
         risk = None
         if action == A_PASS and "%" in reason:  # the bot's own rounding: the screen's instead
@@ -40,8 +42,16 @@ def find(s):
         return None
 
 
-def _plan(hint, s, action):
-    # Plays the bot's build on a copy: returns (bend of the first card or -1, the cards added
+def _next(t):
+    # engine.ai's next step of its plan at `t`: what the look-ahead assumed after its choice.
+    from engine.ai import Planner
+    from engine.bots import weights
+
+    return Planner(t, weights(t.mode)).choose()
+
+
+def _plan(s, action):
+    # Plays the build on a copy: returns (bend of the first card or -1, the cards added
     # after it, the copy with the build laid).
     t = s.clone()
     t.log = None
@@ -49,8 +59,8 @@ def _plan(hint, s, action):
     more = []
     while True:
         t.apply(action)
-        if t.phase == P_BEND:  # the curve's bend: the bot's next step
-            action = hint(t)[0]
+        if t.phase == P_BEND:  # the curve's bend: the plan's next step
+            action = _next(t)
             if action != A_BEND_L and action != A_BEND_R:
                 break
             if bend < 0 and not more:
@@ -58,7 +68,7 @@ def _plan(hint, s, action):
             t.apply(action)
         if t.phase != P_BUILD or len(more) >= MORE:
             break
-        action = hint(t)[0]
+        action = _next(t)
         if action is None or not A_LAY <= action < A_CHAOS:
             break  # it rolls
         more.append(action - A_LAY)
