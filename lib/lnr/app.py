@@ -66,6 +66,7 @@ class App:
         store.notice = None
         self._want = None  # a move asked for by the running handler
         self.hurry = False  # B hurries the move on screen: it goes on after a bot's think()
+        self.doing = -1  # the move being made (lnr.screens' W_*), -1 between moves
         self._base = None  # sys.modules' names at start-up: never dropped
         self._engine = []  # the engine's modules the game on was made with: kept while it is
         self.title()
@@ -256,7 +257,11 @@ class App:
             where = None  # no way back to the play screen: its States must not stay in RAM
         from lnr import moves
 
-        screen, shown = moves.run(self, want)
+        self.doing = want[0]
+        try:
+            screen, shown = moves.run(self, want)
+        finally:
+            self.doing = -1
         return screen, shown, where
 
     # ------------------------------------------------------------------ error

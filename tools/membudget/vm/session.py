@@ -68,15 +68,19 @@ def moment(name):
     if name == "lnr.copies":  # a read or a write of the saves, with their 8 KB image
         if app is None:
             return "load"  # lnr.main.start: the saves read
-        if app.game is not None:
-            return "over" if app.game.state.is_terminal() else "saved"
-        from lnr.screens import SC_SETTINGS
+        from lnr.screens import W_SAVE, W_OVER, W_SETTINGS
 
-        if app.screen == SC_SETTINGS:
+        if app.doing == W_OVER:
+            return "over"  # lnr.moves over(): the game counted (the game let go already)
+        if app.doing == W_SAVE:
+            return "saved"
+        if app.doing == W_SETTINGS:
             return "settings"  # lnr.moves: the settings screen left with changes
         return "records"  # lnr.moves: the title's Records, the history read
     if name == "engine.codec" and app is not None:
-        return "save" if app.game is not None else "resume"
+        from lnr.screens import W_SAVE
+
+        return "save" if app.doing == W_SAVE else "resume"
     return None
 
 
