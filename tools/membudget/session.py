@@ -89,10 +89,12 @@ def phases(names, form="py"):
     each moment inside a move, and the start-up probe; returns what they found."""
     from lnr.app import SC_PLAY
     from lnr.hud import S_INFO
+    from lnr.screens import W_SAVE, W_OVER, W_SETTINGS
 
     frames, said = session_keys()
+    # The app's numbers, given: the board's build folds them away (tools/fold.py).
     args = [",".join(str(k) for k in frames), SEED, SC_PLAY, S_INFO,
-            ",".join(m[0] for m in MOMENTS)]
+            ",".join(m[0] for m in MOMENTS), "%d,%d,%d" % (W_SAVE, W_OVER, W_SETTINGS)]
     out = {"said": said, "mods": [], "peaks": {}, "loaded": set(), "seen": {},
            "moments": {}}
     for parts in vmrun.run("session.py", [",".join(names), "-", "0"] + args, form):

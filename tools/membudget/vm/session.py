@@ -27,6 +27,8 @@ SEED = int(sys.argv[5])
 SC_PLAY = int(sys.argv[6])
 S_INFO = int(sys.argv[7])
 KINDS = sys.argv[8].split(",")
+# lnr.screens' W_SAVE, W_OVER, W_SETTINGS: given, as the board's build folds them away.
+W_SAVE, W_OVER, W_SETTINGS = [int(x) for x in sys.argv[9].split(",")]
 SEEN = [0] * len(KINDS)  # each moment's occurrences so far
 PHASES = 6  # the phases label() tells apart (tools/membudget/session.py LABELS)
 _import = builtins.__import__
@@ -68,8 +70,6 @@ def moment(name):
     if name == "lnr.copies":  # a read or a write of the saves, with their 8 KB image
         if app is None:
             return "load"  # lnr.main.start: the saves read
-        from lnr.screens import W_SAVE, W_OVER, W_SETTINGS
-
         if app.doing == W_OVER:
             return "over"  # lnr.moves over(): the game counted (the game let go already)
         if app.doing == W_SAVE:
@@ -78,8 +78,6 @@ def moment(name):
             return "settings"  # lnr.moves: the settings screen left with changes
         return "records"  # lnr.moves: the title's Records, the history read
     if name == "engine.codec" and app is not None:
-        from lnr.screens import W_SAVE
-
         return "save" if app.doing == W_SAVE else "resume"
     return None
 
