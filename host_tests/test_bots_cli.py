@@ -28,7 +28,8 @@ def test_selfplay_by_best_replays():
 
 
 def test_bench_prints_a_row_per_bot():
-    res = _run(["tools.bench", "--seeds", "4", "--vm-games", "1", "--bots", "greedy,best"])
+    res = _run(["tools.bench", "--seeds", "4", "--vm-games", "1", "--bots", "greedy,best",
+                "--coach-seeds", "1"])
     assert res.returncode == 0, res.stderr
     rows = {}
     for line in res.stdout.splitlines():
