@@ -14,9 +14,10 @@ STUBS := .venv-stubs
 
 .PHONY: test pytest mpcheck cpcheck typecheck play flash bench screenshots clean
 
-# The three at once (each one's output kept together): the VM checks run while pytest's
-# workers share the cores, instead of after them.
-test: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp
+# The three at once (each one's output kept together), and on a fresh machine the two venvs
+# and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
+# the cores, instead of after them.
+test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target pytest mpcheck cpcheck-report
 
 pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp
