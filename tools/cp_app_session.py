@@ -377,7 +377,7 @@ def session():
         return 1
     print("FRAMES", i)
     print("END", app.screen, PARTS["keypad"].last.events.overflowed)
-    print("TRACE", path, checksum(PARTS["microcontroller"].nvm.data()))
+    print("TRACE", path, checksum(PARTS["microcontroller"].nvm.view()))
     print("QSTR end")
     micropython.qstr_info()
     return 0
