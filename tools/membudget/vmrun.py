@@ -42,8 +42,8 @@ def _tree(tmp, form="py"):
     for vm, host in sources():
         if form == "mpy":
             out = os.path.join(tmp, "m.mpy")
-            r = subprocess.run([mpy_cross(), "-o", out, "-s", vm[len("/lib/"):], host],
-                               capture_output=True, text=True, check=False)
+            cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", vm[len("/lib/"):], host]
+            r = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if r.returncode:
                 raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
             with open(out, "rb") as f:
