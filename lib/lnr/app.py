@@ -12,8 +12,8 @@ the move is made once its key or frame handler has returned (App.move(), from ln
 that none of its code is still running or held in a caller's stack slots. Records, the saved
 game and the history go through lnr/storage.py, which writes the saves (the NVM and a file on
 the drive, docs/storage.md) only at a game's end, on save & quit and when changed settings are
-left (flash wear, docs/hardware.md), each time in a move: the saves' code and their 8 KB image
-are never in RAM beside either screen's code.
+left (flash wear, docs/hardware.md), each time in a move: the saves' code is never in RAM beside
+either screen's code.
 """
 import gc
 import sys
@@ -140,14 +140,13 @@ class App:
 
     def save_settings(self):
         """Commits the changed settings and shows the title (asked by the settings screen when
-        it is left): a move, so that the saves' code and their 8 KB image never share RAM with
-        the menus' code and text (docs/memory.md)."""
+        it is left): a move, so that the saves' code never shares RAM with the menus' code and
+        text (docs/memory.md)."""
         self._want = (W_SETTINGS,)
 
     def records(self):
         """Reads the history's last games and shows Records (asked by the title): a move, so
-        that the saves' code and their 8 KB image never share RAM with the menus' (as for
-        save_settings)."""
+        that the saves' code never shares RAM with the menus' (as for save_settings)."""
         self._want = (W_RECORDS,)
 
     def think(self):

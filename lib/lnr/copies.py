@@ -1,8 +1,9 @@
 """The two copies of lnr/storage.py's data: reading them, choosing one, writing both in an order
 that survives a power cut at any moment (docs/storage.md has the fault model and the proof).
 
-Loaded by each Storage read or write and dropped after it (RAM, docs/memory.md), with the one
-8 KB buffer below. The functions know nothing of the Storage: they take the NVM, the drive,
+Loaded by each Storage read or write and dropped after it (RAM, docs/memory.md); the one 8 KB
+buffer they read into and write from is the Storage's (`buf`, made at power-up and kept). The
+functions know nothing else of the Storage: they take the NVM, the drive,
 the values kept (as lnr.image.fields() gives them) and `held`, which commit each copy holds,
 and give back values, `held` and the notice to show; lnr/storage.py keeps them.
 
@@ -59,16 +60,6 @@ NOTICE_ONE = "A copy could not be written: saves are less safe"
 NOTICE_NO_NVM = "No storage on this board: nothing is saved"
 NOTICE_LESS_SAFE = "Drive read-only: saves are less safe"
 
-_buf = None  # the one image buffer: 8 KB, gone when this module is dropped
-
-
-def _buffer():
-    global _buf
-    if _buf is None:
-        _buf = bytearray(SIZE)
-    return _buf
-
-
 def _path(drive, name):
     return drive + name if drive.endswith("/") else drive + "/" + name
 
@@ -117,12 +108,11 @@ def read_file(drive, buf):
     return image.status(buf)
 
 
-def load(nvm, drive, writable):
+def load(nvm, drive, writable, buf):
     """Reads both copies and takes the newest valid one; never raises. Returns (values, held,
     notice): the values as image.fields() gives them (None: no copy to take them from, the
     defaults stand), which commit each copy holds, and the notice the title shows (None: a
-    blank board, or nothing lost)."""
-    buf = _buffer()
+    blank board, or nothing lost). `buf`: the image's buffer (lnr/storage.py), written over."""
     values = None
     notice = None
     seq = nvm_seq = file_seq = -1
@@ -222,9 +212,9 @@ def _current(nvm, drive, held, buf):
     return seq, nvm_seq, file_seq, file_seen
 
 
-def history(nvm, drive, held):
-    """Returns (the games of the newest copy, oldest first, as lnr.image entries; held)."""
-    buf = _buffer()
+def history(nvm, drive, held, buf):
+    """Returns (the games of the newest copy, oldest first, as lnr.image entries; held);
+    `buf`: the image's buffer, written over."""
     held = _current(nvm, drive, held, buf)
     return image.games(buf), held
 
@@ -302,16 +292,16 @@ def write_file(drive, buf):
     return True
 
 
-def commit(nvm, drive, writable, held, values, finished=None):
+def commit(nvm, drive, writable, held, values, buf, finished=None):
     """Writes `values` (as image.fields() gives them) and, if `finished` is not None, a
     finished game for the history ((seed, mode, players, score, won, log): image.entry()'s
     arguments) to both copies; the drive's only if `writable`. Returns (True if a copy now
-    holds it, held, the notice to add or None); (False, held, None) when nothing changed."""
+    holds it, held, the notice to add or None); (False, held, None) when nothing changed.
+    `buf`: the image's buffer (lnr/storage.py), written over."""
     has_nvm = _has_nvm(nvm)
     to_file = drive is not None and writable
     if not has_nvm and not to_file:
         return False, held, None
-    buf = _buffer()
     seq, nvm_seq, file_seq, file_seen = _current(nvm, drive, held, buf)
     before = image.content_crc(buf)
     number = seq + 1 if seq >= 0 else 1

@@ -41,11 +41,11 @@ except ImportError:  # CPython
 
 
 from lnr.limits import (
-    SAVE_MAX, N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
+    IMAGE_SIZE, SAVE_MAX, N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
     DEFAULT_HINTS,
 )
 
-SIZE = const(8192)
+SIZE = IMAGE_SIZE  # the NVM writes it in one slice assignment: one object, one erase
 SECTOR = const(512)
 _PAYLOAD = const(511)
 _SECTORS = const(16)

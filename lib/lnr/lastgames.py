@@ -1,6 +1,6 @@
 """The history's last games as the Records screen lists them (lnr/menus.py): read by a move
-(lnr/moves.py), with the menus' code dropped, so that the saves' code and their 8 KB image never
-share RAM with the menus' code and text (docs/memory.md)."""
+(lnr/moves.py), with the menus' code dropped, so that the saves' code never shares RAM with the
+menus' code and text (docs/memory.md)."""
 import gc
 
 try:

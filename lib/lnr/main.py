@@ -36,10 +36,10 @@ def run(hw):
 def start(hw):
     """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
     returns the App."""
-    # The saves first, on a heap with nothing else on it yet: reading them needs an 8 KB
-    # buffer in one piece for a moment (lnr/copies.py), which the display objects and the
-    # sprite drawing's code would leave no room for (docs/memory.md). The drive's root and
-    # whether boot.py let the board write it: the board profile says.
+    # The saves first, on a heap with nothing else on it yet: the Storage makes the 8 KB
+    # buffer of their image (one piece, kept for every commit: lnr/storage.py) before the
+    # display objects and the sprite drawing's code take the room (docs/memory.md). The
+    # drive's root and whether boot.py let the board write it: the board profile says.
     store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False))
     store.load()
     ui = _build_ui()

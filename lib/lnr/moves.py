@@ -8,8 +8,8 @@ have, bots included, and joins the history whole when it ends.
 lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
 play screen is in RAM. A finished game is counted here, not on the game over screen, and the
-changed settings are committed here, not on the settings screen, so that the saves' code and
-their 8 KB image (lnr/copies.py) never share RAM with the menus' code and text.
+changed settings are committed here, not on the settings screen, so that the saves' code
+(lnr/copies.py) never shares RAM with the menus' code and text.
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from lnr import drop, drop_new
@@ -147,8 +147,8 @@ def save(app, game, start):
 def over(app):
     """Counts the finished game (app.game; one commit: storage.finish_game) and returns what
     the game over screen shows: (the title's colour, 8 lines of (text, colour)). The game and
-    the engine leave RAM before the commit (forget_game()): the saves' code and their 8 KB
-    image load in their place (docs/memory.md)."""
+    the engine leave RAM before the commit (forget_game()): the saves' code loads in their
+    place (docs/memory.md)."""
     game = app.game
     s = game.state
     mode = s.mode

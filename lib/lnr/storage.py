@@ -11,11 +11,12 @@ the newest valid copy. A cut leaves at most the copy being written damaged.
 When boot.py left the drive read-only to the board (SELECT held at power-up) only the NVM is
 written: `less_safe` is True and the title says so.
 
-The code that reads and writes the copies (lnr/copies.py, lnr/image.py and their 8 KB buffer)
-is imported by each method below that reads or writes and dropped after it: none of it is in
-RAM while a game is played (docs/memory.md). This object keeps the data (its public attributes)
-and which commit each copy holds; copies gets values and bytes and gives back values, which
-copy holds what, and the notice to show.
+The code that reads and writes the copies (lnr/copies.py, lnr/image.py) is imported by each
+method below that reads or writes and dropped after it: none of it is in RAM while a game is
+played (docs/memory.md). Their 8 KB buffer is not: the Storage holds it from power-up (see
+__init__). This object keeps the data (its public attributes) and which commit each copy
+holds; copies gets values and bytes and gives back values, which copy holds what, and the
+notice to show.
 
 Flash wear (docs/hardware.md): the app commits only at a game's end (finish_game), on save and
 quit (save_game) and when it leaves the settings (save_settings); a commit that would write the
@@ -24,7 +25,7 @@ same data is skipped.
 from lnr import drop
 from lnr.game import MODE_RIVAL, MODE_TABLE
 from lnr.limits import (
-    N_MODES, NO_BEST, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
+    IMAGE_SIZE, N_MODES, NO_BEST, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
     DEFAULT_SOUND,
 )
 
@@ -44,6 +45,13 @@ class Storage:
 
     def __init__(self, nvm, drive=None, writable=False):
         self._nvm = nvm
+        # The image's buffer, for every read and write of the copies. The NVM takes the image
+        # in one slice assignment (one erase of its block), so it is one 8 KB object, made
+        # here at power-up, while the heap is empty, and kept for good: made at each commit
+        # it needs 8 KB in one piece of a heap that the screens' and the engine's code,
+        # loaded and dropped, have left in pieces, and on CircuitPython's VM it did not get
+        # it (a finished game's result lost to a MemoryError). docs/memory.md.
+        self._image = bytearray(IMAGE_SIZE)
         self._drive = drive
         self._writable = writable
         # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
@@ -81,7 +89,8 @@ class Storage:
 
         self.reset()
         try:
-            values, held, self.notice = copies.load(self._nvm, self._drive, self._writable)
+            values, held, self.notice = copies.load(self._nvm, self._drive, self._writable,
+                                                      self._image)
         finally:
             _done()
         self._held(held)
@@ -106,7 +115,7 @@ class Storage:
                 self._nvm, self._drive, self._writable,
                 (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
                 (self.brightness, self.pixel_count, self._flags(), self.best, self.played,
-                 self.rival_wins, self.saved), finished)
+                 self.rival_wins, self.saved), self._image, finished)
         finally:
             _done()
         self._held(held)
@@ -164,7 +173,8 @@ class Storage:
 
         try:
             games, held = copies.history(self._nvm, self._drive,
-                                         (self.seq, self.nvm_seq, self.file_seq, self.file_seen))
+                                         (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
+                                         self._image)
         finally:
             _done()
         self._held(held)

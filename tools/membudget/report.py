@@ -11,8 +11,10 @@ CP_BULLETS = [
     "the collector scans the stack conservatively, and the handler left pointers to its code "
     "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
     "screen's code (about 21 KB) in RAM through every move and beside the next screen's.",
-    "- Start-up reads the saves before it builds the display, while the heap is empty: the "
-    "8 KB the read needs in one piece is there then.",
+    "- The saves' 8 KB image buffer is made at power-up, before the display, while the heap "
+    "is empty, and kept for good (lnr/storage.py): the NVM takes the image in one slice "
+    "assignment, so every commit needs those 8 KB in one piece, and made at each commit they "
+    "were not there in one piece (a game's result lost to a MemoryError).",
     "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
     "pixels without collecting first.",
 ]
@@ -49,13 +51,13 @@ CP_SECTION = [
     "full of garbage where a board would grow its heap. Like a board's, its collector keeps "
     "whatever a stack slot still points to, stale or not.",
     "",
-    "What fails first under a cap is not the peak but a block in one piece: the 8 KB the "
-    "saves' image needs at a commit. Screens' and moves' code loaded and dropped again leaves "
-    "the app's long-lived objects (the engine's code, the State, the names) spread over the "
-    "heap, so that a capped run is refused 8 KB while tens of KB are free in pieces: the "
-    "smallest cap (`--smallest`) lies well above the peak. Reading the saves at start-up comes "
-    "first for that reason; the commits still need their 8 KB (docs/storage.md: the NVM is one "
-    "erase block, written in one assignment).",
+    "What fails first under a cap is not the peak but a block in one piece. Screens' and "
+    "moves' code loaded and dropped again leaves the app's long-lived objects (the engine's "
+    "code, the State, the names) spread over the heap, so that tens of KB are free in pieces."
+    " The saves' 8 KB image was the first to be refused (the smallest .mpy cap was 133 KB "
+    "with it made at each commit); it is now made at power-up and kept, which costs 8 KB in "
+    "every phase and took the smallest .mpy cap to 109 KB. The smallest cap (`--smallest`) "
+    "still lies above the peak: loading a screen's code needs blocks of up to a few KB.",
     "",
 ]
 
@@ -246,8 +248,9 @@ def report(census, later, names, forms, heap_kb):
            "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
            "dropped when none is on: the menus run without it.",
            "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
-           "drawing (lnr.make) at start-up, the saves' copies (lnr.copies, lnr.image and their "
-           "8 KB image buffer) for each read or write of the saves (docs/storage.md), the save "
+           "drawing (lnr.make) at start-up, the saves' copies (lnr.copies and lnr.image; "
+           "their 8 KB image buffer stays, see below) for each read or write of the saves "
+           "(docs/storage.md), the save "
            "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
            "also counts a finished game, the game and the engine gone before its commit), how "
            "to play's pages.",
@@ -260,7 +263,10 @@ def report(census, later, names, forms, heap_kb):
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
-           "start-up. A compiled module's source name is its module name (interned anyway).",
+           "start-up. A compiled module's source name is its module name (interned anyway). "
+           "The .mpy files are compiled at mpy-cross -O3 (tools/deploy.py MPY_FLAGS): no line "
+           "numbers in the bytecode, about 7% less code in RAM; a traceback on the board names "
+           "the module and the function, not the line.",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
            "load."] + CP_BULLETS + [""] + CP_SECTION
     md += ["## What is not measured", "",

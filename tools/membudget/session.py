@@ -12,13 +12,13 @@ LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "h
 # the per-frame reading cannot see them): (kind, what the app is doing, the module). The kinds
 # are vm/session.py moment()'s.
 MOMENTS = (
-    ("load", "start-up: the saves read (lnr.copies, its 8 KB image)", "lnr.copies"),
-    ("over", "game over: the game counted (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("load", "start-up: the saves read (lnr.copies loaded)", "lnr.copies"),
+    ("over", "game over: the game counted (lnr.copies loaded)", "lnr.copies"),
     ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
-    ("saved", "save & quit: the save written (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("saved", "save & quit: the save written (lnr.copies loaded)", "lnr.copies"),
     ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
-    ("settings", "settings changed: written (lnr.copies, its 8 KB image)", "lnr.copies"),
-    ("records", "records: the history read (lnr.copies, its 8 KB image)", "lnr.copies"),
+    ("settings", "settings changed: written (lnr.copies loaded)", "lnr.copies"),
+    ("records", "records: the history read (lnr.copies loaded)", "lnr.copies"),
 )
 
 # What the modules loaded for a moment are loaded for (the modules table says it).
