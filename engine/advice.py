@@ -1,26 +1,18 @@
 """The words of advice, one set for the device's hint and the desktop's review of a game
 (tools/review.py): why in a few words (reason(): engine.bots.hint gives them to the hint's
-panel) and an action in words (say(): the phrases lib/lnr/hint.py puts on the panel, its card
-names lnr.hud.card_name's; host_tests/test_review.py holds them equal)."""
+panel) and an action in words (say(): the phrases lib/lnr/hint.py puts on the panel; card
+names are engine.cards.card_name's for both; host_tests/test_review.py holds them equal)."""
 # Loaded only when advice is given (the hint's key press, the review): its strings cost RAM on
 # the device, which the table's bots do not need.
 from engine.ai import open_ahead
-from engine.cards import KIND, SHAPE, VALUE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
+from engine.cards import VALUE, card_name
 from engine.order import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_BEND, P_CHAOS, TURN, BEND_L,
 )
 
 
-def card(c):
-    """Returns a card's name as the hint and the review say it, in 10 characters at most:
-    "4 straight", "3 curve", "broken 2" (its shape is on the map), "chaos 4"."""
-    v = VALUE[c]
-    if KIND[c] == KIND_CHAOS:
-        return "chaos %d" % v
-    if KIND[c] == KIND_BROKEN:
-        return "broken %d" % v
-    return "%d %s" % (v, "curve" if SHAPE[c] == SHAPE_CURVE else "straight")
+card = card_name  # a card's name, the hint's very words (engine/cards.py)
 
 
 def bend(action):

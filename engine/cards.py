@@ -52,10 +52,13 @@ SHAPE = (
 )
 
 
-def describe(card):
-    """Returns a short human name for a card, e.g. "3 curve", "broken 2", "chaos 4"."""
-    kind = KIND[card]
-    if kind == KIND_CHAOS:
-        return "chaos %d" % VALUE[card]
-    name = "%d %s" % (VALUE[card], "curve" if SHAPE[card] == SHAPE_CURVE else "straight")
-    return "broken " + name if kind == KIND_BROKEN else name
+def card_name(c):
+    """Returns card `c`'s name as the hint and the review say it (lnr/hud.py, engine/advice.py),
+    in 10 characters at most: "4 straight", "3 curve", "broken 2" (its shape is on the map and
+    in the hand), "chaos 4"."""
+    v = VALUE[c]
+    if KIND[c] == KIND_CHAOS:
+        return "chaos %d" % v
+    if KIND[c] == KIND_BROKEN:
+        return "broken %d" % v
+    return "%d %s" % (v, "curve" if SHAPE[c] == SHAPE_CURVE else "straight")

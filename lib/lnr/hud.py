@@ -8,7 +8,7 @@ Every text has a field of a fixed width (a side line 8 characters, the toast 18,
 22): the texts are made to fit it at their longest (host_tests/test_app_texts.py renders each).
 """
 from adafruit_ticks import ticks_add
-from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, KIND_BROKEN, SHAPE_CURVE
+from engine.cards import KIND, VALUE, KIND_CHAOS, card_name
 from engine.risk import permille
 from engine.state import (
     A_BEND_L, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_RIVAL,
@@ -62,17 +62,6 @@ def risk_text(num, den, label="Risk"):
 def risk_colour(num, den):
     pm = permille(num, den)
     return GREEN if pm < 100 else (YELLOW if pm < 400 else RED)
-
-
-def card_name(card):
-    """Returns a card's name in 10 characters at most: "4 straight", "3 curve", "broken 2" (its
-    shape is on the map and in the hand), "chaos 4"."""
-    v = VALUE[card]
-    if KIND[card] == KIND_CHAOS:
-        return "chaos %d" % v
-    if KIND[card] == KIND_BROKEN:
-        return "broken %d" % v
-    return "%d %s" % (v, "curve" if SHAPE[card] == SHAPE_CURVE else "straight")
 
 
 def side_text(label, value):
