@@ -155,6 +155,14 @@ def test_missing_code_py_is_an_error(tmp_path):
         deploy.build(src, None)
 
 
+def test_missing_sprites_is_an_error(tmp_path):
+    # lnr/sheet.py reads them at every start: a tree without them would not start.
+    src = source_root(tmp_path)
+    (src / "lib" / "lnr" / "sprites.bin").unlink()
+    with pytest.raises(DeployError, match="lib/lnr/sprites.bin is missing: lnr.sheet reads it"):
+        deploy.build(src, None)
+
+
 # ---- .mpy --------------------------------------------------------------------------------------
 
 def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
@@ -166,7 +174,9 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"].startswith(b'"""')
     libs = [p for p in tree.files if p.startswith("lib/")]
-    assert libs and all(p.endswith(".mpy") for p in libs)
+    # Every module compiled; the sprites' pixels (lnr/sheet.py reads them) go as they are.
+    assert libs and all(p.endswith(".mpy") for p in libs if p != "lib/lnr/sprites.bin")
+    assert tree.files["lib/lnr/sprites.bin"] == (src / "lib" / "lnr" / "sprites.bin").read_bytes()
     assert tree.files["lib/engine/rng.mpy"] == b"C\x06" + (src / "engine" / "rng.py").read_bytes()
     assert "lib/neopixel.mpy" in tree.files
     assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files

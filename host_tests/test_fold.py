@@ -23,7 +23,7 @@ from tools import cpapp, cpvm, deploy, fold  # noqa: E402
 def _ours():
     items = deploy.source_files(ROOT)
     return {deploy.module_name(p[len("lib/"):]): src.read_text(encoding="utf-8")
-            for p, src in items if p.startswith(("lib/lnr/", "lib/engine/"))}
+            for p, src in items if p.startswith(("lib/lnr/", "lib/engine/")) and p.endswith(".py")}
 
 
 SOURCES = _ours()

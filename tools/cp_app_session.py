@@ -289,12 +289,51 @@ class Keys:
         return Keys.next < len(FRAMES) or Keys.waiting()
 
 
+class Sheet:
+    """The sprite sheet the app made (lnr/sheet.py lends its bytes to the saves): at every
+    refresh of the display it must hold sprites.bin's bytes again, or the screen would show
+    the saves' image as sprites."""
+
+    bitmap = [None]
+    crc = [0]  # sprites.bin's CRC-32
+    refreshes = [0]
+
+    @staticmethod
+    def hook(sheet_module):
+        from binascii import crc32
+
+        with open(sheet_module.PATH, "rb") as f:
+            Sheet.crc[0] = crc32(f.read())
+        new = sheet_module.new
+
+        def kept():
+            Sheet.bitmap[0] = new()
+            return Sheet.bitmap[0]
+
+        sheet_module.new = kept
+
+    @staticmethod
+    def check(display, frame):
+        """Returns None, or why the frame failed."""
+        from binascii import crc32
+
+        if display.refreshes == Sheet.refreshes[0]:
+            return None
+        Sheet.refreshes[0] = display.refreshes
+        if crc32(memoryview(Sheet.bitmap[0])) != Sheet.crc[0]:
+            return "the display was refreshed at frame %d with the sprite sheet not restored" % frame
+        return None
+
+
 def start():
     """Starts the app as code.py does; returns (hw, lnr.main)."""
     import lnr
 
     Watch.drop = lnr.drop
     lnr.drop = _drop_hook  # the app's modules import it after this: `from lnr import drop`
+    import lnr.sheet
+
+    Sheet.hook(lnr.sheet)
     from lnr.boards import open_hardware
     import lnr.main
 
@@ -359,6 +398,10 @@ def session():
             main.step(hw, app)
             NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
             hw.wait_frame()
+            bad = Sheet.check(PARTS["board"].DISPLAY, i)
+            if bad is not None:
+                print("FAIL " + bad)
+                return 1
             path = trace(path)
             if Watch.verbose:
                 print("R", i, label(app), end=" ")

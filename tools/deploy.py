@@ -148,9 +148,15 @@ def module_name(rel):
     return ".".join(parts)
 
 
+# Files a module reads on the board, shipped with it: the sprite sheet's pixels
+# (tools/draw_sprites.py writes them).
+DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",)}
+
+
 def source_files(root=ROOT, libraries=None):
     """Returns [(device path, source Path)] for code.py, boot.py and every module of the app,
-    the engine and the libraries (`libraries`: third_party_files()) that the board can import.
+    the engine and the libraries (`libraries`: third_party_files()) that the board can import,
+    and the data files those modules read (DATA_FILES).
 
     Raises DeployError when a module imports something that is neither shipped nor built into
     CircuitPython, or when a pinned library is imported by nothing (it would be dead weight in
@@ -185,6 +191,12 @@ def source_files(root=ROOT, libraries=None):
         if name in ours:
             rel = ours[name].relative_to(root).as_posix()
             out.append(("lib/" + rel if not rel.startswith("lib/") else rel, ours[name]))
+    for name, rels in DATA_FILES.items():
+        if name in shipped:
+            for rel in rels:
+                if not (root / rel).is_file():
+                    raise DeployError(f"{rel} is missing: {name} reads it on the board")
+                out.append((rel, root / rel))
     for dist_name, top in THIRD_PARTY:
         files = [(rel, p) for rel, p in libraries
                  if rel.split("/")[0] in (top, top + ".py") and module_name(rel) in shipped]

@@ -6,6 +6,7 @@ turns NVM writes off: a crash can never leave a damaged save or record behind.
 """
 import gc
 
+from lnr import sheet
 from lnr.app import App
 from lnr.keys import K_A
 from lnr.leds import Leds
@@ -36,13 +37,20 @@ def run(hw):
 def start(hw):
     """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
     returns the App."""
-    # The saves first, on a heap with nothing else on it yet: the Storage makes the 8 KB
-    # buffer of their image (one piece, kept for every commit: lnr/storage.py) before the
-    # display objects and the sprite drawing's code take the room (docs/memory.md). The
-    # drive's root and whether boot.py let the board write it: the board profile says.
-    store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False))
+    # The sprite sheet first, on a heap with nothing else on it yet: its 8 KB of pixels are
+    # one piece, kept for good, and on CircuitPython also the saves' image buffer, which must
+    # be one piece (lnr/sheet.py). The saves are read into it, then the sprites (the restore
+    # function: the Storage calls it after each read or write of the saves). The drive's root
+    # and whether boot.py let the board write it: the board profile says.
+    sprite_sheet = sheet.new()
+    lent = sheet.lend(sprite_sheet)
+    restore = None if lent is None else (lambda: sheet.fill(sprite_sheet, lent))
+    store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False),
+                    lent, restore)
     store.load()
-    ui = _build_ui()
+    if lent is None:  # a buffer of the Storage's own: the sprites are read once, here
+        sheet.fill(sprite_sheet)
+    ui = _build_ui(sprite_sheet)
     hw.display.root_group = ui.root
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)
@@ -53,12 +61,12 @@ def start(hw):
     return app
 
 
-def _build_ui():
-    # lnr/make.py draws the sheets and builds every display object; its code is needed this
-    # once, so it is dropped before anything else loads (RAM, docs/memory.md).
+def _build_ui(sprite_sheet):
+    # lnr/make.py draws the font's sheet and builds every display object; its code is needed
+    # this once, so it is dropped before anything else loads (RAM, docs/memory.md).
     from lnr import drop, make
 
-    ui = Ui(make.build())
+    ui = Ui(make.build(sprite_sheet))
     make = None
     # The sprite sheet's numbers too: the build folds them into the modules that use them
     # (tools/fold.py), so only lnr.make reads the module (a source tree imports it again).

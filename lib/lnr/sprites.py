@@ -1,4 +1,5 @@
-"""The one sprite sheet's tile numbers and palette (lnr/make.py draws it once at start).
+"""The one sprite sheet's tile numbers and palette. tools/draw_sprites.py draws the tiles into
+lib/lnr/sprites.bin; lnr/sheet.py reads that into the sheet's Bitmap.
 
 Every TileGrid of the app (track map, loco, hand, cursors, dice, panels) shares one 16-colour
 Bitmap of 16x16 tiles and its Palette, so a frame only changes tile indices. Index 0 of the
@@ -13,7 +14,7 @@ except ImportError:  # CPython
 
 
 COLS = const(8)  # tiles per sheet row
-ROWS = const(7)
+ROWS = const(8)  # 128x128 pixels of 4 bits: 8192 bytes, the saves' image buffer too (lnr/sheet.py)
 
 # Palette indices.
 C_CLEAR = const(0)

@@ -14,7 +14,7 @@ written: `less_safe` is True and the title says so.
 The code that reads and writes the copies (lnr/copies.py, lnr/image.py) is imported by each
 method below that reads or writes and dropped after it: none of it is in RAM while a game is
 played (docs/memory.md). Their 8 KB buffer is not: the Storage holds it from power-up (see
-__init__). This object keeps the data (its public attributes) and which commit each copy
+__init__; on a board it is the sprite sheet's pixels, lent, lnr/sheet.py). This object keeps the data (its public attributes) and which commit each copy
 holds; copies gets values and bytes and gives back values, which copy holds what, and the
 notice to show.
 
@@ -30,11 +30,6 @@ from lnr.limits import (
 )
 
 
-def _done():
-    # The copies' code is needed for a moment (a read or a write), not while a game is played.
-    drop("lnr.copies", "lnr.image", "engine.crc")
-
-
 class Storage:
     """The app's persistent data on `nvm` (microcontroller.nvm or None) and the drive whose root
     folder is `drive` ("/" on the board; None: no drive), which the board's code may write if
@@ -43,15 +38,18 @@ class Storage:
 
     DEFAULTS = (DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS)  # brightness, pixels, hints
 
-    def __init__(self, nvm, drive=None, writable=False):
+    def __init__(self, nvm, drive=None, writable=False, image=None, restore=None):
         self._nvm = nvm
         # The image's buffer, for every read and write of the copies. The NVM takes the image
         # in one slice assignment (one erase of its block), so it is one 8 KB object, made
-        # here at power-up, while the heap is empty, and kept for good: made at each commit
-        # it needs 8 KB in one piece of a heap that the screens' and the engine's code,
-        # loaded and dropped, have left in pieces, and on CircuitPython's VM it did not get
-        # it (a finished game's result lost to a MemoryError). docs/memory.md.
-        self._image = bytearray(IMAGE_SIZE)
+        # at power-up, while the heap is empty, and kept for good: made at each commit it
+        # needs 8 KB in one piece of a heap that the screens' and the engine's code, loaded
+        # and dropped, have left in pieces, and on CircuitPython's VM it did not get it (a
+        # finished game's result lost to a MemoryError). docs/memory.md. `image`: such a
+        # buffer lent by its owner (lnr/sheet.py: the sprite sheet's pixels), who gets it
+        # back through `restore()` after each read or write; None: one of this object's own.
+        self._image = bytearray(IMAGE_SIZE) if image is None else image
+        self._restore = restore
         self._drive = drive
         self._writable = writable
         # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
@@ -79,6 +77,13 @@ class Storage:
         """Adds `text` to the notice the title shows once."""
         self.notice = text if self.notice is None else self.notice + "\n" + text
 
+    def _done(self):
+        # The copies' code is needed for a moment (a read or a write), not while a game is
+        # played; the buffer goes back to its owner.
+        drop("lnr.copies", "lnr.image", "engine.crc")
+        if self._restore is not None:
+            self._restore()
+
     def _held(self, held):
         self.seq, self.nvm_seq, self.file_seq, self.file_seen = held
 
@@ -92,7 +97,7 @@ class Storage:
             values, held, self.notice = copies.load(self._nvm, self._drive, self._writable,
                                                       self._image)
         finally:
-            _done()
+            self._done()
         self._held(held)
         if values is not None:
             (self.brightness, self.pixel_count, flags, self.best, self.played,
@@ -117,7 +122,7 @@ class Storage:
                 (self.brightness, self.pixel_count, self._flags(), self.best, self.played,
                  self.rival_wins, self.saved), self._image, finished)
         finally:
-            _done()
+            self._done()
         self._held(held)
         if notice is not None:
             self.note(notice)
@@ -176,6 +181,6 @@ class Storage:
                                          (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
                                          self._image)
         finally:
-            _done()
+            self._done()
         self._held(held)
         return games

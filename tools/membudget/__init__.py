@@ -37,7 +37,7 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
    at different moments: the VM's first doubling inside the session, a new pool of several KB
    at the first hint, would otherwise weigh on every later phase). A new peak is read twice and the lower
    kept (a collection now and then finds more a moment later). Moments inside a move, when a
-   module is loaded for that moment only (lnr.copies, with the Storage's 8 KB image buffer, to read the
+   module is loaded for that moment only (lnr.copies, with the Storage's 8 KB image buffer (here its own), to read the
    saves at start-up and to write them at a game's end, on save & quit and when changed
    settings are left; engine.codec to pack or unpack a save), fall between two frames: the
    session runs again up to the last such moment and stops there, the module still in

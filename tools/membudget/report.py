@@ -11,10 +11,16 @@ CP_BULLETS = [
     "the collector scans the stack conservatively, and the handler left pointers to its code "
     "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
     "screen's code (about 21 KB) in RAM through every move and beside the next screen's.",
-    "- The saves' 8 KB image buffer is made at power-up, before the display, while the heap "
-    "is empty, and kept for good (lnr/storage.py): the NVM takes the image in one slice "
-    "assignment, so every commit needs those 8 KB in one piece, and made at each commit they "
-    "were not there in one piece (a game's result lost to a MemoryError).",
+    "- The saves' 8 KB image buffer is the sprite sheet's pixels (lnr/sheet.py): the NVM "
+    "takes the image in one slice assignment, so every commit needs 8 KB in one piece, and "
+    "made at each commit they were not there in one piece (a game's result lost to a "
+    "MemoryError). The sheet is a 128x128 Bitmap of 4 bits a pixel, 8 KB made at power-up "
+    "and kept; CircuitPython's Bitmap lends its bytes, the saves use them, and the sprites "
+    "are read back from lib/lnr/sprites.bin before the display is refreshed. Drawn on the "
+    "desktop (tools/draw_sprites.py), the sprites take no code on the board. Here the "
+    "stand-in Bitmap keeps no pixels, so the Storage makes a buffer of its own, counted in "
+    "every phase: these figures hold 8 KB that a board does not (CircuitPython's VM: "
+    "make cpcheck).",
     "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
     "pixels without collecting first.",
 ]
@@ -247,9 +253,10 @@ def report(census, later, names, forms, heap_kb):
            "move between them drops one side and every module it imported, collects, then "
            "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
            "dropped when none is on: the menus run without it.",
-           "- Modules needed for a moment are loaded for that moment and dropped: the sprite "
-           "drawing (lnr.make) at start-up, the saves' copies (lnr.copies and lnr.image; "
-           "their 8 KB image buffer stays, see below) for each read or write of the saves "
+           "- Modules needed for a moment are loaded for that moment and dropped: the display's "
+           "building (lnr.make) at start-up, the saves' copies (lnr.copies and lnr.image; "
+           "their 8 KB image buffer is the sprite sheet's, see below) for each read or write "
+           "of the saves "
            "(docs/storage.md), the save "
            "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
            "also counts a finished game, the game and the engine gone before its commit), how "

