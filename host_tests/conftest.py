@@ -32,3 +32,25 @@ def device_libs(tmp_path):
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
     return out
+
+
+@pytest.fixture
+def store_on_circuitpython(tmp_path):
+    """Runs a script's source on CircuitPython's own VM with the repository and its lib/
+    importable and an empty drive folder as argv[1] (ending in "/", as lnr.storage takes it);
+    returns (the CompletedProcess, the drive folder). Skips, in one line, where the VM is
+    missing (tools/cpvm.py)."""
+    from tools import cpvm
+
+    if cpvm.vm() is None:
+        pytest.skip(cpvm.MISSING_VM)
+
+    def run(source):
+        script = tmp_path / "store.py"
+        script.write_text(source)
+        drive = tmp_path / "drive"
+        drive.mkdir()
+        r = cpvm.run(script, paths=[ROOT, os.path.join(ROOT, "lib")], args=[str(drive) + "/"])
+        return r, drive
+
+    return run

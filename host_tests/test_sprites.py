@@ -2,18 +2,12 @@
 what tools/sprite_art.py draws, in the byte layout of CircuitPython's own Bitmap; and on
 CircuitPython the same 8 KB are the saves' image buffer, given back with the sprites after every
 read and write of the saves (docs/storage.md, docs/memory.md)."""
-import os
-
-import pytest
-
 from engine.gamelog import GameLog
 from lnr import sheet
 from lnr.limits import IMAGE_SIZE
 from lnr.sprites import COLS, ROWS, T_NOPILE
 from lnr.storage import Storage
 from tools import draw_sprites
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def sprites_bin():
@@ -118,15 +112,7 @@ print("ok", len(games))
 """
 
 
-def test_the_saves_through_the_sheets_bytes_on_circuitpythons_own_vm(tmp_path):
-    from tools import cpvm
-
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
-    script = tmp_path / "lent.py"
-    script.write_text(CP_LENT)
-    drive = tmp_path / "drive"
-    drive.mkdir()
-    r = cpvm.run(script, paths=[ROOT, os.path.join(ROOT, "lib")], args=[str(drive) + "/"])
+def test_the_saves_through_the_sheets_bytes_on_circuitpythons_own_vm(store_on_circuitpython):
+    r, _ = store_on_circuitpython(CP_LENT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.split() == ["ok", "1"]

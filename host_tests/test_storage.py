@@ -261,22 +261,10 @@ print("ok", s.seq, len(t.history()[0]))
 """
 
 
-def test_the_store_on_circuitpythons_own_vm(tmp_path):
+def test_the_store_on_circuitpythons_own_vm(store_on_circuitpython):
     # CircuitPython's binascii.crc32 and file I/O (the unix port's files for the drive): the same
     # images as CPython writes.
-    from pathlib import Path
-
-    from tools import cpvm
-
-    root = Path(__file__).resolve().parent.parent
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    script = tmp_path / "store.py"
-    script.write_text(CP_SCRIPT)
-    drive = tmp_path / "drive"
-    drive.mkdir()
-    r = cpvm.run(script, paths=[root, os.path.join(root, "lib")], args=[str(drive) + "/"])
+    r, drive = store_on_circuitpython(CP_SCRIPT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.split() == ["ok", "3", str(image.ENTRY_HEAD + 2)]
     # CPython reads what CircuitPython wrote.
