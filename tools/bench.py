@@ -21,10 +21,16 @@ a card, a bend, a penalty card).
 
 The SAMD51 estimate multiplies the CircuitPython VM's times by SAMD51_FACTOR: the time a 120 MHz
 SAMD51 running CircuitPython takes for `for _ in range(1000000): pass` (SAMD51_LOOP_US, as
-published) over the time the same loop takes on the CircuitPython VM here, measured in the
-same run (tools/cp_bench.py --loop). Both run CircuitPython's own bytecode interpreter, so the
-ratio of their dispatch speeds carries over to the bots' code as a first estimate; it is
-pessimistic where the board's CircuitPython has since become faster than the published run's.
+published) over the time the same loop takes on the CircuitPython VM here. Both run
+CircuitPython's own bytecode interpreter, so the ratio of their dispatch speeds carries over to
+the bots' code as a first estimate; it is pessimistic where the board's CircuitPython has since
+become faster than the published run's. The machine's other processes stall the VM now and
+then, so tools/cp_bench.py times the decisions in a way they do not change (its docstring says
+how and why): the mean from the process's own CPU time, the slowest decision as the least of
+its fastest of 6 runs and its CPU time; the loop as the fastest of short runs timed all through
+each run (the fastest over all runs counts: the highest factor). The VMs time a table of 4
+seats (the longest look-ahead: three other turns between a seat's two) besides solo, challenge
+and rival games.
 """
 import argparse
 import os
@@ -42,6 +48,7 @@ from tools.best_before import best_before_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("solo", "challenge", "rival")
+TIMED_MODES = MODES + ("table",)  # the VMs time the table's bots too (tools/cp_bench.py)
 
 # `for _ in range(1000000): pass` on an ItsyBitsy M4 (SAMD51 at 120 MHz), CircuitPython 5.3.0:
 # 4.784 s (adafruit/circuitpython#2929; 5.4.0-beta.0, which checked its background tasks more
@@ -50,13 +57,13 @@ SAMD51_LOOP_US = 4784000
 
 
 def cp_runs(bots, games):
-    """Returns ({(bot, mode): {field: value}}, loop µs) from tools/cp_bench.py on
-    CircuitPython's VM, or (None, None) where it is missing."""
+    """Returns {(bot, mode): {field: value}} from tools/cp_bench.py on CircuitPython's VM, or
+    None where it is missing."""
     from tools import cpvm
 
     if cpvm.vm() is None:
         print("bench: " + cpvm.MISSING_VM)
-        return None, None
+        return None
     script = os.path.join(ROOT, "tools", "cp_bench.py")
 
     def run(*args):
@@ -65,8 +72,13 @@ def cp_runs(bots, games):
             raise SystemExit("bench: the CircuitPython run %s failed:\n%s" % (args, r.stderr))
         return dict(item.split("=") for item in r.stdout.split() if "=" in item)
 
-    out = {(b, m): run(b, m, 0, games) for b in bots for m in MODES}
-    return out, int(run("--loop")["loop_us"])
+    return {(b, m): run(b, m, 0, games) for b in bots for m in TIMED_MODES}
+
+
+def samd51_ms(us, loop_us):
+    """Returns the SAMD51 estimate in ms of `us` µs on CircuitPython's VM, where the loop
+    takes `loop_us` µs (SAMD51_LOOP_US on the board)."""
+    return us * SAMD51_LOOP_US / loop_us / 1000
 
 
 def find(name):
@@ -104,7 +116,7 @@ def vm_runs(bots, games, jobs):
     """Returns {(bot, mode): {field: value}} from tools/bench_vm.py on the MicroPython VM."""
     runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
     script = os.path.join(ROOT, "tools", "bench_vm.py")
-    todo = [(b, m) for b in bots for m in MODES]
+    todo = [(b, m) for b in bots for m in TIMED_MODES]
     out = {}
     running = []
     while todo or running:
@@ -178,15 +190,18 @@ def main(argv=None):
         vm = vm_runs(bots, args.vm_games, args.vm_jobs)
         print("MicroPython VM (tools/mpvm), %d games per bot and mode: %.0f s" % (
             args.vm_games, time.time() - started))
-    cp, loop_us = None, None
+    cp = loop_us = None
     if not args.no_vm:
         started = time.time()
-        cp, loop_us = cp_runs(bots, args.vm_games)
+        cp = cp_runs(bots, args.vm_games)
         if cp:
             print("CircuitPython VM (tools/cpvm.py), %d games per bot and mode: %.0f s" % (
                 args.vm_games, time.time() - started))
-            print("SAMD51 factor: %d us (the loop on a SAMD51) / %d us (on this VM) = %.0f" % (
-                SAMD51_LOOP_US, loop_us, SAMD51_LOOP_US / loop_us))
+            loops = [int(f["loop_us"]) for f in cp.values()]
+            loop_us = min(loops)
+            print("SAMD51 factor: %d us (the loop on a SAMD51) / %d us (on this VM: the fastest "
+                  "of its runs' fastest, %d-%d us) = %.0f" % (
+                      SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
     print()
     print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
         "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "MP VM ms",
@@ -204,21 +219,20 @@ def main(argv=None):
         cpy = "%.3f / %.1f" % (1000 * sum(times) / len(times), 1000 * max(times))
         vms = "-"
         if vm and b in bots:
-            dec = sum(int(vm[b, m]["decisions"]) for m in MODES)
-            tot = sum(int(vm[b, m]["total_ms"]) for m in MODES)
-            mx = max(int(vm[b, m]["max_ms"]) for m in MODES)
+            dec = sum(int(vm[b, m]["decisions"]) for m in TIMED_MODES)
+            tot = sum(int(vm[b, m]["total_ms"]) for m in TIMED_MODES)
+            mx = max(int(vm[b, m]["max_ms"]) for m in TIMED_MODES)
             vms = "%.2f / %d" % (tot / dec, mx)
-            raw = max(int(vm[b, m]["raw_max_ms"]) for m in MODES)
+            raw = max(int(vm[b, m]["raw_max_ms"]) for m in TIMED_MODES)
             if raw > mx:
                 vms += " (%d)" % raw
         cps = est = "-"
         if cp and b in bots:
-            dec = sum(int(cp[b, m]["decisions"]) for m in MODES)
-            mean_us = sum(int(cp[b, m]["total_us"]) for m in MODES) / dec
-            max_us = max(int(cp[b, m]["max_us"]) for m in MODES)
+            dec = sum(int(cp[b, m]["decisions"]) for m in TIMED_MODES)
+            mean_us = sum(int(cp[b, m]["cpu_us"]) for m in TIMED_MODES) / dec
+            max_us = max(int(cp[b, m]["max_us"]) for m in TIMED_MODES)
             cps = "%.3f / %.2f" % (mean_us / 1000, max_us / 1000)
-            factor = SAMD51_LOOP_US / loop_us
-            est = "%.0f / %.0f" % (mean_us * factor / 1000, max_us * factor / 1000)
+            est = "%.0f / %.0f" % (samd51_ms(mean_us, loop_us), samd51_ms(max_us, loop_us))
         challenge = results.get((b, "challenge"))
         rival = results.get((b, "rival"))
         print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
@@ -241,7 +255,7 @@ def main(argv=None):
                         b, len(same), statistics.mean(same)))
     if vm:
         print()
-        print("VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
+        print("MP VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
               "and taken at its fastest")
         print("(other processes on this machine stall the VM now and then: in brackets the "
               "slowest single time).")
@@ -249,11 +263,23 @@ def main(argv=None):
               "allocated, the live heap engine.bots adds on import (with engine.ai and its "
               "weights):")
         for b in bots:
-            for m in MODES:
+            for m in TIMED_MODES:
                 f = vm[b, m]
                 print("  %-11s %-9s max %3s ms (single %3s) at %-12s alloc max %6s B   "
                       "import %s B" % (b, m, f["max_ms"], f["raw_max_ms"], f["worst"],
                                       f["alloc_max"], f["import"]))
+    if cp:
+        print()
+        print("CP VM: the slowest decision (seed/turn/phase), the least of its fastest run and "
+              "its CPU time, and its SAMD51 estimate;")
+        print("in brackets the slowest single time; the decisions re-timed (tools/cp_bench.py):")
+        for b in bots:
+            for m in TIMED_MODES:
+                f = cp[b, m]
+                print("  %-11s %-9s max %6.2f ms: SAMD51 %5.0f ms (single %6.2f) at %-12s "
+                      "re-timed %5s of %s" % (
+                          b, m, int(f["max_us"]) / 1000, samd51_ms(int(f["max_us"]), loop_us),
+                          int(f["raw_max_us"]) / 1000, f["worst"], f["retimed"], f["decisions"]))
     return 0
 
 

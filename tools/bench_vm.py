@@ -4,7 +4,7 @@ MicroPython VM (tools/mpvm). Run by tools/bench.py as
     node tools/mpvm/run.mjs --tree engine --tree tools tools/bench_vm.py BOT MODE FIRST_SEED GAMES
 
 BOT is a name of engine.bots.BOTS, or "best-before": `best` as it was before its look-ahead
-(tools/best_before.py).
+(tools/best_before.py). A table has 4 seats, all played by BOT (as in tools/cp_bench.py).
 
 Plays the same seeded games as tools/bench.py and engine.selfplay (chance from stream 0 of the
 seed, the bot's rng from stream 1) and prints one line:
@@ -54,7 +54,7 @@ async def main(argv):
     for seed in range(first, first + games):
         chance = Rng(seed, 0)
         rng = Rng(seed, 1)
-        state = deal(MODE_NAMES.index(mode), chance)
+        state = deal(MODE_NAMES.index(mode), chance, 4 if mode == "table" else None)
         state.start()
         while not state.is_terminal():
             if state.is_chance():
