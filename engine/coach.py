@@ -13,9 +13,9 @@ ids, engine.lookahead.unseen) and are shuffled with the coach's own rng; the sam
 gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
 """
 from engine.ai import Planner, ONE, LOSS
-from engine.bots import weights as best_weights
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
+from engine import planner_weights
 from engine.rng import Rng
 from engine.state import (
     A_CHAOS, A_LAY, A_PILE, A_ROLL0, A_ROLL1, MODE_RIVAL, P_DICE, P_ORDER, P_TURN,
@@ -153,13 +153,15 @@ class Estimate:
 
 class Coach:
     """One decision of the seat to move in `state`; `rng` the coach's own engine.rng.Rng;
-    `table` the weights its rollouts play with (default `best`'s for the mode)."""
+    `table` the weights its rollouts play with (default engine.planner_weights' for the mode:
+    fitted to the planner playing alone, as the rollouts play; `best`'s own are fitted to the
+    planner with its look-ahead on top, a point worse without it)."""
 
     def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON):
         self.s = state
         self.horizon = horizon
         self.rng = rng
-        self.table = table if table is not None else best_weights(state.mode)
+        self.table = table if table is not None else playout_table(state.mode)
         self.samples = samples
         self.first = min(first, samples)
 
@@ -233,6 +235,12 @@ class Coach:
             if mean <= DROP * (var / n) ** 0.5:
                 out.append(e)
         return out
+
+
+def playout_table(mode):
+    """Returns the weight table the coach's rollouts play a mode with (docs/rules.md §8)."""
+    w = planner_weights
+    return (w.SOLO, w.CHALLENGE, w.RIVAL, w.TABLE)[mode]
 
 
 def coach_bot(state, rng):

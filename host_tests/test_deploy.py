@@ -83,8 +83,9 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
         shipped = "lib/engine/" + src.stem + ".py" in tree or \
             "lib/engine/" + src.stem + ".mpy" in tree
         # The engine's desktop tools (json, argparse) and the desktop's deep player (issue 12)
-        # never reach the board.
-        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup", "coach")), \
+        # with its rollouts' weights never reach the board.
+        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup", "coach",
+                                          "planner_weights")), \
             src.name
         assert shipped or src.stem not in device_engine, src.name
     reach = imports.reachable(clone)
@@ -105,7 +106,8 @@ def test_tree_layout_from_sources(tmp_path):
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
     for p in (src / "engine").glob("*.py"):
-        if p.stem not in ("record", "replay", "selfplay", "setup", "coach"):  # desktop-only
+        if p.stem not in ("record", "replay", "selfplay", "setup", "coach",
+                          "planner_weights"):  # desktop-only
             assert tree.files["lib/engine/" + p.name] == p.read_bytes()
     reach = imports.reachable(src)
     for p in (src / "lib").rglob("*.py"):

@@ -2,17 +2,16 @@
 weights fitted by self-play. Kept for `make bench`'s before/after (tools/bench.py),
 desktop-only.
 
-The weights are engine/ai_weights.py's: the look-ahead came without a refit, so they are the
-old ones still. A refit of engine/ai_weights.py must first freeze a copy of the old tables
-here, or `best-before` would change with it.
+Its weights are engine/planner_weights.py's (engine/ai_weights.py's tables when the look-ahead
+came, frozen there), so that `best-before` stays what it was whatever engine/ai_weights.py holds.
 """
-from engine import ai_weights
+from engine import planner_weights as old
 from engine.ai import Planner
 
 
 def table(mode):
     """Returns the old weight table of a mode (docs/rules.md §8), as engine.ai reads it."""
-    return (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL, ai_weights.TABLE)[mode]
+    return (old.SOLO, old.CHALLENGE, old.RIVAL, old.TABLE)[mode]
 
 
 def best_before_bot(state, rng):

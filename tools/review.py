@@ -25,8 +25,7 @@ import time
 
 from engine.advice import explain, say
 from engine.ai import Planner
-from engine.bots import weights
-from engine.coach import SAMPLES, Coach, options, outcome, same_choice
+from engine.coach import SAMPLES, Coach, options, outcome, playout_table, same_choice
 from engine.codes import PHASE_NAMES
 from engine.record import RecordError, replay
 from engine.rng import Rng
@@ -79,7 +78,7 @@ def decide(state, played, rng, samples):
     acts = options(s)
     if len(acts) < 2:
         return None
-    table = weights(s.mode)
+    table = playout_table(s.mode)  # the coach's: its rollouts' planner
     planner = Planner(s, table)
     planner.options = {}
     plan = planner.choose()
