@@ -32,8 +32,14 @@ _PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
 OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
-CAP = const(1200)  # work per decision (engine.ai Planner.work units and _CLONE per copy)
-_CLONE = const(14)  # the work of copying a State and replaying a step or two on it
+CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _STEP)
+# The costs of what the search does beside its planners, in Planner.work units (about 3 µs
+# each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
+# mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
+# 4-seat table's look-ahead, which applies three other seats' turns in every sample, took a
+# quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bench.py).
+_CLONE = const(25)  # copying a State
+_STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 
 
 def unseen(state, seat):
@@ -125,6 +131,7 @@ class Search:
             self._spent(p)
             acts.append(a)
             state.apply(a)
+            self.work += _STEP
         return True
 
     def _sample(self, cands, base, first):
@@ -215,13 +222,16 @@ class Search:
         if acts is None:  # first time: engine.ai's plan after `a`, kept for the next samples
             acts = [a]
             c.apply(a)
+            self.work += _STEP
             if not self._plan(c, acts):
                 return None
             pres[ci] = acts
         else:
             for x in acts:
                 c.apply(x)
+            self.work += _STEP * len(acts)
         if c.phase == P_DICE and c.turn == self.turn:
+            self.work += _STEP * c.dice_left
             k = _roll(c, u)
             acts = after.get(k)
             if acts is None:
@@ -232,6 +242,7 @@ class Search:
             else:
                 for x in acts:
                     c.apply(x)
+                self.work += _STEP * len(acts)
         # The turn is over: engine.ai's value of the position now (before the next draw) is
         # the control variate. Its mean over the dice is the option's value by engine.ai,
         # exactly; the sample's leaf less it keeps what the next turn adds and little of the
@@ -272,15 +283,18 @@ class Search:
         seat = self.seat
         while not c.is_terminal() and not (c.seat == seat and c.phase == P_TURN):
             if c.phase == P_DICE:
+                self.work += _STEP * c.dice_left
                 _roll(c, u)
             elif c.is_rival(c.seat):
                 c.apply(c.rival_action())
+                self.work += _STEP
             else:
                 if not self._afford():
                     return False
                 p = Planner(c, self.w)
                 c.apply(p.choose())
                 self._spent(p)
+                self.work += _STEP
         return True
 
     def _leaf(self, c):
