@@ -110,3 +110,46 @@ def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
             break
     assert ("curve", "one") in checked and ("straight", "one") in checked
     assert any(k[1] == "more" for k in checked)
+
+
+def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
+    # The hint is worked out in a move (lnr/moves.py), up to a few seconds on a board, and the
+    # display is not refreshed while a move runs: the last refresh before it must show
+    # "Thinking..." on the map, not the action menu the player just left (lnr/play.py
+    # show_hint). Once the hint is shown and closed, the toast is gone.
+    import engine.bots
+
+    seen = {}  # the toast and the panel as the display last showed them
+    at_hint = []
+    real_hint = engine.bots.hint
+
+    def hint(state):
+        at_hint.append(dict(seen))
+        return real_hint(state)
+
+    monkeypatch.setattr(engine.bots, "hint", hint)
+
+    def on_frame(hw):
+        if getattr(hw.display, "watched", False) or hw.caller is None:
+            return
+        app = hw.caller.f_locals.get("app")
+        if app is None:
+            return
+        refresh = hw.display.refresh
+
+        def watched_refresh(**kw):
+            ui = app.ui
+            seen["toast"] = ui.toast.text.rstrip() if not ui.toast.grid.hidden else None
+            seen["panel"] = not ui.panel.hidden
+            return refresh(**kw)
+
+        hw.display.refresh = watched_refresh
+        hw.display.watched = True
+
+    m = Model(MODE_SOLO, 3)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT + ["A", "WAIT*5"], seed=3, on_frame=on_frame)
+    assert r.ok, r.error
+    assert at_hint == [{"toast": "Thinking...", "panel": False}], at_hint
+    assert r.app.ui.toast.grid.hidden and not r.app.ui.toast_on
+    assert r.app.play.step == S_HAND

@@ -18,7 +18,9 @@ from engine.state import (
 from engine.order import best
 from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.hud import S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, BTN_ROLL
+from lnr.hud import (
+    S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, S_THINK, BTN_ROLL,
+)
 from lnr.turns import Turns
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
@@ -302,14 +304,20 @@ class Play(Turns):
     def show_hint(self):
         """Asks for the hint: it is worked out in a move with this screen's code dropped
         (engine.bots and engine.ai beside it would not fit: lnr/moves.py think), then shown
-        by hint()."""
-        self.app.find_hint()
+        by hint(). First the screen says so: the move takes up to a few seconds on a board
+        (the look-ahead's 1.5 s and the code loaded and dropped), and the display is not
+        refreshed while it runs, so the action menu would stand frozen there meanwhile. The
+        move starts on the next frame (tick()), after the refresh that shows the toast."""
+        self.toast("Thinking...", True)
+        self.wait(S_THINK, 1)
+        self.app.dirty = True
 
     def hint(self, found):
         """Shows the hint found (lnr/hint.py). Its code is needed for this moment only and is
         dropped after it (RAM, docs/memory.md)."""
         from lnr import hint
 
+        self.hide_toast()  # show_hint()'s "Thinking...": it would stay on after the hint
         hint.show(self, found)
         hint = None
         drop("lnr.hint")

@@ -29,7 +29,7 @@ from engine.state import (
 from engine.order import orders
 from lnr import sprites
 from lnr.hud import (
-    Hud, S_HAND, S_BEND, S_ORDER, S_ROLL, S_MOVE, S_AUTO, S_HOLD, S_HANDOFF, risk_text,
+    Hud, S_HAND, S_BEND, S_ORDER, S_ROLL, S_MOVE, S_AUTO, S_HOLD, S_HANDOFF, S_THINK, risk_text,
     risk_colour, card_name, side_text,
 )
 from lnr.mapview import card_top, card_bottom, cell_x, cell_y
@@ -624,13 +624,17 @@ class Turns(Hud):
             self.move_step()
         elif step == S_AUTO:
             self.auto_step()
+        elif step == S_THINK:  # the toast is on screen: now the hint's move
+            self.step = S_HAND
+            self.app.find_hint()
         else:  # S_HOLD: the game over
             self.advance()
 
     def busy(self):
         """Returns True while a timed step runs: keys are dropped (lnr/main.py)."""
         step = self.step
-        return step == S_AUTO or step == S_ROLL or step == S_MOVE or step == S_HOLD
+        return (step == S_AUTO or step == S_ROLL or step == S_MOVE or step == S_HOLD or
+                step == S_THINK)
 
     def skip(self):
         """B while busy: finishes the dice and the move at once, up to its result (or ends
