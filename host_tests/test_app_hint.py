@@ -52,8 +52,13 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
 
 
 def _plan(s):
-    # The best bot's whole build from here, as the turn would go: [(action, ...)], the State.
-    from engine.bots import hint
+    # The build the hint names from here: [(action, ...)], the State. Its first step is the
+    # look-ahead's choice (engine.bots.hint); the rest is engine.ai's plan on from there with
+    # `best`'s weights, the continuation the look-ahead weighed for that choice
+    # (engine/lookahead.py), as lnr/hintplan.py says it names it. A new hint at each step
+    # would be a new search on other samples: it may add a card the plan weighed did not.
+    from engine.ai import Planner
+    from engine.bots import hint, weights
     from engine.state import P_BEND, P_BUILD
 
     t = s.clone()
@@ -64,7 +69,7 @@ def _plan(s):
         t.apply(action)
         if t.phase != P_BEND and t.phase != P_BUILD:
             break
-        action = hint(t)[0]
+        action = Planner(t, weights(t.mode)).choose()
     return steps, t
 
 
