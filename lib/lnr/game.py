@@ -63,7 +63,7 @@ class Game:
         # the game over shows the player's): counted by lnr/turns.py, kept in a save.
         self.derails = 0
         # The bot on turn's actions for the rest of its turn, worked out in a move
-        # (lnr/moves.py plan_turn) and played one by one by lnr/turns.py; b"" when none.
+        # (lnr/think.py plan_turn) and played one by one by lnr/turns.py; b"" when none.
         self.planned = b""
 
     def human(self, seat):

@@ -301,7 +301,7 @@ class Play(Turns):
 
     def show_hint(self):
         """Asks for the hint: it is worked out in a move with this screen's code dropped
-        (engine.bots and engine.ai beside it would not fit: lnr/moves.py think), then shown
+        (engine.bots and engine.ai beside it would not fit: lnr/think.py think), then shown
         by hint()."""
         self.app.find_hint()
 

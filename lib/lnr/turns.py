@@ -200,6 +200,11 @@ class Turns(Hud):
         g = self.game
         s = g.state
         g.planned = b""  # a plan is for one turn
+        # The last turn's States go: no undo, save or bend cancel reaches back past a turn,
+        # and a State kept through the bots' turns would be in RAM beside their plans' moves
+        # (lnr/think.py: about 1.3 KB each; docs/memory.md).
+        self.undo = None
+        self.before = None
         gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             return False
@@ -283,13 +288,13 @@ class Turns(Hud):
             action = s.rival_action()
         else:
             action = self.planned()
-            if action < 0:  # the bot plans its turn in a move (RAM: lnr/moves.py think)
+            if action < 0:  # the bot plans its turn in a move (RAM: lnr/think.py think)
                 self.app.think()
                 return
         self.act(action)
 
     def planned(self):
-        # The bot's next action by its plan (lnr/moves.py plan_turn), or -1: none left.
+        # The bot's next action by its plan (lnr/think.py plan_turn), or -1: none left.
         g = self.game
         p = g.planned
         if not p:

@@ -263,7 +263,7 @@ def report(census, later, names, forms, heap_kb):
            "to play's pages.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
            "play screen's: a bot plans the rest of its turn in a move with the play screen's "
-           "code dropped (lnr/moves.py plan_turn, on copies of the State and of the dice's "
+           "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "
            "generator: the very turn it would play step by step), and the play screen, loaded "
            "again as it was left, plays the plan; the hint is found the same way "
            "(lnr/hintplan.py) and shown by lnr/hint.py.",

@@ -29,6 +29,7 @@ MOMENTARY = {
     "engine.codec": "save & quit, Continue",
     "engine.crc": "save & quit, Continue; the old layout's saves read",
     "lnr.moves": "each move into or out of a game",
+    "lnr.think": "a bot's plan, the hint",
     "lnr.hint": "a hint",
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
