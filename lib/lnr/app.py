@@ -276,12 +276,10 @@ class App:
         self.writes = False
         self._want = None
         g = self.game
-        # The font tiles of lnr/ui.py's text layer, never Labels: they are resident, so the
-        # error screen shows even when the heap is full (the menus' Labels are hidden).
+        # The font tiles of lnr/ui.py's text layer: they are resident, so the error screen
+        # shows even when the heap is full (the menus write the same lines).
         self.screen = SC_ERROR
         ui = self.ui
-        if self.labels is not None:
-            self.labels.hide()
         ui.clear_text()
         put(ui.title, "ERROR", 13, RED)
         lines = ui.lines
