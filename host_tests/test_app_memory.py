@@ -244,3 +244,41 @@ def test_records_reads_the_history_with_neither_screens_code_in_ram(as_on_the_de
     assert r.ok, r.error
     assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.last) == 6
     assert "lnr.lastgames" not in sys.modules and "lnr.copies" not in sys.modules
+
+
+def test_a_bots_plan_keeps_its_games_weight_table_only(as_on_the_device, monkeypatch):
+    # lnr/think.py: the `best` bot plans its turn with its game's weight table alone in RAM;
+    # engine.ai_weights, the four modes' tables, is dropped before the search and never loads
+    # again during it (about 2 KB less beside the search as .mpy). The plan is the same.
+    from engine.state import MODE_TABLE
+    from lnr import game as games
+    from lnr import think
+    from lnr.screens import W_THINK
+
+    def table_game():
+        g = games.new_game(MODE_TABLE, 5, 3)
+        g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * 3)
+        return g
+
+    lnr.KEEP = True
+    expected = think.plan_turn(table_game())
+    lnr.KEEP = False
+    seen = []
+    real = think.plan_turn
+
+    def plan_turn(game):
+        seen.append("engine.ai_weights" in sys.modules)
+        out = real(game)
+        seen.append("engine.ai_weights" in sys.modules)
+        from engine.bots import weights
+
+        seen.append(weights(MODE_TABLE))
+        return out
+
+    monkeypatch.setattr(think, "plan_turn", plan_turn)
+    g = table_game()
+    think.think(g, W_THINK)
+    from engine import ai_weights
+
+    assert seen == [False, False, ai_weights.TABLE]
+    assert g.planned == expected and expected

@@ -3,7 +3,7 @@ with neither screen's code in RAM. A module of its own, not lnr/moves.py's: thes
 app's heaviest (engine.bots, engine.ai, engine.lookahead and the search's copies of the State),
 and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
 them (docs/memory.md)."""
-from lnr import drop_new
+from lnr import drop, drop_new
 from lnr.screens import W_HINT
 
 
@@ -16,6 +16,7 @@ def think(game, kind):
 
     had = list(sys.modules)
     try:
+        _one_table(game, kind)
         if kind == W_HINT:
             from lnr.hintplan import find
 
@@ -50,3 +51,15 @@ def plan_turn(game):
             out.append(action)
             s.apply(action)
     return bytes(out)
+
+
+def _one_table(game, kind):
+    # The `best` bot's weights for the game's mode (the hint's and a `best` bot's plan): only
+    # that table is kept (engine.bots weights()), and engine.ai_weights, which holds the four
+    # modes' tables, is dropped before the search (about 2 KB less beside it as .mpy).
+    from engine.bots import best_bot, weights
+
+    s = game.state
+    if kind == W_HINT or game.bot(s.seat) is best_bot:
+        weights(s.mode)
+        drop("engine.ai_weights")
