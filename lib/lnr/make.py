@@ -24,10 +24,17 @@ from lnr.ui import WHITE, YELLOW, Text, GLYPHS, GLYPH_W, GLYPH_H
 
 def _font():
     # The printable ASCII glyphs of terminalio.FONT side by side in a 1-bit Bitmap: tile n
-    # is character 32 + n. bitmap_label draws them as one line of text; its Bitmap (2 colours:
-    # 0 the background, 1 the ink) is kept, the Label let go.
+    # is character 32 + n. bitmap_label draws them as one line of text (0 the background, 1
+    # the ink) in a Bitmap of 2 bits a pixel; the sheet kept is a copy at 1 bit a pixel (864 B,
+    # not 1728), the Label let go.
     text = "".join([chr(32 + n) for n in range(GLYPHS)])
-    return Label(terminalio.FONT, text=text).bitmap
+    drawn = Label(terminalio.FONT, text=text).bitmap
+    sheet = displayio.Bitmap(GLYPHS * GLYPH_W, GLYPH_H, 2)
+    for y in range(GLYPH_H):
+        for x in range(GLYPHS * GLYPH_W):
+            if drawn[x, y]:
+                sheet[x, y] = 1
+    return sheet
 
 
 def _label(group, font, x, y, width, scale=1, color=WHITE, background=None):
