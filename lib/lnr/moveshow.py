@@ -40,6 +40,7 @@ _BLINK_MS = const(100)
 class MoveShow(Hud):
     """The move on the play screen; see the module docstring. The flow (lnr/turns.py Turns)
     gives it advance() (what comes after a result) and planned() (a bot's next step)."""
+
     def __init__(self, app):
         Hud.__init__(self, app)
         self.due = 0
@@ -66,6 +67,14 @@ class MoveShow(Hud):
         self.blink = 0  # 0 nothing, 1 the broken card under the loco, 2 the derailed loco
         self.b_tile = 0
         self.b_on = -1
+
+    def advance(self):
+        """Decides what comes after a move's result: the flow's (lnr/turns.py Turns)."""
+        raise NotImplementedError
+
+    def planned(self):
+        """Returns a bot's next step by its plan, or -1: the flow's (lnr/turns.py Turns)."""
+        raise NotImplementedError
 
     def wait(self, step, ms):
         self.step = step
