@@ -21,8 +21,8 @@ CP_BULLETS = [
     "stand-in Bitmap keeps no pixels, so the Storage makes a buffer of its own, counted in "
     "every phase: these figures hold 8 KB that a board does not (CircuitPython's VM: "
     "make cpcheck).",
-    "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
-    "pixels without collecting first.",
+    "- The font sheet is copied from the Label's Bitmap (2 bits a pixel) into one of 1 bit a "
+    "pixel at power-up, so the sheet kept is 864 B, not 1728 B (lnr/make.py).",
 ]
 CP_SECTION = [
     "## On CircuitPython's own VM (`make cpcheck`)",
@@ -63,7 +63,10 @@ CP_SECTION = [
     " The saves' 8 KB image was the first to be refused (the smallest .mpy cap was 133 KB "
     "with it made at each commit); it is now made at power-up and kept, which costs 8 KB in "
     "every phase and took the smallest .mpy cap to 109 KB. The smallest cap (`--smallest`) "
-    "still lies above the peak: loading a screen's code needs blocks of up to a few KB.",
+    "still lies above the peak: loading a screen's code needs blocks of up to a few KB, and "
+    "the `best` bot's search in a move (a bot's plan, the hint: lnr/think.py) holds copies "
+    "of the State, its planners and its frames while it runs, which no reading between two "
+    "frames sees: under the smallest caps that search is what fails first.",
     "",
 ]
 
@@ -267,7 +270,10 @@ def report(census, later, names, forms, heap_kb):
            "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "
            "generator: the very turn it would play step by step), and the play screen, loaded "
            "again as it was left, plays the plan; the hint is found the same way "
-           "(lnr/hintplan.py) and shown by lnr/hint.py.",
+           "(lnr/hintplan.py) and shown by lnr/hint.py. That move loads neither lnr.moves (the "
+           "code that deals, saves and counts games) nor the other modes' weights "
+           "(engine.ai_weights is dropped once engine.bots holds the game's table), and the "
+           "play screen lets the last turn's States go at a new turn.",
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
