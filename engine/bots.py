@@ -37,17 +37,20 @@ def greedy_bot(state, rng):
     return Planner(state).choose()
 
 
-_weights = None
+_weights = None  # (mode, its table): the one table kept, so that a device may drop the module
 
 
 def weights(mode):
-    """Returns the `best` bot's weight table for a mode (docs/rules.md §8)."""
+    """Returns the `best` bot's weight table for a mode (docs/rules.md §8). Only the last
+    mode's table is kept here: a device that drops engine.ai_weights once it has asked for
+    its game's table (lnr/think.py) holds that one table, not all four (RAM)."""
     global _weights
-    if _weights is None:
+    if _weights is None or _weights[0] != mode:
         from engine import ai_weights  # loaded on first use: RAM on the device
 
-        _weights = (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL, ai_weights.TABLE)
-    return _weights[mode]
+        _weights = (mode, (ai_weights.SOLO, ai_weights.CHALLENGE, ai_weights.RIVAL,
+                           ai_weights.TABLE)[mode])
+    return _weights[1]
 
 
 def best_bot(state, rng):

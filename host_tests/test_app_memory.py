@@ -21,9 +21,9 @@ from engine.state import MODE_SOLO  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.hud", "lnr.mapview", "engine.order")
-MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.hint", "lnr.howto", "lnr.make",
-             "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
+PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview", "engine.order")
+MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
+             "lnr.make", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]
@@ -99,7 +99,7 @@ def session(check=None):
 def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # lnr/app.py: a move drops one side's code (and what it imported) before the other's
     # loads; momentary modules are dropped before the frame ends. The menus' text library
-    # (adafruit_display_text) goes with the menus; the engine is in RAM only while a game is
+    # (adafruit_display_text) is gone after start-up; the engine is in RAM only while a game is
     # on (docs/memory.md).
     seen = {"play": 0, "menus": 0, "frames": 0}
 
@@ -112,17 +112,20 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
-        labels = [m for m in mods if m.startswith("adafruit_display_text")]
+        # The text library draws the font sheet at power-up (lnr/make.py) and is dropped then:
+        # it is never beside either screen's code.
+        library = [m for m in mods if m.startswith("adafruit_display_text")]
+        assert not library, "the text library kept after start-up: %s" % library
         if app.play is not None:
             seen["play"] += 1
             assert "engine.bots" not in mods, "bots kept in a game without bots"
-            assert not labels and app.labels is None, "the menus' text in a game: %s" % labels
+            assert app.labels is None, "the menus' text in a game"
             # One engine: the game's State is of the engine.state loaded now, never of an
             # earlier copy dropped under it (that would hold two engines in RAM).
             assert type(app.game.state) is mods["engine.state"].State
         else:
             assert not playing, "play screen code in the menus: %s" % playing
-            assert "adafruit_display_text.bitmap_label" in mods and app.labels is not None
+            assert "lnr.menus" in mods and app.labels is not None
             engine = [m for m in mods if m.startswith("engine.")]
             assert app.game is None and not engine, "the engine in the menus: %s" % engine
             seen["menus"] += 1
@@ -241,3 +244,41 @@ def test_records_reads_the_history_with_neither_screens_code_in_ram(as_on_the_de
     assert r.ok, r.error
     assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.last) == 6
     assert "lnr.lastgames" not in sys.modules and "lnr.copies" not in sys.modules
+
+
+def test_a_bots_plan_keeps_its_games_weight_table_only(as_on_the_device, monkeypatch):
+    # lnr/think.py: the `best` bot plans its turn with its game's weight table alone in RAM;
+    # engine.ai_weights, the four modes' tables, is dropped before the search and never loads
+    # again during it (about 2 KB less beside the search as .mpy). The plan is the same.
+    from engine.state import MODE_TABLE
+    from lnr import game as games
+    from lnr import think
+    from lnr.screens import W_THINK
+
+    def table_game():
+        g = games.new_game(MODE_TABLE, 5, 3)
+        g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * 3)
+        return g
+
+    lnr.KEEP = True
+    expected = think.plan_turn(table_game())
+    lnr.KEEP = False
+    seen = []
+    real = think.plan_turn
+
+    def plan_turn(game):
+        seen.append("engine.ai_weights" in sys.modules)
+        out = real(game)
+        seen.append("engine.ai_weights" in sys.modules)
+        from engine.bots import weights
+
+        seen.append(weights(MODE_TABLE))
+        return out
+
+    monkeypatch.setattr(think, "plan_turn", plan_turn)
+    g = table_game()
+    think.think(g, W_THINK)
+    from engine import ai_weights
+
+    assert seen == [False, False, ai_weights.TABLE]
+    assert g.planned == expected and expected

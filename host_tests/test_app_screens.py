@@ -49,21 +49,19 @@ def texts(labels):
 
 
 def shown_text(root):
-    """Returns what the display shows as text, read from its displayio tree: (the texts of the
-    visible bitmap_label.Labels, the visible font-tile lines' texts), blank ones left out."""
+    """Returns what the display shows as text, read from its displayio tree: the visible
+    font-tile lines' texts, blank ones left out. Every text is font tiles: no
+    adafruit_display_text Label is ever on the display (lnr/labels.py, lnr/make.py)."""
     import displayio
     from adafruit_display_text.bitmap_label import Label
 
-    labels = []
     tiles = []
 
     def walk(obj):  # in the tree's order: what is drawn first comes first
+        assert not isinstance(obj, Label), "a Label on the display: %r" % obj.text
         if obj.hidden:
             return
-        if isinstance(obj, Label):
-            if obj.text.strip():
-                labels.append(obj.text.rstrip())
-        elif isinstance(obj, displayio.Group):
+        if isinstance(obj, displayio.Group):
             for child in obj:
                 walk(child)
         elif isinstance(obj, displayio.TileGrid) and obj.tile_width == 6:  # the font sheet
@@ -72,7 +70,7 @@ def shown_text(root):
                 tiles.append(line)
 
     walk(root)
-    return labels, tiles
+    return tiles
 
 
 def stored(r):
@@ -86,10 +84,9 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
     app = r.app
     assert app.screen == SC_TITLE
     assert app.items == ["New game", "Records", "Settings", "How to play"]  # nothing saved
-    # The title is adafruit_display_text's bitmap_label, the lines font tiles (lnr/labels.py).
-    assert shown_text(r.hw.display.root_group) == (
-        ["LOK'N'ROLL"],
-        ["> New game", "  Records", "  Settings", "  How to play", "A: choose"])
+    # The title and the lines are font tiles (lnr/labels.py), the title twice the font's size.
+    assert shown_text(r.hw.display.root_group) == [
+        "LOK'N'ROLL", "> New game", "  Records", "  Settings", "  How to play", "A: choose"]
     assert count(r, TEXT_TITLE, YELLOW) > 150  # LOK'N'ROLL, twice the font size
     assert count(r, line(2), YELLOW) > 40  # "> New game": the cursor's line
     assert count(r, line(3), 0xFFFFFF) > 40
@@ -111,8 +108,8 @@ def test_solo_game_over_with_a_new_record_is_written_once():
     assert texts(r.app.labels.lines)[0] == "Your score: %d" % score
     assert texts(r.app.labels.lines)[6] == "NEW RECORD!"
     assert count(r, line(6), GREEN) > 40
-    labels, tiles = shown_text(r.hw.display.root_group)
-    assert labels == ["GAME OVER"] and "NEW RECORD!" in tiles
+    tiles = shown_text(r.hw.display.root_group)
+    assert tiles[0] == "GAME OVER" and "NEW RECORD!" in tiles
     assert r.nvm_writes == 1
     st = stored(r)
     assert st.best[MODE_SOLO] == score and st.played[MODE_SOLO] == 1 and st.saved is None
@@ -288,9 +285,9 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     assert app.screen == SC_ERROR and app.writes is False
     lines = texts(app.ui.lines)
     assert lines[1] == "RuntimeError: boom"
-    # The resident font tiles, no Label: the error screen must show whatever the heap holds.
-    labels, tiles = shown_text(r.hw.display.root_group)
-    assert labels == [] and tiles[:2] == ["ERROR", "Something went wrong:"]
+    # The resident font tiles: the error screen must show whatever the heap holds.
+    tiles = shown_text(r.hw.display.root_group)
+    assert tiles[:2] == ["ERROR", "Something went wrong:"]
     assert lines[4] == "Solo seed %d" % seed and lines[5].startswith("Turn 1. ")
     assert count(r, TEXT_TITLE, RED) > 60
     assert count(r, line(4), YELLOW) > 40

@@ -187,11 +187,11 @@ def test_a_board_without_audio_is_silent(monkeypatch):
 
 
 def test_every_effect_the_app_plays_is_in_the_table():
-    # The names the app passes to Sound.play (Turns.sfx), read from its source.
+    # The names the app passes to Sound.play (MoveShow.sfx), read from its source.
     import re
 
     said = set()
-    for path in ("turns.py", "play.py", "menus.py"):
+    for path in ("turns.py", "moveshow.py", "play.py", "menus.py"):
         with open(os.path.join(ROOT, "lib", "lnr", path)) as f:
             for a, b in re.findall(r'sfx\("(\w+)"|sound\.play\("(\w+)"', f.read()):
                 said.add(a or b)

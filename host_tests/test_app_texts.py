@@ -26,7 +26,6 @@ from engine.state import (  # noqa: E402
     A_CHAOS, A_LAY, A_PASS, P_BUILD, P_DICE, P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE,
 )
-import lnr.labels  # noqa: E402
 import lnr.ui  # noqa: E402
 from lnr.hud import risk_text  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W  # noqa: E402
@@ -51,8 +50,7 @@ def cut(monkeypatch):
             found.append((text, width))
         return real(text, width)
 
-    monkeypatch.setattr(lnr.ui, "fit", fit)
-    monkeypatch.setattr(lnr.labels, "fit", fit)
+    monkeypatch.setattr(lnr.ui, "fit", fit)  # lnr.ui.put's, the menus' (lnr/labels.py) too
     return found
 
 

@@ -1,4 +1,4 @@
-"""A bot's turn planned in a move (lnr/moves.py plan_turn, docs/memory.md: engine.bots and
+"""A bot's turn planned in a move (lnr/think.py plan_turn, docs/memory.md: engine.bots and
 engine.ai never share RAM with the play screen's code) is the turn the bot plays step by step.
 
 The plan is made on a copy of the State with a copy of the dice's generator; the game then
@@ -11,7 +11,7 @@ import pytest
 
 from engine.state import MODE_TABLE, MODE_SOLO, MODE_CHALLENGE
 from lnr import game as games
-from lnr.moves import plan_turn
+from lnr.think import plan_turn
 
 SEEDS = range(1, 13)
 

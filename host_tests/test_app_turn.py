@@ -25,7 +25,7 @@ from lnr import sprites  # noqa: E402
 from lnr.hud import S_BEND, S_HAND, S_MOVE, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
 from lnr.screens import SC_TITLE, SC_TABLE, SC_RECORDS  # noqa: E402
-from lnr.turns import DIE_MS  # noqa: E402
+from lnr.moveshow import DIE_MS  # noqa: E402
 from lnr.ui import GREEN, RED  # noqa: E402
 
 NAV = {MODE_SOLO: ["A", "A"], MODE_RIVAL: ["A", "DOWN", "DOWN", "A"]}

@@ -31,9 +31,8 @@ from engine.state import (  # noqa: E402
 )
 from lnr import game as games  # noqa: E402
 from engine.order import orders  # noqa: E402
-from lnr.turns import (  # noqa: E402
-    AUTO_MS, DIE_MS, HOLD_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, END_MS,
-)
+from lnr.moveshow import DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS  # noqa: E402
+from lnr.turns import AUTO_MS, HOLD_MS, END_MS  # noqa: E402
 
 FRAME_MS = 30  # tools/sim.py's frame step
 
@@ -50,7 +49,7 @@ def frames(ms):
 def move_frames(s):
     """Returns the frames the app shows the move just applied to State `s` for: the loco onto
     each card (a broken one flashes longer), off the end if it derailed, each penalty card
-    framed then gone from the track's start, and a last look (lnr/turns.py)."""
+    framed then gone from the track's start, and a last look (lnr/moveshow.py)."""
     return (frames(STEP_MS) * (1 + s.moved - s.hits) + frames(BROKEN_MS) * s.hits
             + (frames(DERAIL_MS) if s.derail_left else 0)
             + (frames(PEN_MS) * (s.taken + 1) if s.taken else 0))

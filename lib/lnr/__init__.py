@@ -23,8 +23,8 @@ def drop(*names):
 
 
 # What a screen's code may load and what goes with it: the app's and the engine's modules,
-# and the menus' text library (adafruit_display_text). adafruit_ticks is not among them: the
-# LEDs use it from the start, so it is never new.
+# and the text library (adafruit_display_text: lnr/make.py's at power-up, none of the screens'
+# today). adafruit_ticks is not among them: the LEDs use it from the start, so it is never new.
 _DROPPED = ("lnr.", "engine.", "adafruit_display_text")
 
 

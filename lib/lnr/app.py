@@ -150,7 +150,7 @@ class App:
         self._want = (W_RECORDS,)
 
     def think(self):
-        """The bot on turn plans the rest of its turn (lnr/moves.py plan_turn), asked by the
+        """The bot on turn plans the rest of its turn (lnr/think.py plan_turn), asked by the
         play screen: a move, so that engine.bots and engine.ai never share RAM with the play
         screen's code (docs/memory.md). The play screen comes back as it was left and plays
         the plan (lnr/turns.py)."""
@@ -254,11 +254,17 @@ class App:
         where = self._leave()
         if want[0] != W_THINK and want[0] != W_HINT and want[0] != W_SAVE:
             where = None  # no way back to the play screen: its States must not stay in RAM
-        from lnr import moves
-
-        self.doing = want[0]
+        kind = want[0]
+        self.doing = kind
         try:
-            screen, shown = moves.run(self, want)
+            if kind == W_THINK or kind == W_HINT:
+                from lnr.think import think  # not lnr.moves: RAM (lnr/think.py)
+
+                screen, shown = SC_PLAY, (kind, think(self.game, kind))
+            else:
+                from lnr import moves
+
+                screen, shown = moves.run(self, want)
         finally:
             self.doing = -1
         return screen, shown, where
@@ -270,12 +276,10 @@ class App:
         self.writes = False
         self._want = None
         g = self.game
-        # The font tiles of lnr/ui.py's text layer, never Labels: they are resident, so the
-        # error screen shows even when the heap is full (the menus' Labels are hidden).
+        # The font tiles of lnr/ui.py's text layer: they are resident, so the error screen
+        # shows even when the heap is full (the menus write the same lines).
         self.screen = SC_ERROR
         ui = self.ui
-        if self.labels is not None:
-            self.labels.hide()
         ui.clear_text()
         put(ui.title, "ERROR", 13, RED)
         lines = ui.lines

@@ -60,10 +60,10 @@ class Game:
         self.roles = roles
         self.bot_rng = Rng(seed, 1)
         # The player's own derailments (state.derails counts every seat's; against the rival
-        # the game over shows the player's): counted by lnr/turns.py, kept in a save.
+        # the game over shows the player's): counted by lnr/moveshow.py, kept in a save.
         self.derails = 0
         # The bot on turn's actions for the rest of its turn, worked out in a move
-        # (lnr/moves.py plan_turn) and played one by one by lnr/turns.py; b"" when none.
+        # (lnr/think.py plan_turn) and played one by one by lnr/turns.py; b"" when none.
         self.planned = b""
 
     def human(self, seat):

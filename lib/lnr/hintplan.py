@@ -1,5 +1,5 @@
 """What the hint recommends (START, Hint), worked out in a move with neither screen's code in
-RAM (lnr/moves.py think): engine.bots' hint and the build it would lay, as numbers and the
+RAM (lnr/think.py think): engine.bots' hint and the build it would lay, as numbers and the
 bot's few words. lnr/hint.py shows them on the play screen.
 
 A build is named whole: the card `best` picks, then its bend and the cards to add after it in

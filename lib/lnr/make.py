@@ -1,18 +1,20 @@
 """Start-up only: draws the font sheet and builds every display object of lnr/ui.py over the
 sprite sheet lnr/main.py made (lnr/sheet.py: its pixels come from sprites.bin). Once the objects
 exist, this module's code is needed no more: lnr.main drops it from sys.modules so the
-collector can take it back.
+collector can take it back, and with it the text library below.
 
-The play screen's text (and the error screen's) is drawn as TileGrids of one 1-bit sheet of
-terminalio.FONT's 95 printable glyphs (864 B), as CircuitPython's own terminal does. The menus'
-text is adafruit_display_text's bitmap_label (lnr/labels.py), loaded with the menus only: beside
-the play screen its code would keep 25788 B as .py, 16706 B as .mpy (bitmap_label, its
-package's __init__ and adafruit_ticks), and each Label of a line 1350 B (.py) or 1238 B (.mpy)
-more (`make membudget`, docs/memory.md). The pixels are the same (every glyph fills its 6x12
-cell, so a character is a tile).
+All text, the menus' and the play screen's and the error screen's, is drawn as TileGrids of one
+1-bit sheet of terminalio.FONT's 95 printable glyphs (864 B), as CircuitPython's own terminal
+does; the menus' big titles too, at twice the size (a Group of scale 2). adafruit_display_text's
+bitmap_label draws that sheet: one Label of the 95 characters, whose Bitmap is the sheet (every
+glyph fills its 6x12 cell, so a character is a tile). The library loads for that moment at
+power-up only: kept with the menus, as it was, its code held about 16 KB as .mpy while a menu
+was up (CircuitPython's VM, tools/cpapp.py), and a title Label's Bitmap was redrawn glyph by
+glyph at each menu (docs/memory.md).
 """
 import displayio
 import terminalio
+from adafruit_display_text.bitmap_label import Label
 
 from lnr import sprites
 from lnr.sprites import C_CLEAR, COLOURS
@@ -22,27 +24,17 @@ from lnr.ui import WHITE, YELLOW, Text, GLYPHS, GLYPH_W, GLYPH_H
 
 def _font():
     # The printable ASCII glyphs of terminalio.FONT side by side in a 1-bit Bitmap: tile n
-    # is character 32 + n.
-    font = terminalio.FONT
+    # is character 32 + n. bitmap_label draws them as one line of text (0 the background, 1
+    # the ink) in a Bitmap of 2 bits a pixel; the sheet kept is a copy at 1 bit a pixel (864 B,
+    # not 1728), the Label let go.
+    text = "".join([chr(32 + n) for n in range(GLYPHS)])
+    drawn = Label(terminalio.FONT, text=text).bitmap
     sheet = displayio.Bitmap(GLYPHS * GLYPH_W, GLYPH_H, 2)
-    for n in range(GLYPHS):
-        _glyph(sheet, n, font.get_glyph(32 + n))
+    for y in range(GLYPH_H):
+        for x in range(GLYPHS * GLYPH_W):
+            if drawn[x, y]:
+                sheet[x, y] = 1
     return sheet
-
-
-def _glyph(sheet, n, g):
-    # Copies glyph g into tile n. On the board a glyph's bitmap is the font's whole strip
-    # (tile_index picks the glyph); on Blinka each glyph has its own: both read the same way.
-    if g is None:
-        return
-    src = g.bitmap
-    per_row = src.width // g.width
-    sx = (g.tile_index % per_row) * g.width
-    sy = (g.tile_index // per_row) * g.height
-    for y in range(min(g.height, GLYPH_H)):
-        for x in range(min(g.width, GLYPH_W)):
-            if src[sx + x, sy + y]:
-                sheet[n * GLYPH_W + x, y] = 1
 
 
 def _label(group, font, x, y, width, scale=1, color=WHITE, background=None):

@@ -1,7 +1,7 @@
 """The menus: title, mode select, table seats, records, settings, how to play and game over.
 
-Each draws a big title (adafruit_display_text's bitmap_label) and 8 lines of font tiles through
-lnr/labels.py, on the text layer of lnr/ui.py; a menu is lines whose colour marks the cursor.
+Each draws a big title and 8 lines of font tiles through lnr/labels.py, on the text layer of
+lnr/ui.py; a menu is lines whose colour marks the cursor.
 Their state lives on the App (mi, items, page, mode, players, roles). lnr/app.py loads this
 module while a menu is up, calls enter() then, and leave() before it drops the module for a game
 (RAM): a menu never imports the play screen, it asks the App to start or resume a game.
@@ -38,18 +38,12 @@ _FIXED = const(7)  # Records' lines before the last games: the best per mode
 
 
 def enter(app):
-    """Builds the menus' Labels (app.labels) over the text layer (lnr/app.py, on loading)."""
-    # CircuitPython 10 allocates a Bitmap's and a Palette's memory without collecting first
-    # (displayio's m_malloc_without_collect): loading the menus' modules left garbage, so
-    # collect it now, or a full heap fails the Labels where it has room (docs/memory.md).
-    gc.collect()
-    app.labels = Labels(app.ui.text, app.ui.lines)
+    """Gives the menus their text (app.labels, over the text layer: lnr/app.py, on loading)."""
+    app.labels = Labels(app.ui)
 
 
 def leave(app):
-    """Takes the menus' Labels off the screen and lets them go (lnr/app.py, before the module
-    is dropped)."""
-    app.labels.close()
+    """Lets the menus' text go (lnr/app.py, before the module is dropped)."""
     app.labels = None
 
 

@@ -12,11 +12,10 @@ changed settings are committed here, not on the settings screen, so that the sav
 (lnr/copies.py) never shares RAM with the menus' code and text.
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr import drop, drop_new
+from lnr import drop
 from lnr import game as games
 from lnr.screens import (
     SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_START, W_RESUME, W_SAVE, W_SETTINGS, W_RECORDS,
-    W_THINK, W_HINT,
 )
 from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
@@ -24,13 +23,10 @@ from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 def run(app, want):
     """Makes the move `want` (lnr.screens' W_* and its arguments). Returns what the App shows
     next: (SC_PLAY, None) to begin app.game; (SC_PLAY, (W_SAVE, None)) to go back to a game
-    the NVM could not save, (SC_PLAY, (W_THINK, None)) once the bot on turn has planned its
-    turn (app.game.planned), (SC_PLAY, (W_HINT, the hint found)): the play screen as it was
-    left, then that; (SC_OVER, over()'s result), (SC_RECORDS, the last games:
-    lnr/lastgames.py) or (SC_TITLE, None)."""
+    the NVM could not save (the play screen as it was left, then that); (SC_OVER, over()'s
+    result), (SC_RECORDS, the last games: lnr/lastgames.py) or (SC_TITLE, None). A bot's plan
+    and the hint are lnr/think.py's moves."""
     kind = want[0]
-    if kind == W_THINK or kind == W_HINT:
-        return SC_PLAY, (kind, think(app.game, kind))
     if kind == W_START:
         app.game = start(app, want[1], want[2], want[3])
     elif kind == W_RESUME:
@@ -52,51 +48,6 @@ def run(app, want):
         want = None
         return SC_OVER, over(app)
     return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
-
-
-def think(game, kind):
-    """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
-    returns lnr/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
-    and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
-    beside the play screen's code they would not fit)."""
-    import sys
-
-    had = list(sys.modules)
-    try:
-        if kind == W_HINT:
-            from lnr.hintplan import find
-
-            return find(game.state)
-        game.planned = plan_turn(game)
-        return None
-    finally:
-        drop_new(had)
-
-
-def plan_turn(game):
-    """Returns the actions of the bot on turn for the rest of its turn (bytes): it plays them
-    on a copy of the State with a copy of the dice's generator, which rolls there what it
-    will roll in the game; its own generator (game.bot_rng) is used as the game goes, once.
-    Every decision is the bot's at a State the game will reach, so the game played from the
-    plan is the game the bot would have played step by step (host_tests/test_app_think.py)."""
-    from engine.rng import Rng
-
-    s = game.state.clone()
-    s.log = None  # the copy's decisions are the game's own: logged when the game plays them
-    dice = Rng()
-    dice.setstate(game.rng.getstate())
-    seat = s.seat
-    turn = s.turn
-    bot = game.bot(seat)
-    out = bytearray()
-    while not s.is_terminal() and s.seat == seat and s.turn == turn:
-        if s.is_chance():
-            s.apply(s.sample_chance(dice))
-        else:
-            action = bot(s, game.bot_rng)
-            out.append(action)
-            s.apply(action)
-    return bytes(out)
 
 
 def start(app, mode, players, seed=None):

@@ -303,7 +303,7 @@ class Play(Turns):
 
     def show_hint(self):
         """Asks for the hint: it is worked out in a move with this screen's code dropped
-        (engine.bots and engine.ai beside it would not fit: lnr/moves.py think), then shown
+        (engine.bots and engine.ai beside it would not fit: lnr/think.py think), then shown
         by hint(). First the screen says so: the move takes up to a few seconds on a board
         (the look-ahead's 1.5 s and the code loaded and dropped), and the display is not
         refreshed while it runs, so the action menu would stand frozen there meanwhile. The

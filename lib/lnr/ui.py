@@ -2,18 +2,18 @@
 
 Three layers share the root Group and the sprite sheet; screens only show or hide them and
 change tile indices, colours and text:
-  text   full-screen text: a row of decoration tiles (the title's rails and loco), the error
-         screen's big title and 8 lines, and while the menus' code is loaded their Labels
-         (lnr/labels.py: title, menus, records, game over)
+  text   full-screen text: a row of decoration tiles (the title's rails and loco), a big
+         title and 8 lines: the menus' (lnr/labels.py: title, menus, records, game over) and
+         the error screen's
   play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
   panel  a framed box the width of the screen over the map and the side panel, for the action
          menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
-The play screen's and the error screen's text lines are Text objects: a TileGrid of the font
-sheet (terminalio.FONT's glyphs, one tile per character) with a 2-colour palette of its own, so
-new text only changes tile numbers and a new colour one palette entry. They are resident; the
-menus' Labels and their library are not (docs/memory.md).
+Every text line is a Text object: a TileGrid of the font sheet (terminalio.FONT's glyphs, one
+tile per character, drawn at power-up by adafruit_display_text's bitmap_label: lnr/make.py)
+with a 2-colour palette of its own, so new text only changes tile numbers and a new colour one
+palette entry. They are resident; the text library is not (docs/memory.md).
 """
 from lnr import sprites
 

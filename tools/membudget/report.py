@@ -21,8 +21,8 @@ CP_BULLETS = [
     "stand-in Bitmap keeps no pixels, so the Storage makes a buffer of its own, counted in "
     "every phase: these figures hold 8 KB that a board does not (CircuitPython's VM: "
     "make cpcheck).",
-    "- The menus collect before building their Labels: CircuitPython 10 allocates a Bitmap's "
-    "pixels without collecting first.",
+    "- The font sheet is copied from the Label's Bitmap (2 bits a pixel) into one of 1 bit a "
+    "pixel at power-up, so the sheet kept is 864 B, not 1728 B (lnr/make.py).",
 ]
 CP_SECTION = [
     "## On CircuitPython's own VM (`make cpcheck`)",
@@ -42,8 +42,8 @@ CP_SECTION = [
     "before the app's first import and left out; the capped run's heap is the cap plus base.",
     "- The VM's Bitmap and Palette are real; the stand-in Group and TileGrid weigh what "
     "Python objects weigh there. The display objects alive (found from the display's root "
-    "group, so the menus' Labels count while they live) are charged as the census's firmware "
-    "objects instead, and the capped run's harness holds the difference.",
+    "group, so any made after start-up count while they live) are charged as the census's "
+    "firmware objects instead, and the capped run's harness holds the difference.",
     "- Interned names: the harness's own fill the VM's first name pools, so the app's would "
     "land in bigger pools than on a board. The readings count a board's pools; the capped run"
     " grows the VM's pools before base and holds a board's, each a block of its size, from "
@@ -63,7 +63,10 @@ CP_SECTION = [
     " The saves' 8 KB image was the first to be refused (the smallest .mpy cap was 133 KB "
     "with it made at each commit); it is now made at power-up and kept, which costs 8 KB in "
     "every phase and took the smallest .mpy cap to 109 KB. The smallest cap (`--smallest`) "
-    "still lies above the peak: loading a screen's code needs blocks of up to a few KB.",
+    "still lies above the peak: loading a screen's code needs blocks of up to a few KB, and "
+    "the `best` bot's search in a move (a bot's plan, the hint: lnr/think.py) holds copies "
+    "of the State, its planners and its frames while it runs, which no reading between two "
+    "frames sees: under the smallest caps that search is what fails first.",
     "",
 ]
 
@@ -132,7 +135,7 @@ def report(census, later, names, forms, heap_kb):
            "live heap is read after a real collection at every frame; the moments inside a "
            "move (a module loaded for that moment only) are caught by running the session "
            "again up to their last time. *app heap*: everything but the display objects built "
-           "at start-up (those of the menus' Labels are in it, while they live, by the same "
+           "at start-up (any made later are in it, while they live, by the same "
            "formulas) and the room the interned-name pools hold for names to come (the names "
            "are in it, as in the modules' table), with the modules as .py sources (compiled on "
            "the board) and as .mpy files (`make flash` "
@@ -240,15 +243,16 @@ def report(census, later, names, forms, heap_kb):
     label_text = text_labels(forms)
     txt += ["", label_text]
     md += ["## How the app keeps its RAM down", "",
-           "- " + label_text + " bitmap_label and the title's Label are in RAM only while a menu "
-           "is up (lnr/labels.py; adafruit_ticks stays: the LEDs' and the board's tick "
-           "arithmetic). Every other line of text is TileGrids of one 1-bit font sheet "
-           "(terminalio.FONT's glyphs, 864 B) with a 2-colour palette per line, as "
-           "CircuitPython's own terminal draws it: the play screen's, the menus' lines (as 8 "
-           "Labels they held about 11 KB more on CircuitPython's VM, and each key redrew a "
-           "Bitmap glyph by glyph) and the error screen's (resident: it must show whatever the "
-           "heap holds).",
-           "- The menus' code (lnr.menus, lnr.labels and the label library) and the play "
+           "- " + label_text + " It is in RAM only at power-up, where it draws the font "
+           "sheet, one Label of the 95 printable characters whose 1-bit Bitmap (864 B) is kept "
+           "(lnr/make.py; adafruit_ticks stays: the LEDs' and the board's tick arithmetic). "
+           "All text is TileGrids of that sheet with a 2-colour palette per line, as "
+           "CircuitPython's own terminal draws it: the play screen's, the menus' titles (at "
+           "twice the size) and lines, and the error screen's (resident: it must show whatever "
+           "the heap holds). As Labels with their library loaded beside the menus, the title "
+           "held about 17 KB more on CircuitPython's VM (.mpy) and the 8 lines about 11 KB "
+           "more, and each key redrew a Bitmap glyph by glyph.",
+           "- The menus' code (lnr.menus, lnr.labels) and the play "
            "screen's (lnr.play, turns, hud, mapview, engine.order) are never in RAM together: a "
            "move between them drops one side and every module it imported, collects, then "
            "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
@@ -263,10 +267,13 @@ def report(census, later, names, forms, heap_kb):
            "to play's pages.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
            "play screen's: a bot plans the rest of its turn in a move with the play screen's "
-           "code dropped (lnr/moves.py plan_turn, on copies of the State and of the dice's "
+           "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "
            "generator: the very turn it would play step by step), and the play screen, loaded "
            "again as it was left, plays the plan; the hint is found the same way "
-           "(lnr/hintplan.py) and shown by lnr/hint.py.",
+           "(lnr/hintplan.py) and shown by lnr/hint.py. That move loads neither lnr.moves (the "
+           "code that deals, saves and counts games) nor the other modes' weights "
+           "(engine.ai_weights is dropped once engine.bots holds the game's table), and the "
+           "play screen lets the last turn's States go at a new turn.",
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
@@ -306,8 +313,8 @@ def text_labels(forms):
     def fmt(i):
         return both % ((py[i], mpy[i]) if mpy else (py[i],))
 
-    return ("The menus' text is adafruit_display_text's bitmap_label: its code (bitmap_label, "
-            "the package's __init__ and adafruit_ticks, measured on the MicroPython VM) keeps "
-            "%s; each Label of a 26-character line %s, the title's (13 characters at twice "
-            "the size) %s, its 2-bit Bitmap and other display objects included."
+    return ("The font sheet is drawn by adafruit_display_text's bitmap_label: its code "
+            "(bitmap_label, the package's __init__ and adafruit_ticks, measured on the "
+            "MicroPython VM) keeps %s; a Label of a 26-character line %s, of 13 characters at "
+            "twice the size %s, its 2-bit Bitmap and other display objects included."
             % (fmt(0), fmt(1), fmt(2)))

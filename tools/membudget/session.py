@@ -24,11 +24,14 @@ MOMENTS = (
 # What the modules loaded for a moment are loaded for (the modules table says it).
 MOMENTARY = {
     "lnr.make": "start-up",
+    "adafruit_display_text": "start-up: the font sheet drawn",
+    "adafruit_display_text.bitmap_label": "start-up: the font sheet drawn",
     "lnr.copies": "each read or write of the saves",
     "lnr.image": "each read or write of the saves",
     "engine.codec": "save & quit, Continue",
     "engine.crc": "save & quit, Continue; the old layout's saves read",
     "lnr.moves": "each move into or out of a game",
+    "lnr.think": "a bot's plan, the hint",
     "lnr.hint": "a hint",
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",

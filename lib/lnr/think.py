@@ -1,0 +1,65 @@
+"""A bot's plan and the hint: the moves made while a game is on (lnr/app.py W_THINK, W_HINT),
+with neither screen's code in RAM. A module of its own, not lnr/moves.py's: these moves are the
+app's heaviest (engine.bots, engine.ai, engine.lookahead and the search's copies of the State),
+and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
+them (docs/memory.md)."""
+from lnr import drop, drop_new
+from lnr.screens import W_HINT
+
+
+def think(game, kind):
+    """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
+    returns lnr/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
+    and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
+    beside the play screen's code they would not fit)."""
+    import sys
+
+    had = list(sys.modules)
+    try:
+        _one_table(game, kind)
+        if kind == W_HINT:
+            from lnr.hintplan import find
+
+            return find(game.state)
+        game.planned = plan_turn(game)
+        return None
+    finally:
+        drop_new(had)
+
+
+def plan_turn(game):
+    """Returns the actions of the bot on turn for the rest of its turn (bytes): it plays them
+    on a copy of the State with a copy of the dice's generator, which rolls there what it
+    will roll in the game; its own generator (game.bot_rng) is used as the game goes, once.
+    Every decision is the bot's at a State the game will reach, so the game played from the
+    plan is the game the bot would have played step by step (host_tests/test_app_think.py)."""
+    from engine.rng import Rng
+
+    s = game.state.clone()
+    s.log = None  # the copy's decisions are the game's own: logged when the game plays them
+    dice = Rng()
+    dice.setstate(game.rng.getstate())
+    seat = s.seat
+    turn = s.turn
+    bot = game.bot(seat)
+    out = bytearray()
+    while not s.is_terminal() and s.seat == seat and s.turn == turn:
+        if s.is_chance():
+            s.apply(s.sample_chance(dice))
+        else:
+            action = bot(s, game.bot_rng)
+            out.append(action)
+            s.apply(action)
+    return bytes(out)
+
+
+def _one_table(game, kind):
+    # The `best` bot's weights for the game's mode (the hint's and a `best` bot's plan): only
+    # that table is kept (engine.bots weights()), and engine.ai_weights, which holds the four
+    # modes' tables, is dropped before the search (about 2 KB less beside it as .mpy).
+    from engine.bots import best_bot, weights
+
+    s = game.state
+    if kind == W_HINT or game.bot(s.seat) is best_bot:
+        weights(s.mode)
+        drop("engine.ai_weights")
