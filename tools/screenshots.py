@@ -22,7 +22,8 @@ from tools.app_script import (  # noqa: E402
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_LAY, A_BEND_L, A_BEND_R, P_BEND, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE,
+    A_LAY, A_CHAOS, A_BEND_L, A_BEND_R, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
+    MODE_TABLE,
 )
 
 
@@ -79,21 +80,17 @@ def _builds_on(m):
 
 
 def _hint_curve_and_more(m):
-    # A first turn where the hint plans a curve and more cards after it.
-    from engine.bots import hint
+    # A first turn where the hint names a curve and more cards after it: what the hint shows
+    # (lnr/hintplan.py), the look-ahead's choice and the plan it weighed after it.
+    from lnr.hintplan import find as find_hint
 
-    t = m.state.clone()
-    action = hint(t)[0]
-    if action is None or action < A_LAY or SHAPE[action - A_LAY] != SHAPE_CURVE:
+    found = find_hint(m.state.clone())
+    if found is None or found[2] is None:
         return None
-    laid = 0
-    while action is not None and (action >= A_LAY or action in (A_BEND_L, A_BEND_R)):
-        laid += action >= A_LAY
-        t.apply(action)
-        if t.phase != P_BEND and t.phase != P_BUILD:
-            break
-        action = hint(t)[0]
-    return laid > 1
+    action, _, (_, more), _ = found
+    if not A_LAY <= action < A_CHAOS or SHAPE[action - A_LAY] != SHAPE_CURVE:
+        return None  # not a card laid (a chaos card's action is past the cards laid)
+    return len(more) > 0 or None
 
 
 def moves():
@@ -153,7 +150,7 @@ def scripts():
     m = Model(MODE_SOLO, seed)
     out.append(("risk_roll", seed, m.keys + ["RIGHT"] * m.state.hands[0].index(card)
                 + ["A", SETTLE]))
-    seed, _ = find(MODE_SOLO, _hint_curve_and_more)
+    seed, _ = find(MODE_SOLO, _hint_curve_and_more, range(1, 3000))
     m = Model(MODE_SOLO, seed)
     out.append(("hint", seed, m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", SETTLE]))
     # Records with a history: two solo games and a challenge (seeds 8, 9, 10), scrolled to
