@@ -444,6 +444,7 @@ def frames():
         refreshes = display.refreshes
         gc.collect()
         gc.disable()
+        c0 = time.clock()  # a float, made before the bytes are counted (and c1 after)
         a = gc.mem_alloc()
         t0 = time.ticks_us()
         main.step(hw, app)
@@ -451,10 +452,16 @@ def frames():
         hw.wait_frame()
         t1 = time.ticks_us()
         b = gc.mem_alloc()
+        c1 = time.clock()
         gc.enable()
         key = waiting and not Keys.waiting()
+        # The frame's CPU time, an upper bound in µs (time.clock() is this process's CPU time,
+        # cut to the ms here: under a ms more), or -1 across the clock's wrap: the wall time
+        # counts the machine's other processes too (tools/cp_bench.py), this does not.
+        ms = round((c1 - c0) * 1000)
+        cpu = (ms + 1) * 1000 if ms >= 0 else -1
         print("F", i, screen, step, int(busy), int(fx), int(key),
-              display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0))
+              display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu)
         i += 1
     print("FRAMES", i)
     return 0
