@@ -129,6 +129,7 @@ class Search:
             p = Planner(state, self.w)
             a = p.choose()
             self._spent(p)
+            p = None  # RAM: let go before the next one is built (docs/memory.md)
             acts.append(a)
             state.apply(a)
             self.work += _STEP
@@ -253,6 +254,7 @@ class Search:
         p = Planner(c, self.w, self.seat, hand, self.turns)
         now = p.settled()
         self.work += p.work
+        p = None  # RAM: not held through the other seats' planners below (docs/memory.md)
         if c.mode == MODE_RIVAL:
             now -= ONE * _PROB * len(c.piles[0])
         if not self._others(c, u2) or not self._afford():
@@ -294,6 +296,7 @@ class Search:
                 p = Planner(c, self.w)
                 c.apply(p.choose())
                 self._spent(p)
+                p = None  # RAM: let go before the next seat's is built
                 self.work += _STEP
         return True
 
