@@ -26,6 +26,7 @@ MOMENTARY = {
     "lnr.make": "start-up",
     "adafruit_display_text": "start-up: the font sheet drawn",
     "adafruit_display_text.bitmap_label": "start-up: the font sheet drawn",
+    "lnr.saves": "each read or write of the saves",
     "lnr.copies": "each read or write of the saves",
     "lnr.image": "each read or write of the saves",
     "engine.codec": "save & quit, Continue",
