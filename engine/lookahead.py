@@ -109,6 +109,7 @@ class Search:
                 seen.append(v)  # engine.ai's values of the candidates, in order
         if len(cands) < 2:
             return best
+        opts = None  # RAM: not held through the samples (docs/memory.md)
         return self._sample(cands, seen, p.work)
 
     def _afford(self):
@@ -178,6 +179,7 @@ class Search:
             if draws:
                 dealt.append(pool[mine])
             rest = left[len(dealt) - (1 if draws else 0):]
+            left = None  # RAM: not held through the evaluations
             rest.sort()
             # randbelow takes at most 32362: even numbers below 32768.
             u = (strata[i] * _PROB + 2 * rng.randbelow(_PROB // 2)) // SAMPLES
