@@ -253,10 +253,11 @@ def test_a_bots_plan_keeps_its_games_weight_table_only(as_on_the_device, monkeyp
     from engine.state import MODE_TABLE
     from lnr import game as games
     from lnr import think
+    from lnr.moves import new_game
     from lnr.screens import W_THINK
 
     def table_game():
-        g = games.new_game(MODE_TABLE, 5, 3)
+        g = new_game(MODE_TABLE, 5, 3)
         g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * 3)
         return g
 
