@@ -109,6 +109,7 @@ class Search:
                 seen.append(v)  # engine.ai's values of the candidates, in order
         if len(cands) < 2:
             return best
+        opts = None  # RAM: not held through the samples (docs/memory.md)
         return self._sample(cands, seen, p.work)
 
     def _afford(self):
@@ -129,6 +130,7 @@ class Search:
             p = Planner(state, self.w)
             a = p.choose()
             self._spent(p)
+            p = None  # RAM: let go before the next one is built (docs/memory.md)
             acts.append(a)
             state.apply(a)
             self.work += _STEP
@@ -177,6 +179,7 @@ class Search:
             if draws:
                 dealt.append(pool[mine])
             rest = left[len(dealt) - (1 if draws else 0):]
+            left = None  # RAM: not held through the evaluations
             rest.sort()
             # randbelow takes at most 32362: even numbers below 32768.
             u = (strata[i] * _PROB + 2 * rng.randbelow(_PROB // 2)) // SAMPLES
@@ -253,6 +256,7 @@ class Search:
         p = Planner(c, self.w, self.seat, hand, self.turns)
         now = p.settled()
         self.work += p.work
+        p = None  # RAM: not held through the other seats' planners below (docs/memory.md)
         if c.mode == MODE_RIVAL:
             now -= ONE * _PROB * len(c.piles[0])
         if not self._others(c, u2) or not self._afford():
@@ -294,6 +298,7 @@ class Search:
                 p = Planner(c, self.w)
                 c.apply(p.choose())
                 self._spent(p)
+                p = None  # RAM: let go before the next seat's is built
                 self.work += _STEP
         return True
 

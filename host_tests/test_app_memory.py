@@ -22,8 +22,8 @@ from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
 PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview", "engine.order")
-MOMENTARY = ("lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
-             "lnr.make", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
+MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
+             "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]
@@ -253,10 +253,11 @@ def test_a_bots_plan_keeps_its_games_weight_table_only(as_on_the_device, monkeyp
     from engine.state import MODE_TABLE
     from lnr import game as games
     from lnr import think
+    from lnr.moves import new_game
     from lnr.screens import W_THINK
 
     def table_game():
-        g = games.new_game(MODE_TABLE, 5, 3)
+        g = new_game(MODE_TABLE, 5, 3)
         g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * 3)
         return g
 

@@ -217,6 +217,52 @@ def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
     assert r.app.game.state == m.state and r.app.play.step == S_HAND
 
 
+def _straight_then_curve(m):
+    # A straight card that lays now, then a curve that the build can take next (§4: a build
+    # lays cards of one value), the curve with a choice of bend.
+    s = m.state
+    for c in s.hands[0]:
+        if SHAPE[c] == SHAPE_CURVE or KIND[c] == KIND_CHAOS or s.why_not(A_LAY + c) is not None:
+            continue
+        t = s.clone()
+        t.apply(A_LAY + c)
+        for d in t.hands[0]:
+            if SHAPE[d] == SHAPE_CURVE and t.why_not(A_LAY + d) is None:
+                u = t.clone()
+                u.apply(A_LAY + d)
+                if u.legal_actions() == [A_BEND_L, A_BEND_R]:
+                    return c, d
+    return None
+
+
+def test_b_in_the_bend_step_gives_back_the_build_as_it_was_before_the_curve():
+    # B in the bend step cancels that curve only (lnr/play.py key_bend): the State is the one
+    # before the curve was picked, the straight card laid before it still laid, and the game
+    # goes on from there as it would have (the curve laid after all, the build rolled).
+    seed, (first, curve) = find(MODE_SOLO, _straight_then_curve)
+    m = Model(MODE_SOLO, seed)
+    s0 = m.state
+    t = s0.clone()
+    t.apply(A_LAY + first)  # the State the cancel must give back
+    n = len(t.hands[0])
+    keys = (m.keys + ["RIGHT"] * s0.hands[0].index(first) + ["A"]
+            + ["LEFT"] * (n - t.hands[0].index(curve)) + ["A"])
+    r = run(keys + [SETTLE], seed)
+    assert r.app.play.step == S_BEND and r.app.game.state.pending == curve
+    r = run(keys + ["B", SETTLE], seed)
+    s = r.app.game.state
+    assert s == t and s.phase == P_BUILD and s.track[-1] == first
+    assert r.app.play.step == S_HAND
+    assert s.log.bits == t.log.bits and s.log.data == t.log.data  # the record is the game's
+    # Picked again and laid, the curve ends the same as if never cancelled.
+    sel, j = r.app.play.sel, t.hands[0].index(curve)
+    again = (["LEFT"] * (sel - j) if sel >= j else ["RIGHT"] * (j - sel)) + ["A", "A"]
+    r2 = run(keys + ["B", SETTLE] + again + [SETTLE], seed)
+    r1 = run(keys + ["A", SETTLE], seed)
+    assert r2.app.game.state == r1.app.game.state
+    assert r2.app.game.state.log.data == r1.app.game.state.log.data
+
+
 def _layable(m):
     s = m.state
     for c in s.hands[0]:

@@ -11,6 +11,7 @@ import pytest
 
 from engine.state import MODE_TABLE, MODE_SOLO, MODE_CHALLENGE
 from lnr import game as games
+from lnr.moves import new_game
 from lnr.think import plan_turn
 
 SEEDS = range(1, 13)
@@ -25,7 +26,7 @@ def _roles(players, bots):
 
 
 def _game(mode, seed, players, bots):
-    g = games.new_game(mode, seed, players)
+    g = new_game(mode, seed, players)
     g.roles = _roles(g.state.players, bots)
     return g
 

@@ -30,6 +30,7 @@ from engine.state import (  # noqa: E402
     P_ORDER, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
+from lnr.moves import new_game  # noqa: E402
 from engine.order import orders  # noqa: E402
 from lnr.moveshow import DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS  # noqa: E402
 from lnr.turns import AUTO_MS, HOLD_MS, END_MS  # noqa: E402
@@ -70,7 +71,7 @@ class Model:
             players = players or 3
             if table_roles is None:
                 table_roles = bytes([games.ROLE_BOT + len(games.BOT_NAMES) - 1] * 3)
-        self.game = games.new_game(mode, seed, players, table_roles)
+        self.game = new_game(mode, seed, players, table_roles)
         # Where the keys reach the last result panel, the last penalty order panel, the last
         # roll: the keys before these indices stop there.
         self.result_at = -1

@@ -215,6 +215,11 @@ class App:
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
         screen, shown, where = self._run_move()
+        if screen != SC_PLAY:
+            # A save & quit's way back (the turn's start State) is not needed: not held in this
+            # frame while the menus' code loads, nor left in its stack slots after (the State
+            # would keep the engine's code in RAM beside the menus', docs/memory.md).
+            where = None
         self._engine = []
         if self.game is not None:
             for name in sys.modules:

@@ -9,7 +9,8 @@ The engine is imported only when a game is made or played, never at this module'
 menus, which use this module's names, run without the engine in RAM (docs/memory.md; lnr/app.py
 drops it when no game is on). engine.bots is imported only for a moment: a bot's plan of
 its turn and the hint, each in a move with the play screen's code dropped (lnr/moves.py
-think). A save's bytes are made and read by lnr/moves.py.
+think). A game is dealt (new_game) and a save's bytes are made and read by lnr/moves.py, which
+is in RAM for those moves only.
 """
 try:
     from micropython import const
@@ -101,27 +102,3 @@ class Game:
         have = bots()
         return have.get(name) or have["random"]
 
-
-def roles_for(mode, players, table_roles=None):
-    """Returns the roles of each seat: in rival mode seat 0 is the rival (docs/rules.md §8); at a
-    table, `table_roles` for seats 2.. (seat 1 is always a person)."""
-    roles = bytearray(players)
-    if mode == MODE_RIVAL:
-        roles[0] = ROLE_RIVAL
-    elif mode == MODE_TABLE and table_roles is not None:
-        for i in range(1, players):
-            roles[i] = table_roles[i - 1]
-    return roles
-
-
-def new_game(mode, seed, players=None, table_roles=None):
-    """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
-    from engine.gamelog import GameLog  # in RAM while a game is played (its log uses it)
-    from engine.rng import Rng
-    from engine.state import deal
-
-    rng = Rng(seed, 0)
-    state = deal(mode, rng, players)
-    state.log = GameLog()
-    state.start()
-    return Game(state, rng, seed, roles_for(mode, state.players, table_roles))

@@ -6,13 +6,7 @@ turns NVM writes off: a crash can never leave a damaged save or record behind.
 """
 import gc
 
-from lnr import sheet
-from lnr.app import App
 from lnr.keys import K_A
-from lnr.leds import Leds
-from lnr.sound import Sound
-from lnr.storage import Storage
-from lnr.ui import Ui
 
 
 def run(hw):
@@ -36,44 +30,15 @@ def run(hw):
 
 def start(hw):
     """Builds the display objects, reads the NVM, lights the LEDs and shows the title;
-    returns the App."""
-    # The sprite sheet first, on a heap with nothing else on it yet: its 8 KB of pixels are
-    # one piece, kept for good, and on CircuitPython also the saves' image buffer, which must
-    # be one piece (lnr/sheet.py). The saves are read into it, then the sprites (the restore
-    # function: the Storage calls it after each read or write of the saves). The drive's root
-    # and whether boot.py let the board write it: the board profile says.
-    sprite_sheet = sheet.new()
-    lent = sheet.lend(sprite_sheet)
-    restore = None if lent is None else (lambda: sheet.fill(sprite_sheet, lent))
-    store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False),
-                    lent, restore)
-    store.load()
-    if lent is None:  # a buffer of the Storage's own: the sprites are read once, here
-        sheet.fill(sprite_sheet)
-    ui = _build_ui(sprite_sheet)
-    hw.display.root_group = ui.root
-    leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
-                else hw.max_pixels)
-    leds.set_brightness(store.brightness)
-    # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker).
-    app = App(hw, ui, leds, store, Sound(getattr(hw, "player", None), store.sound))
+    returns the App. The building is lnr/powerup.py's, loaded for this once: its code is not
+    kept beside the screens' (RAM, docs/memory.md)."""
+    from lnr import drop, powerup
+
+    app = powerup.start(hw)
+    powerup = None
+    drop("lnr.powerup")
     gc.collect()
     return app
-
-
-def _build_ui(sprite_sheet):
-    # lnr/make.py draws the font's sheet (with adafruit_display_text's bitmap_label) and builds
-    # every display object; its code and the library's are needed this once, so they are
-    # dropped before anything else loads (RAM, docs/memory.md).
-    from lnr import drop, make
-
-    ui = Ui(make.build(sprite_sheet))
-    make = None
-    # The sprite sheet's numbers too: the build folds them into the modules that use them
-    # (tools/fold.py), so only lnr.make reads the module (a source tree imports it again).
-    drop("lnr.make", "lnr.sprites", "adafruit_display_text.bitmap_label",
-         "adafruit_display_text")
-    return ui
 
 
 def loop(hw, app):

@@ -1,5 +1,5 @@
 """The moves between the menus and a game that need more than either screen: dealing a new
-game, resuming the saved one, saving & quitting, counting a finished game (it joins the
+game (new_game), resuming the saved one, saving & quitting, counting a finished game (it joins the
 history: its seed, seats and decisions), and the save's bytes: engine/codec.py's blob (with
 the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
 game's decision log (engine/gamelog.py), so that a resumed game goes on exactly as it would
@@ -56,7 +56,32 @@ def start(app, mode, players, seed=None):
     if seed is None:
         seed = app.seed
         app.seed = (seed + 1) & games.SEED_MASK
-    return games.new_game(mode, seed & games.SEED_MASK, players, app.roles)
+    return new_game(mode, seed & games.SEED_MASK, players, app.roles)
+
+
+def roles_for(mode, players, table_roles=None):
+    """Returns the roles of each seat: in rival mode seat 0 is the rival (docs/rules.md §8); at a
+    table, `table_roles` for seats 2.. (seat 1 is always a person)."""
+    roles = bytearray(players)
+    if mode == MODE_RIVAL:
+        roles[0] = games.ROLE_RIVAL
+    elif mode == MODE_TABLE and table_roles is not None:
+        for i in range(1, players):
+            roles[i] = table_roles[i - 1]
+    return roles
+
+
+def new_game(mode, seed, players=None, table_roles=None):
+    """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
+    from engine.gamelog import GameLog  # in RAM while a game is played (its log uses it)
+    from engine.rng import Rng
+    from engine.state import deal
+
+    rng = Rng(seed, 0)
+    state = deal(mode, rng, players)
+    state.log = GameLog()
+    state.start()
+    return games.Game(state, rng, seed, roles_for(mode, state.players, table_roles))
 
 
 def resume(app):

@@ -122,7 +122,7 @@ class Play(Turns):
                 self.toast("Chaos %d discarded" % VALUE[c])
             return
         if SHAPE[c] == SHAPE_CURVE:
-            self.before = s.clone()
+            self.before = len(self.built)  # B in the bend step goes back to here
         self.act(action)
         self.build_help()
 
@@ -157,6 +157,8 @@ class Play(Turns):
         s = self.game.state
         if s.phase == P_BUILD or s.phase == P_DICE or s.phase == P_CHAOS:
             self.game.state = self.undo.clone()
+            self.built = bytearray()
+            self.before = -1
             self.sel = 0
             self.toast("Undone")
             self.advance()
@@ -177,9 +179,14 @@ class Play(Turns):
         elif k == K_A:
             self.act(self.bend)
             self.build_help()
-        elif k == K_B:
-            self.game.state = self.before
-            self.before = None
+        elif k == K_B:  # the State before the curve was picked: see Turns.__init__
+            built = self.built[:self.before]
+            s = self.undo.clone()
+            for a in built:
+                s.apply(a)
+            self.game.state = s
+            self.built = built
+            self.before = -1
             self.advance()
 
     # ------------------------------------------------------------------ look

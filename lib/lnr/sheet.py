@@ -59,3 +59,10 @@ def fill(sheet, buf=None):
                 if b:
                     sheet[2 * i, y] = b >> 4
                     sheet[2 * i + 1, y] = b & 15
+
+
+def restorer(sheet, buf):
+    """Returns the function that reads the sprites back into `sheet`'s lent bytes `buf` (the
+    Storage's `restore`, called after each read or write of the saves): made here, so that it
+    keeps no other module's code alive (lnr/powerup.py is dropped after power-up)."""
+    return lambda: fill(sheet, buf)

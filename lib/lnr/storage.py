@@ -11,21 +11,20 @@ the newest valid copy. A cut leaves at most the copy being written damaged.
 When boot.py left the drive read-only to the board (SELECT held at power-up) only the NVM is
 written: `less_safe` is True and the title says so.
 
-The code that reads and writes the copies (lnr/copies.py, lnr/image.py) is imported by each
-method below that reads or writes and dropped after it: none of it is in RAM while a game is
-played (docs/memory.md). Their 8 KB buffer is not: the Storage holds it from power-up (see
-__init__; on a board it is the sprite sheet's pixels, lent, lnr/sheet.py). This object keeps the data (its public attributes) and which commit each copy
-holds; copies gets values and bytes and gives back values, which copy holds what, and the
-notice to show.
+The code that reads and writes the copies (lnr/saves.py, lnr/copies.py, lnr/image.py) is
+imported by each method below that reads or writes and dropped after it: none of it is in RAM
+while a game is played (docs/memory.md), nor is the counting of a finished game. Their 8 KB
+buffer is: the Storage holds it from power-up (see __init__; on a board it is the sprite
+sheet's pixels, lent, lnr/sheet.py). This object keeps the data (its public attributes) and
+which commit each copy holds; copies gets values and bytes and gives back values, which copy
+holds what, and the notice to show.
 
 Flash wear (docs/hardware.md): the app commits only at a game's end (finish_game), on save and
 quit (save_game) and when it leaves the settings (save_settings); a commit that would write the
 same data is skipped.
 """
-from lnr import drop
-from lnr.game import MODE_RIVAL, MODE_TABLE
 from lnr.limits import (
-    IMAGE_SIZE, N_MODES, NO_BEST, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
+    IMAGE_SIZE, N_MODES, SAVE_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS,
     DEFAULT_SOUND,
 )
 
@@ -39,7 +38,6 @@ class Storage:
     DEFAULTS = (DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS)  # brightness, pixels, hints
 
     def __init__(self, nvm, drive=None, writable=False, image=None, restore=None):
-        self._nvm = nvm
         # The image's buffer, for every read and write of the copies. The NVM takes the image
         # in one slice assignment (one erase of its block), so it is one 8 KB object, made
         # at power-up, while the heap is empty, and kept for good: made at each commit it
@@ -48,14 +46,16 @@ class Storage:
         # finished game's result lost to a MemoryError). docs/memory.md. `image`: such a
         # buffer lent by its owner (lnr/sheet.py: the sprite sheet's pixels), who gets it
         # back through `restore()` after each read or write; None: one of this object's own.
-        self._image = bytearray(IMAGE_SIZE) if image is None else image
-        self._restore = restore
-        self._drive = drive
-        self._writable = writable
+        # These five are lnr/saves.py's, which reads and writes through them.
+        self.image = bytearray(IMAGE_SIZE) if image is None else image
+        self.restore = restore
+        self.nvm = nvm
+        self.drive = drive
+        self.writable = writable
         # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
         # the newest sequence number loaded or written (-1: none), the one each copy holds
         # intact (-1: none, damaged, or not known to be intact), and whether a file copy was
-        # found on the drive. Only this object sets them, from what copies gives back.
+        # found on the drive. Only lnr/saves.py sets them, from what copies gives back.
         self.seq = -1
         self.nvm_seq = -1
         self.file_seq = -1
@@ -77,56 +77,24 @@ class Storage:
         """Adds `text` to the notice the title shows once."""
         self.notice = text if self.notice is None else self.notice + "\n" + text
 
-    def _done(self):
-        # The copies' code is needed for a moment (a read or a write), not while a game is
-        # played; the buffer goes back to its owner.
-        drop("lnr.copies", "lnr.image", "engine.crc")
-        if self._restore is not None:
-            self._restore()
+    def _saves(self):
+        # The reads and writes are lnr/saves.py's, loaded for the moment only (it drops itself
+        # with the copies' code after each read or write): their code is not in RAM beside a
+        # screen's (about 1 KB as .mpy, docs/memory.md).
+        from lnr import saves
 
-    def _held(self, held):
-        self.seq, self.nvm_seq, self.file_seq, self.file_seen = held
+        return saves
 
     def load(self):
         """Reads the newest valid copy; never raises. A blank board gives the defaults
         silently; damaged data gives the other copy or the defaults, with `notice` saying so."""
-        from lnr import copies
-
-        self.reset()
-        try:
-            values, held, self.notice = copies.load(self._nvm, self._drive, self._writable,
-                                                      self._image)
-        finally:
-            self._done()
-        self._held(held)
-        if values is not None:
-            (self.brightness, self.pixel_count, flags, self.best, self.played,
-             self.rival_wins, self.saved) = values
-            self.hints = flags & 1
-            self.sound = 0 if flags & 2 else 1  # saves from before the setting: sound on
-
-    def _flags(self):
-        # The settings byte: bit 0 hints on, bit 1 sound off (lnr/image.py).
-        return (1 if self.hints else 0) | (0 if self.sound else 2)
+        self._saves().load(self)
 
     def commit(self, finished=None):
         """Writes everything (and the game `finished`, if not None, into the history: see
         finish_game) to both copies; returns True if a copy now holds it. Skipped (False)
         when nothing changed."""
-        from lnr import copies
-
-        try:
-            ok, held, notice = copies.commit(
-                self._nvm, self._drive, self._writable,
-                (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
-                (self.brightness, self.pixel_count, self._flags(), self.best, self.played,
-                 self.rival_wins, self.saved), self._image, finished)
-        finally:
-            self._done()
-        self._held(held)
-        if notice is not None:
-            self.note(notice)
-        return ok
+        return self._saves().commit(self, finished)
 
     def finish_game(self, mode, score, won, seed=None, players=1, log=None):
         """Counts a finished game of `mode` (0 solo, 1 challenge, 2 rival, 3 table) with the
@@ -134,22 +102,7 @@ class Storage:
         the best becomes the best (a lost challenge ends early, §8, and must not set one).
         With its `seed`, seats and decision log (engine.gamelog.GameLog) the game joins the
         history. Drops the saved game, commits once; returns True if it is a new best."""
-        if not 0 <= mode < N_MODES:
-            raise ValueError("unknown mode %s" % mode)
-        if self.played[mode] < 0xFFFF:
-            self.played[mode] += 1
-        if mode == MODE_RIVAL and won and self.rival_wins < 0xFFFF:
-            self.rival_wins += 1
-        best = self.best[mode]
-        # A table game's score is a record whoever won; a lost challenge ends early (§8) and a
-        # rival game lost is no record.
-        new_best = ((bool(won) or mode == MODE_TABLE) and type(score) is int and 0 <= score < NO_BEST
-                    and (best is None or score < best))
-        if new_best:
-            self.best[mode] = score
-        self.saved = None
-        self.commit(None if seed is None else (seed, mode, players, score, won, log))
-        return new_best
+        return self._saves().finish_game(self, mode, score, won, seed, players, log)
 
     def save_game(self, saved):
         """Keeps `saved` (lnr.moves' bytes) as the game to resume, and commits. Returns False,
@@ -174,13 +127,4 @@ class Storage:
     def history(self):
         """Returns the finished games kept, oldest first, as lnr.image entries (bytes; read
         them with lnr.image.read_entry or tools/records.py)."""
-        from lnr import copies
-
-        try:
-            games, held = copies.history(self._nvm, self._drive,
-                                         (self.seq, self.nvm_seq, self.file_seq, self.file_seen),
-                                         self._image)
-        finally:
-            self._done()
-        self._held(held)
-        return games
+        return self._saves().history(self)

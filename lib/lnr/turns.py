@@ -43,7 +43,13 @@ class Turns(MoveShow):
     def __init__(self, app):
         MoveShow.__init__(self, app)
         self.undo = None  # the State at the start of the player's turn (B undoes a build)
-        self.before = None  # the State before a curve was picked (B cancels its bend)
+        # The player's actions since then, and how many of them came before the curve that
+        # waits for its bend (-1: none): B cancels the bend by playing those again on a copy
+        # of `undo`, which gives the State as it was (State.apply is deterministic, and a turn
+        # lays and bends before any die). A second State kept for it would be 0.9 KB more in
+        # RAM through the rest of the turn (docs/memory.md).
+        self.built = bytearray()
+        self.before = -1
         self.seen_turn = -1
         self.mi = 0  # menu cursor
         self.ending = False  # the game is over: its last result shows, then the game over
@@ -62,15 +68,15 @@ class Turns(MoveShow):
     def kept(self):
         """Returns what this screen needs to come back as it was left after a move made with
         its code dropped (a bot's plan, the hint, a save the NVM refused): lnr/app.py."""
-        return (self.undo, self.before, self.sel, self.hoff, self.seen_turn, self.title,
-                self.mover, self.bend, self.quiet)
+        return (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn,
+                self.title, self.mover, self.bend, self.quiet)
 
     def restore(self, game, kept):
         """Takes up `game` where kept() left it. The display objects kept showing it, so
         nothing is drawn here: what follows (the bot's step, the hint, again()) draws."""
         self.game = game
-        (self.undo, self.before, self.sel, self.hoff, self.seen_turn, self.title, self.mover,
-         self.bend, self.quiet) = kept
+        (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn, self.title,
+         self.mover, self.bend, self.quiet) = kept
 
     def again(self):
         """Shows the game again from the turn as it stands (a save the NVM refused)."""
@@ -155,7 +161,8 @@ class Turns(MoveShow):
         # and a State kept through the bots' turns would be in RAM beside their plans' moves
         # (lnr/think.py: about 1.3 KB each; docs/memory.md).
         self.undo = None
-        self.before = None
+        self.built = bytearray()
+        self.before = -1
         gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             return False
@@ -194,6 +201,8 @@ class Turns(MoveShow):
         keep = (s.cells[:], s.bends[:], s.loco) if moves else None
         box = len(s.box)
         s.apply(action)
+        if g.human(seat):
+            self.built.append(action)  # for a bend's cancel (see __init__)
         if lays:
             self.sfx("lay")
             if g.human(seat):

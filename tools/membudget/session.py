@@ -23,9 +23,11 @@ MOMENTS = (
 
 # What the modules loaded for a moment are loaded for (the modules table says it).
 MOMENTARY = {
+    "lnr.powerup": "start-up",
     "lnr.make": "start-up",
     "adafruit_display_text": "start-up: the font sheet drawn",
     "adafruit_display_text.bitmap_label": "start-up: the font sheet drawn",
+    "lnr.saves": "each read or write of the saves",
     "lnr.copies": "each read or write of the saves",
     "lnr.image": "each read or write of the saves",
     "engine.codec": "save & quit, Continue",
