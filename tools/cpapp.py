@@ -155,6 +155,11 @@ class Workdir:
         (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
         self.cwd = self.tmp / "cwd"  # any file the app writes lands here
         self.cwd.mkdir()
+        # The tree's lib/ as the relative path "./lib" from there: a module's file name is
+        # interned when it loads (its __file__), and on a board it is "/lib/lnr/...", one
+        # character less, not the whole path of this temporary folder's tree (about 25
+        # characters more for each of some 50 modules, charged to the app's heap: 1.4 KB).
+        (self.cwd / "lib").symlink_to(self.lib.resolve(), target_is_directory=True)
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
             timeout=900):
@@ -175,7 +180,7 @@ class Workdir:
             "ballast " + str(self.tmp / "ballast.txt"),
         ]) + "\n")
         (self.tmp / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
-        proc = cpvm.run(self.script, paths=[self.lib], heap_bytes=heap_bytes, args=[conf],
+        proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd)
         return proc if mode == "frames" else Run(self.form, proc)
 
