@@ -12,9 +12,6 @@ from engine.state import (
 )
 
 
-card = card_name  # a card's name, the hint's very words (engine/cards.py)
-
-
 def bend(action):
     """Returns a bend (A_BEND_L or A_BEND_R) in words: "bend left", "bend right"."""
     return "bend left" if action == A_BEND_L else "bend right"
@@ -28,11 +25,11 @@ def say(state, action):
     if action == A_STOP:
         return "Stop discarding" if state.phase == P_CHAOS else "Roll the dice"
     if action >= A_PILE:
-        return "Pile " + card(action - A_PILE)
+        return "Pile " + card_name(action - A_PILE)
     if action >= A_CHAOS:
-        return "Discard " + card(action - A_CHAOS)
+        return "Discard " + card_name(action - A_CHAOS)
     if action >= A_LAY:
-        return "Lay " + card(action - A_LAY)
+        return "Lay " + card_name(action - A_LAY)
     return "Lay it, " + bend(action)  # the pending curve (P_BEND)
 
 

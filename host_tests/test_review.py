@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from engine.advice import card, say
+from engine.advice import say
 from engine.cards import VALUE
 from engine.rng import Rng
 from engine.selfplay import play
@@ -62,14 +62,15 @@ def test_the_review_of_a_coach_game_loses_little():
 
 
 def test_the_hint_and_the_review_name_cards_alike():
-    # The hint's panel names cards with lnr.hud.card_name; the review with engine.advice.card:
-    # the same words for every card.
-    for c in range(len(VALUE)):
-        assert card(c) == card_name(c)
+    # The hint's panel names cards with lnr.hud.card_name; the review says an action with
+    # engine.advice.say: the same words for every card.
     chance = Rng(1, 0)
     s = new_game(MODE_NAMES.index("solo"), chance, None)
     while s.is_chance():
         s.apply(s.sample_chance(chance))
+    for c in range(len(VALUE)):
+        assert say(s, A_LAY + c) == "Lay " + card_name(c)
+        assert say(s, A_CHAOS + c) == "Discard " + card_name(c)
     lays = [a for a in s.legal_actions() if A_LAY <= a < A_CHAOS]
     assert lays
     for a in lays:
