@@ -15,6 +15,7 @@ from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
+from screen_text import line_text, lines_text  # noqa: E402
 from lnr.hud import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
@@ -48,7 +49,7 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
     app = r.app
     assert app.game.state == t  # nothing changed
     assert app.play.step == S_HAND
-    assert app.ui.toast.text.rstrip() == "No hint now" and not app.ui.toast.grid.hidden
+    assert line_text(app.ui.toast) == "No hint now" and not app.ui.toast.hidden
 
 
 def _plan(s):
@@ -95,7 +96,7 @@ def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
         with sim_fast.fast():
             r = sim.run_headless(m.keys + HINT + [SETTLE], seed=seed)
         assert r.ok, r.error
-        lines = [lbl.text.rstrip() for lbl in r.app.ui.plines]
+        lines = lines_text(r.app.ui.plines)
         assert lines[1] == "Lay " + card_name(cards[0])
         if SHAPE[cards[0]] == SHAPE_CURVE:
             assert lines[2] == "bend " + ("left" if bends[0] == A_BEND_L else "right")
@@ -108,7 +109,7 @@ def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
             # same figure for it.
             with sim_fast.fast():
                 r = sim.run_headless(m.keys + HINT + ["A", SETTLE], seed=seed)
-            side = r.app.ui.side[7].text.rstrip()
+            side = line_text(r.app.ui.side[7])
             assert side == risk_text(num, den, "Lay"), (side, lines[5])
         checked.add(kind)
         if len(checked) == 4:
@@ -144,7 +145,7 @@ def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
 
         def watched_refresh(**kw):
             ui = app.ui
-            seen["toast"] = ui.toast.text.rstrip() if not ui.toast.grid.hidden else None
+            seen["toast"] = line_text(ui.toast) if not ui.toast.hidden else None
             seen["panel"] = not ui.panel.hidden
             return refresh(**kw)
 
@@ -156,5 +157,5 @@ def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
         r = sim.run_headless(m.keys + HINT + ["A", "WAIT*5"], seed=3, on_frame=on_frame)
     assert r.ok, r.error
     assert at_hint == [{"toast": "Thinking...", "panel": False}], at_hint
-    assert r.app.ui.toast.grid.hidden and not r.app.ui.toast_on
+    assert r.app.ui.toast.hidden and not r.app.ui.toast_on
     assert r.app.play.step == S_HAND

@@ -18,6 +18,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
+from screen_text import line_text  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
@@ -177,7 +178,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     app = r.app
     # The app's engine is a fresh import here (as_on_the_device): compare the States' fields.
     assert app.play is not None and app.game.state._key() == s._key()
-    assert app.ui.toast.text.rstrip() == "Could not save" and not app.ui.toast.grid.hidden
+    assert line_text(app.ui.toast) == "Could not save" and not app.ui.toast.hidden
     assert app.play.sel == min(i, len(s.hands[0]))  # the cursor where it was
     assert r.nvm_writes == 0
     with sim_fast.fast():

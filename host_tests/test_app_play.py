@@ -24,6 +24,7 @@ from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, P_BEND, P_BUILD, P_DICE, P_ORDER, P_TURN,
     MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
 )
+from screen_text import line_text as text  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
@@ -66,10 +67,6 @@ def run(keys, seed, fast=True, **kw):
     assert r.ok, r.error
     assert not r.hw.overflowed  # no press lost: the scripts wait out the timed steps
     return r
-
-
-def text(label):
-    return label.text.rstrip()
 
 
 # ---------------------------------------------------------------- a build that derails
@@ -481,9 +478,9 @@ def test_timed_steps_fall_due_across_the_clock_wrap():
     assert play.toast_due == due < start  # wrapped
     for now in (start, 0x1FFFFFFF, 0, ticks_add(due, -1)):
         play.tick(now)
-        assert not play.ui.toast.grid.hidden, hex(now)
+        assert not play.ui.toast.hidden, hex(now)
     play.tick(due)
-    assert play.ui.toast.grid.hidden
+    assert play.ui.toast.hidden
     # An opponent's step on its timer (S_AUTO), the same way: it waits for its deadline.
     played = []
     play.auto_step = lambda: played.append(app.now)

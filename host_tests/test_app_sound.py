@@ -16,6 +16,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast, sim_parts, standins  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
+from screen_text import lines_text  # noqa: E402
 from lnr.sound import EFFECTS, SynthPlayer  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
 
@@ -59,7 +60,7 @@ def test_the_sound_setting_is_saved_and_silences_the_game(tmp_path):
     nvm = str(tmp_path / "nvm.bin")
     with sim_fast.fast():
         r = sim.run_headless(SETTINGS_SOUND + [SETTLE], seed=1, nvm_path=nvm)
-    labels = [lbl.text.rstrip() for lbl in r.app.labels.lines]
+    labels = lines_text(r.app.labels.lines)
     assert labels[4].split() == [">", "Sound", "on"]
     with sim_fast.fast():
         r = sim.run_headless(SETTINGS_SOUND + ["A", "B", SETTLE], seed=1, nvm_path=nvm)

@@ -2,8 +2,8 @@
 off, "RIVAL lays broken 4 cu", "Look: D-pad, B bac").
 
 A text on screen has a field of fixed width: a side line 8 characters, the toast 18, a panel
-line 22, a line of the menus or the error screen 26 (lnr/ui.py, lnr/labels.py). lnr.ui.fit pads
-and cuts every text to its field; here it records each text it had to cut. The app's own code
+line 22, a line of the menus or the error screen 26 (lnr/ui.py, lnr/labels.py). lnr.ui.Ui.put
+pads and cuts every text to its line; here it records each text it had to cut. The app's own code
 then draws its texts at their longest: every card named by every seat (the widest names), the
 scores and counts at their most (3 digits: a hand of all 55 cards), a roll of 16 dice with its
 move, penalties and order, the risk at both ends (<1%, >99%), the game over, the records and
@@ -28,7 +28,7 @@ from engine.state import (  # noqa: E402
 )
 import lnr.ui  # noqa: E402
 from lnr.hud import risk_text  # noqa: E402
-from lnr.ui import SIDE_W, PANEL_W, LINE_W  # noqa: E402
+from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TOAST_W = 18
@@ -41,16 +41,17 @@ NAV = {MODE_SOLO: ["A", "A"], MODE_CHALLENGE: ["A", "DOWN", "A"],
 
 @pytest.fixture
 def cut(monkeypatch):
-    """The texts lnr.ui.fit cut to fit their field, as (text, width)."""
+    """The texts lnr.ui.Ui.put cut to fit their line, as (text, width): every text on screen
+    goes through it (the menus' too: lnr/labels.py)."""
     found = []
-    real = lnr.ui.fit
+    real = lnr.ui.Ui.put
 
-    def fit(text, width):
-        if len(text) > width:
-            found.append((text, width))
-        return real(text, width)
+    def put(ui, line, text, ink=lnr.ui.WHITE):
+        if len(text) > line.width:
+            found.append((text, line.width))
+        return real(ui, line, text, ink)
 
-    monkeypatch.setattr(lnr.ui, "fit", fit)  # lnr.ui.put's, the menus' (lnr/labels.py) too
+    monkeypatch.setattr(lnr.ui.Ui, "put", put)
     return found
 
 
@@ -99,8 +100,8 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     play.draw_side()
     for label in ("Lay", "Add", "Roll", "Risk"):
         for num, den in ((1, 10 ** 6), (5, 1000), (999, 1000), (999999, 10 ** 6), (0, 1)):
-            lnr.ui.put(r.app.ui.side[7], risk_text(num, den, label), SIDE_W)
-            lnr.ui.put(r.app.ui.plines[5], risk_text(num, den, label), PANEL_W)
+            r.app.ui.put(r.app.ui.side[7], risk_text(num, den, label))
+            r.app.ui.put(r.app.ui.plines[5], risk_text(num, den, label))
     # A build of 16 dice (4 cards of 4): the dice panel, the move, the penalty order and the
     # result, each step as the timers would run it.
     s = g.state
@@ -200,9 +201,24 @@ def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
 # ---------------------------------------------------------------- the literals
 
 
+# The width of a line by the Ui's field that holds it (lnr/ui.py, lnr/make.py).
+FIELDS = {"side": SIDE_W, "plines": PANEL_W, "lines": LINE_W, "title": TITLE_W,
+          "toast": TOAST_W}
+
+
+def _field(node):
+    # The name a line is reached by: side of ui.side[3], lines of lines[0], toast of ui.toast.
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return getattr(node, "id", "")
+
+
 def _calls(tree):
     # (field width, literal text, line) of every call that shows a plain string literal:
-    # .toast(text), .pline(i, text), labels.line(i, text), put(label, text, width).
+    # .toast(text), .pline(i, text), labels.line(i, text), put(line, text) of a line named
+    # by the Ui's field it is in (ui.side[i], lines[i], ui.title ...).
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -216,8 +232,8 @@ def _calls(tree):
             width, text = PANEL_W, args[1]
         elif name == "line" and len(args) > 1:
             width, text = LINE_W, args[1]
-        elif name == "put" and len(args) > 2 and isinstance(args[2], ast.Name):
-            width = {"SIDE_W": SIDE_W, "PANEL_W": PANEL_W, "LINE_W": LINE_W}.get(args[2].id)
+        elif name == "put" and len(args) > 1:
+            width = FIELDS.get(_field(args[0]))
             text = args[1]
             if width is None:
                 continue

@@ -21,6 +21,7 @@ from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
     A_LAY, A_PASS, P_BUILD, P_DICE, P_ORDER, P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE,
 )
+from screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.hud import S_BEND, S_HAND, S_MOVE, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
@@ -37,14 +38,6 @@ def run(keys, seed, **kw):
     assert r.ok, r.error
     assert not r.hw.overflowed
     return r
-
-
-def text(label):
-    return label.text.rstrip()
-
-
-def texts(labels):
-    return [lbl.text.rstrip() for lbl in labels]
 
 
 
@@ -247,7 +240,7 @@ def test_the_saved_message_is_green_over_the_menu_and_stays_as_the_cursor_moves(
     r = run(keys, seed)
     assert r.app.screen == SC_TITLE and r.app.items[0] == "Continue"
     lines = texts(r.app.labels.lines)
-    assert lines[0].startswith("Game saved") and r.app.labels.lines[0].color == GREEN
+    assert lines[0].startswith("Game saved") and line_ink(r.app.labels.lines[0]) == GREEN
     items = ["> Continue", "  New game", "  Records", "  Settings", "  How to play"]
     assert lines[2:7] == items and lines[7] == "A: choose"
     r = run(keys + ["DOWN", "DOWN", SETTLE], seed)
@@ -281,7 +274,7 @@ def test_no_side_line_keeps_the_colour_of_the_game_before():
     r = run(out_of_rival + to_table, seed)
     assert r.app.game.state.mode == MODE_TABLE and r.app.game.state.deck
     for i in range(7):
-        assert r.app.ui.side[i].color != RED, (i, text(r.app.ui.side[i]))
+        assert line_ink(r.app.ui.side[i]) != RED, (i, text(r.app.ui.side[i]))
 
 
 # ---------------------------------------------------------------- the hand
@@ -387,10 +380,10 @@ def test_the_loco_travels_card_by_card_and_the_map_stays_in_view():
             return
         ui = play.ui
         loco = (ui.loco.x // 16, ui.loco.y // 16) if not ui.loco.hidden else None
-        toast_row = 0 if ui.toast.grid.y == 0 else 5
+        toast_row = 0 if ui.toast.y == 0 else 5
         travel = play.m_i <= play.m_moved  # on its way, not yet off the end or penalties
         seen.append((play.m_at, play.m_first, ui.panel.hidden, loco if travel else "-",
-                     ui.toast.grid.hidden or loco is None or loco[1] != toast_row,
+                     ui.toast.hidden or loco is None or loco[1] != toast_row,
                      len(play.m_track)))
 
     with sim_fast.fast():
@@ -499,9 +492,9 @@ def test_the_last_turn_of_the_game_is_announced():
     assert not m.state.is_terminal()
     r = run(m.keys + [SETTLE], seed)
     assert "LAST TURN" in texts(r.app.ui.plines)[6]
-    assert r.app.ui.side[4].color == RED  # the empty deck
+    assert line_ink(r.app.ui.side[4]) == RED  # the empty deck
     r = run(m.keys + ["RIGHT", SETTLE], seed)  # the panel goes: the toast says it too
-    assert text(r.app.ui.toast) == "Your last turn!" and not r.app.ui.toast.grid.hidden
+    assert text(r.app.ui.toast) == "Your last turn!" and not r.app.ui.toast.hidden
     # At a table, the seat whose turn is the last is named.
     m = Model(MODE_TABLE, 6)
     while len(m.state.deck) > 1 and not m.state.is_terminal():

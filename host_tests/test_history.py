@@ -15,6 +15,7 @@ from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.record import from_log
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
+from screen_text import lines_text  # noqa: E402
 from lnr import image
 from lnr.app import SC_OVER
 from lnr.game import ROLE_BOT
@@ -102,10 +103,9 @@ def test_a_cut_after_the_game_leaves_the_same_records_and_history(tmp_path, dama
     assert "damaged" in after.stderr  # the notice the device shows
     # The next start: the notice on the title, then Records shows the same lines.
     title = run([SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert "damaged" in " ".join(lbl.text for lbl in title.app.labels.lines)
+    assert "damaged" in " ".join(lines_text(title.app.labels.lines))
     screen = run(["DOWN", "A", SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert [lbl.text for lbl in screen.app.labels.lines] == \
-        [lbl.text for lbl in screen_before.app.labels.lines]
+    assert lines_text(screen.app.labels.lines) == lines_text(screen_before.app.labels.lines)
 
 
 def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):

@@ -7,6 +7,7 @@ its 26-character line at its longest.
 from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_TABLE
+from screen_text import lines_text  # noqa: E402
 from lnr import image, lastgames, menus
 from lnr.game import MODE_TITLES, SEED_MASK
 from lnr.screens import SC_OVER, SC_MODES, SC_RECORDS
@@ -26,7 +27,7 @@ def run(keys, seed, tmp_path, name):
 
 
 def texts(r):
-    return [lbl.text.rstrip() for lbl in r.app.labels.lines]
+    return lines_text(r.app.labels.lines)
 
 
 def typing(seed):

@@ -94,6 +94,11 @@ print("tile", tg[2, 0], "children", len(g))
 tries("tile off the grid", lambda: setitem(tg, (3, 0), 1))
 tries("tile the sheet lacks", lambda: setitem(tg, (0, 0), 4))
 tries("pixel value 2 in 1 bit", lambda: setitem(sheet, (0, 0), 2))
+ink = displayio.Palette(2)
+tg.pixel_shader = ink
+print("shader set", tg.pixel_shader is ink, tg[2], tg[1, 0])
+tries("shader a bitmap", lambda: setattr(tg, "pixel_shader", sheet))
+tries("grid of a bitmap shader", lambda: displayio.TileGrid(sheet, pixel_shader=sheet))
 tries("colour 0x1000000", lambda: setitem(pal, 1, 0x1000000))
 board.choose("pygamer")
 print(board.board_id, hasattr(board, "JOYSTICK_X"), board.BUTTON_CLOCK)
@@ -131,6 +136,9 @@ tile 3 children 1
 tile off the grid IndexError Tile index out of bounds
 tile the sheet lacks ValueError Tile index out of bounds
 pixel value 2 in 1 bit ValueError value must be 0-1
+shader set True 3 0
+shader a bitmap TypeError unsupported pixel_shader type
+grid of a bitmap shader TypeError unsupported pixel_shader type
 colour 0x1000000 TypeError color must be between 0x000000 and 0xffffff
 pygamer True board.BUTTON_CLOCK
 unknown board has buttons False

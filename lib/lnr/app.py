@@ -26,7 +26,7 @@ from lnr.screens import (
     SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER,
     W_SETTINGS, W_RECORDS, W_THINK, W_HINT,
 )
-from lnr.ui import put, wrap, LINE_W, WHITE, GREY, YELLOW, RED
+from lnr.ui import wrap, LINE_W, GREY, YELLOW, RED
 
 
 class App:
@@ -286,20 +286,19 @@ class App:
         self.screen = SC_ERROR
         ui = self.ui
         ui.clear_text()
-        put(ui.title, "ERROR", 13, RED)
+        ui.put(ui.title, "ERROR", RED)
         lines = ui.lines
-        put(lines[0], "Something went wrong:", LINE_W, WHITE)
+        ui.put(lines[0], "Something went wrong:")
         text = wrap("%s: %s" % (type(exc).__name__, exc), LINE_W)
         for i in range(3):
-            put(lines[1 + i], text[i] if i < len(text) else "", LINE_W, RED)
+            ui.put(lines[1 + i], text[i] if i < len(text) else "", RED)
         # 26 characters a line: "Challenge seed 16777215" (a seed has 24 bits), "Turn 55".
         if g is not None:
-            put(lines[4], "%s seed %d" % (games.MODE_TITLES[g.state.mode], g.seed), LINE_W,
-                YELLOW)
-        put(lines[5], ("Turn %d. " % g.state.turn if g is not None else "") +
-            "Records are safe.", LINE_W, WHITE)
-        put(lines[6], "Saving is off until reset", LINE_W, GREY)
-        put(lines[7], "A: title", LINE_W, GREY)
+            ui.put(lines[4], "%s seed %d" % (games.MODE_TITLES[g.state.mode], g.seed), YELLOW)
+        ui.put(lines[5], ("Turn %d. " % g.state.turn if g is not None else "") +
+               "Records are safe.")
+        ui.put(lines[6], "Saving is off until reset", GREY)
+        ui.put(lines[7], "A: title", GREY)
         ui.show(ui.text)
         self.leds.off()
         self.dirty = True

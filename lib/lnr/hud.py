@@ -16,7 +16,7 @@ from engine.state import (
 )
 from lnr import sprites
 from lnr.mapview import MapView, card_top, card_bottom
-from lnr.ui import put, fit, HAND_N, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.ui import fit, HAND_N, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 try:
     from micropython import const
@@ -154,7 +154,7 @@ class Hud:
             y = 0
         else:
             y = 84
-        toast = self.ui.toast.grid
+        toast = self.ui.toast
         if toast.y != y:
             toast.y = y
 
@@ -194,33 +194,34 @@ class Hud:
         # last turn, §4), the track's end, the cards ahead, the risk.
         g = self.game
         s = g.state
-        side = self.ui.side
+        ui = self.ui
+        side = ui.side
         me = self.viewer()
         if me >= 0:
             pile = s.piles[me]
-            put(side[0], self.seat_name(me), SIDE_W, GREEN)
-            put(side[1], side_text("Score", str(s.score(me))), SIDE_W)
-            put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"), SIDE_W)
+            ui.put(side[0], self.seat_name(me), GREEN)
+            ui.put(side[1], side_text("Score", str(s.score(me))))
+            ui.put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"))
         else:
-            put(side[0], "", SIDE_W)
-            put(side[1], "", SIDE_W)
-            put(side[2], "", SIDE_W)
+            ui.put(side[0], "")
+            ui.put(side[1], "")
+            ui.put(side[2], "")
         n = len(self.cards())
         if s.mode == MODE_CHALLENGE:
             left = CHALLENGE_DERAILS - 1 - s.derails
-            put(side[3], side_text("Lives", str(left if left > 0 else 0)), SIDE_W,
-                RED if left < 1 else WHITE)
+            ui.put(side[3], side_text("Lives", str(left if left > 0 else 0)),
+                   RED if left < 1 else WHITE)
         elif s.mode == MODE_RIVAL:
-            put(side[3], side_text("Rival", str(s.score(0))), SIDE_W, RED)
+            ui.put(side[3], side_text("Rival", str(s.score(0))), RED)
         else:
-            put(side[3], side_text("Hand", str(n)) if me >= 0 else "", SIDE_W)
-        put(side[4], side_text("Deck", str(len(s.deck))), SIDE_W, WHITE if s.deck else RED)
-        put(side[5], side_text("End", str(VALUE[s.track[-1]])), SIDE_W)
+            ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
+        ui.put(side[4], side_text("Deck", str(len(s.deck))), WHITE if s.deck else RED)
+        ui.put(side[5], side_text("End", str(VALUE[s.track[-1]])))
         if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
             # the hand scrolls: its count, which line 3 shows in the other modes
-            put(side[6], side_text("Hand", str(n)), SIDE_W, CYAN)
+            ui.put(side[6], side_text("Hand", str(n)), CYAN)
         else:
-            put(side[6], side_text("Ahead", str(s.ahead())), SIDE_W)
+            ui.put(side[6], side_text("Ahead", str(s.ahead())))
         self.draw_risk()
 
     def seat_name(self, seat):
@@ -262,7 +263,8 @@ class Hud:
         # the chance of: "Lay" the card under the cursor laid alone, "Add" it added to the
         # build, "Roll" the build laid so far. The LEDs follow it.
         s = self.game.state
-        lbl = self.ui.side[7]
+        ui = self.ui
+        line = ui.side[7]
         leds = self.app.leds
         risk = None
         label = "Roll"
@@ -278,12 +280,12 @@ class Hud:
             elif s.phase == P_BUILD or s.phase == P_DICE:
                 risk = s.build_risk()
         if risk is None:
-            put(lbl, "", SIDE_W)
+            ui.put(line, "")
             if self.step != S_ROLL:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
-        put(lbl, risk_text(num, den, label), SIDE_W, risk_colour(num, den))
+        ui.put(line, risk_text(num, den, label), risk_colour(num, den))
         leds.risk(permille(num, den))
 
     # ------------------------------------------------------------------ toast
@@ -292,15 +294,15 @@ class Hud:
         """Shows a line over the map's foot: for a while, or (`sticky`: the keys of the step
         on screen) until the State changes."""
         ui = self.ui
-        put(ui.toast, text, 18)
+        ui.put(ui.toast, text, None)  # white on black, its own palette
         ui.toast_on = True
-        ui.toast.grid.hidden = not ui.panel.hidden  # under a panel it waits for the map
+        ui.toast.hidden = not ui.panel.hidden  # under a panel it waits for the map
         self.sticky = sticky
         self.toast_due = -1 if sticky else ticks_add(self.app.now, TOAST_MS)
         self.app.dirty = True
 
     def hide_toast(self):
         self.ui.toast_on = False
-        self.ui.toast.grid.hidden = True
+        self.ui.toast.hidden = True
         self.toast_due = -1
         self.sticky = False

@@ -9,17 +9,7 @@ more, and each key redrew a Label's Bitmap glyph by glyph (about 0.4 s on a SAMD
 line is redrawn by its tile numbers (docs/memory.md). The pixels are the same: every glyph of
 the font fills its 6x12 cell.
 """
-from lnr.ui import put, LINE_W, WHITE
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
-TITLE_W = const(13)  # characters of the title, drawn twice the font's size
+from lnr.ui import WHITE
 
 
 class Labels:
@@ -27,15 +17,17 @@ class Labels:
     lines of its text layer."""
 
     def __init__(self, ui):
+        self.ui = ui
         self.title = ui.title
         self.lines = ui.lines
 
     def show(self, title, colour):
         """Shows the title `title` in `colour` and every line blank."""
-        put(self.title, title, TITLE_W, colour)
-        for text in self.lines:
-            put(text, "", LINE_W, WHITE)
+        ui = self.ui
+        ui.put(self.title, title, colour)
+        for line in self.lines:
+            ui.put(line, "")
 
     def line(self, i, text, colour=WHITE):
         """Writes line i (0-7)."""
-        put(self.lines[i], text, LINE_W, colour)
+        self.ui.put(self.lines[i], text, colour)

@@ -5,7 +5,8 @@ collector can take it back, and with it the text library below.
 
 All text, the menus' and the play screen's and the error screen's, is drawn as TileGrids of one
 1-bit sheet of terminalio.FONT's 95 printable glyphs (864 B), as CircuitPython's own terminal
-does; the menus' big titles too, at twice the size (a Group of scale 2). adafruit_display_text's
+does; the menus' big titles too, at twice the size (a Group of scale 2). The lines share one
+2-colour palette per ink (INKS below), the toast has its own (white on black). adafruit_display_text's
 bitmap_label draws that sheet: one Label of the 95 characters, whose Bitmap is the sheet (every
 glyph fills its 6x12 cell, so a character is a tile). The library loads for that moment at
 power-up only: kept with the menus, as it was, its code held about 16 KB as .mpy while a menu
@@ -18,8 +19,12 @@ from adafruit_display_text.bitmap_label import Label
 
 from lnr import sprites
 from lnr.sprites import C_CLEAR, COLOURS
-from lnr.ui import MAP_W, MAP_H, HAND_N, SIDE_W, LINE_W, PANEL_W, TEXT_LINES, PANEL_LINES
-from lnr.ui import WHITE, YELLOW, Text, GLYPHS, GLYPH_W, GLYPH_H
+from lnr.ui import MAP_W, MAP_H, HAND_N, SIDE_W, LINE_W, TITLE_W, PANEL_W, TEXT_LINES
+from lnr.ui import PANEL_LINES, GLYPHS, GLYPH_W, GLYPH_H
+from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, RED, GREEN, CYAN
+
+# Every ink a line of text is shown in (lnr.ui.Ui.put): a palette each, built once.
+INKS = (WHITE, GREY, YELLOW, DIM_YELLOW, RED, GREEN, CYAN)
 
 
 def _font():
@@ -37,15 +42,29 @@ def _font():
     return sheet
 
 
-def _label(group, font, x, y, width, scale=1, color=WHITE, background=None):
-    # A line of `width` characters at (x, y) (its top left), on a transparent or a solid
-    # background; scale 2 doubles it in a Group of its own.
+def _palette(background, ink):
+    # A line's 2 colours: 0 the background (None: transparent), 1 the ink.
     pal = displayio.Palette(2)
     if background is None:
         pal.make_transparent(0)
     else:
         pal[0] = background
-    pal[1] = color
+    pal[1] = ink
+    return pal
+
+
+def _inks():
+    # One palette per ink on a transparent background, shared by every line shown in it
+    # (a palette is 64 B on the board; 24 lines share 7): a line's colour is its palette.
+    inks = {}
+    for ink in INKS:
+        inks[ink] = _palette(None, ink)
+    return inks
+
+
+def _label(group, font, pal, x, y, width, scale=1):
+    # A line of `width` characters at (x, y) (its top left) in the palette `pal`; scale 2
+    # doubles it in a Group of its own.
     grid = displayio.TileGrid(font, pixel_shader=pal, width=width, height=1,
                               tile_width=GLYPH_W, tile_height=GLYPH_H, default_tile=0,
                               x=x if scale == 1 else 0, y=y if scale == 1 else 0)
@@ -55,7 +74,7 @@ def _label(group, font, x, y, width, scale=1, color=WHITE, background=None):
         big = displayio.Group(scale=scale, x=x, y=y)
         big.append(grid)
         group.append(big)
-    return Text(grid, pal, color)
+    return grid
 
 
 def _grid(group, sheet, pal, w, h, x, y, tw=16, th=16):
@@ -73,15 +92,17 @@ def build(sheet):
         pal[i] = COLOURS[i]
     pal.make_transparent(C_CLEAR)
     font = _font()
+    inks = _inks()
+    white = inks[WHITE]
     root = displayio.Group()
 
     text = displayio.Group()
     deco = _grid(text, sheet, pal, 10, 1, 0, 30)
     deco_loco = _grid(text, sheet, pal, 1, 1, 96, 30)  # a sprite over the rails
-    title = _label(text, font, 4, 2, 13, scale=2, color=YELLOW)
+    title = _label(text, font, inks[YELLOW], 4, 2, TITLE_W, scale=2)
     lines = []
     for i in range(TEXT_LINES):
-        lines.append(_label(text, font, 2, 30 + 12 * i, LINE_W))
+        lines.append(_label(text, font, white, 2, 30 + 12 * i, LINE_W))
     root.append(text)
 
     play = displayio.Group()
@@ -90,13 +111,13 @@ def build(sheet):
     loco = _grid(play, sheet, pal, 1, 1, 0, 0)
     side = []
     for i in range(8):
-        side.append(_label(play, font, 112, 12 * i, SIDE_W))
+        side.append(_label(play, font, white, 112, 12 * i, SIDE_W))
     hand = _grid(play, sheet, pal, HAND_N, 2, 0, 96)
     cursor = _grid(play, sheet, pal, 1, 2, 0, 96)
     cursor[0, 0] = sprites.T_CURSOR
     cursor[0, 1] = sprites.T_CURSOR + 1
     frame[0, 0] = sprites.T_FRAME
-    toast = _label(play, font, 0, 84, 18, color=WHITE, background=0x000000)
+    toast = _label(play, font, _palette(0x000000, WHITE), 0, 84, 18)
     root.append(play)
 
     # The panel's box spans the screen's width (the side panel's last column must not show
@@ -111,7 +132,7 @@ def build(sheet):
     cards = _grid(panel, sheet, pal, 8, 2, 16, 18)
     plines = []
     for i in range(PANEL_LINES):
-        plines.append(_label(panel, font, 14, 4 + 12 * i, PANEL_W))
+        plines.append(_label(panel, font, white, 14, 4 + 12 * i, PANEL_W))
     root.append(panel)
     return (root, text, deco, deco_loco, title, lines, play, map_, frame, loco, side, hand,
-            cursor, toast, panel, cards, plines)
+            cursor, toast, panel, cards, plines, inks)

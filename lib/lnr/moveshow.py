@@ -19,7 +19,7 @@ from engine.order import orders
 from lnr import sprites
 from lnr.hud import Hud, S_ORDER, S_ROLL, S_MOVE, risk_text, risk_colour, side_text
 from lnr.mapview import card_top, card_bottom, cell_x, cell_y
-from lnr.ui import put, MAP_W, MAP_H, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN
+from lnr.ui import MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN
 
 try:
     from micropython import const
@@ -254,7 +254,7 @@ class MoveShow(Hud):
         ahead = len(self.m_track) - 1 - self.m_at
         if ahead < 0:
             ahead = 0
-        put(ui.side[6], side_text("Ahead", str(ahead)), SIDE_W)
+        ui.put(ui.side[6], side_text("Ahead", str(ahead)))
         self.app.leds.progress(ahead, len(self.m_track))
         self.app.dirty = True
 

@@ -22,7 +22,7 @@ from lnr.hud import (
     S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, S_THINK, BTN_ROLL,
 )
 from lnr.turns import Turns
-from lnr.ui import WHITE, GREY, YELLOW, GREEN
+from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
 
 MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
 # What each item does, under the menu (docs/rules.md §4).
@@ -255,7 +255,7 @@ class Play(Turns):
             why = self.menu_why(i)
             colour = GREY if why else WHITE
             if i == self.mi:
-                colour = YELLOW if not why else 0xB0A040
+                colour = YELLOW if not why else DIM_YELLOW
             ui.pline(1 + i, ("> " if i == self.mi else "  ") + text, colour)
         why = self.menu_why(self.mi)
         ui.pline(6, why or _MENU_HELP[self.mi], GREY if why else GREEN)

@@ -10,10 +10,13 @@ change tile indices, colours and text:
   panel  a framed box the width of the screen over the map and the side panel, for the action
          menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
-Every text line is a Text object: a TileGrid of the font sheet (terminalio.FONT's glyphs, one
-tile per character, drawn at power-up by adafruit_display_text's bitmap_label: lnr/make.py)
-with a 2-colour palette of its own, so new text only changes tile numbers and a new colour one
-palette entry. They are resident; the text library is not (docs/memory.md).
+Every text line is a TileGrid of the font sheet (terminalio.FONT's glyphs, one tile per
+character, drawn at power-up by adafruit_display_text's bitmap_label: lnr/make.py), and nothing
+more: the line's tiles are its text (Ui.put compares them, and writes only those that change)
+and its palette its colour. The lines share one 2-colour palette per ink (0 transparent, 1 the
+ink: `Ui.inks`), the toast one of its own (white on black); a line changes colour by taking
+another palette. No Python object and no palette per line (RAM: docs/memory.md). They are
+resident; the text library is not.
 """
 from lnr import sprites
 
@@ -30,6 +33,7 @@ MAP_H = const(6)
 HAND_N = const(10)  # hand slots shown at once
 SIDE_W = const(8)  # characters in a side panel line
 LINE_W = const(26)  # characters in a full-width line
+TITLE_W = const(13)  # characters of the text layer's title (twice the font's size)
 PANEL_W = const(22)
 TEXT_LINES = const(8)
 PANEL_LINES = const(7)
@@ -43,6 +47,8 @@ YELLOW = const(0xFFE030)
 RED = const(0xFF4030)
 GREEN = const(0x40E040)
 CYAN = const(0x60D0FF)
+DIM_YELLOW = const(0xB0A040)  # the action menu's cursor on an action not open now
+# Every ink a line is shown in has a palette (lnr/make.py INKS): Ui.put fails on any other.
 
 _SPACES = " " * 32
 
@@ -79,33 +85,6 @@ def wrap(text, width):
     return out
 
 
-class Text:
-    """A line of text on screen: `grid` (a TileGrid of the font sheet, hidden, x and y as any),
-    `palette` (0 the background, 1 the ink), `text` (what it shows, padded), `color` (ink)."""
-
-    def __init__(self, grid, palette, color):
-        self.grid = grid
-        self.palette = palette
-        self.color = color
-        self.text = ""
-
-
-def put(label, text, width, color=WHITE):
-    """Sets a Text's text, padded to its fixed width (tile numbers only, and only when the text
-    changed), and its colour (a palette entry: white unless given, so that no line keeps the
-    colour another screen gave it)."""
-    text = fit(text, width)
-    if text != label.text:
-        grid = label.grid
-        for i in range(width):
-            c = ord(text[i]) - 32
-            grid[i, 0] = c if 0 <= c < GLYPHS else 31  # "?" for what the font lacks
-        label.text = text
-    if label.color != color:
-        label.palette[1] = color
-        label.color = color
-
-
 class Ui:
     """The display objects; `root` goes to hw.display.root_group."""
 
@@ -113,10 +92,38 @@ class Ui:
         # `parts`: lnr.make.build()'s display objects (lnr/main.py builds them once).
         (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
-         self.panel, self.cards, self.plines) = parts
+         self.panel, self.cards, self.plines, self.inks) = parts
         self._written = 0
         self.toast_on = False  # a toast is meant to show (lnr/hud.py); a panel hides it
         self.show(None)
+
+    def put(self, line, text, ink=WHITE):
+        """Shows `text` on `line` (a font TileGrid), cut or padded with spaces to the line's
+        width, in `ink` (white unless given, so that no line keeps the colour another screen
+        gave it; None: the line keeps its palette, the toast's white on black). Only the tiles
+        that change are written and the palette only when the ink changes: each write marks
+        its area for the next refresh, whether it changed or not."""
+        # Its bytes, not text[i]: a 1-character str is looked up among the interned names,
+        # the app's own scanned one by one (CircuitPython's VM: a line of 26 about 4 times
+        # slower). The texts are ASCII, the font's characters.
+        chars = text.encode()
+        width = line.width
+        n = len(chars)
+        if n > width:
+            n = width
+        for i in range(n):
+            c = chars[i] - 32
+            if c < 0 or c >= GLYPHS:
+                c = 31  # "?" for what the font lacks
+            if line[i] != c:
+                line[i] = c
+        for i in range(n, width):  # the spaces that pad it
+            if line[i]:
+                line[i] = 0
+        if ink is not None:
+            palette = self.inks[ink]
+            if line.pixel_shader is not palette:
+                line.pixel_shader = palette
 
     def show(self, layer, panel=False):
         """Shows one layer (self.text, self.play or None) and the panel over it or not; the
@@ -126,16 +133,16 @@ class Ui:
         if panel and self._written != 0x7F:
             for i in range(PANEL_LINES):
                 if not self._written & (1 << i):
-                    put(self.plines[i], "", PANEL_W, WHITE)
+                    self.put(self.plines[i], "")
             self._written = 0x7F
         self.panel.hidden = not panel
-        self.toast.grid.hidden = panel or not self.toast_on
+        self.toast.hidden = panel or not self.toast_on
 
     def clear_text(self):
         """Blanks the title, the lines and the decoration of the text layer."""
-        put(self.title, "", 13)
-        for lbl in self.lines:
-            put(lbl, "", LINE_W, WHITE)
+        self.put(self.title, "")
+        for line in self.lines:
+            self.put(line, "")
         deco = self.deco
         for x in range(10):
             deco[x, 0] = sprites.T_NONE
@@ -143,7 +150,7 @@ class Ui:
 
     def pline(self, i, text, color=WHITE):
         """Writes line i of the panel."""
-        put(self.plines[i], text, PANEL_W, color)
+        self.put(self.plines[i], text, color)
         self._written |= 1 << i
 
     def clear_panel(self):

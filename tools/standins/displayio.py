@@ -12,7 +12,7 @@ module loads, its tile numbers stored inverted (255 - t): the MicroPython VM's c
 any word of the heap that looks like an address in its heap for a reference, and words of small
 tile numbers do (its heap lies low; a board's lies at 0x20000000). They check what the firmware
 checks: a layer in one group at most, tile and pixel indices in range, tile numbers the bitmap
-has, colours 0xRRGGBB.
+has, colours 0xRRGGBB, a pixel shader that is one (also when it is set later).
 
 For tools/membudget, which takes the stand-ins' own heap out of what it measures and puts the
 firmware's in: each kind counts its objects alive in `alive` (up when one is made, down when the
@@ -31,9 +31,12 @@ except ImportError:  # CircuitPython's VM: counted when made, never uncounted
 
 Bitmap = None
 Palette = None
+_CONVERTERS = ()  # the VM's ColorConverter, where it has one: a pixel shader too
 if sys.implementation.name == "circuitpython":
     try:
         from displayio import Bitmap, Palette  # the firmware's own, built in
+        from displayio import ColorConverter as _ColorConverter
+        _CONVERTERS = (_ColorConverter,)
     except ImportError:  # the fake board: MicroPython saying it is CircuitPython
         pass
 
@@ -146,7 +149,7 @@ class TileGrid:
         if tile_height is None:
             tile_height = bitmap.height
         self.bitmap = bitmap
-        self.pixel_shader = pixel_shader
+        self.pixel_shader = pixel_shader  # checked, as the firmware does
         self.width = width
         self.height = height
         self.tile_width = tile_width
@@ -170,6 +173,18 @@ class TileGrid:
     def _check_tile(self, tile):
         if not 0 <= tile < self._tiles:
             raise ValueError("Tile index out of bounds")
+
+    # The firmware's pixel_shader may be set after the TileGrid is made (the whole grid is
+    # redrawn then); a Palette or a ColorConverter, at start and after.
+    @property
+    def pixel_shader(self):
+        return self._shader
+
+    @pixel_shader.setter
+    def pixel_shader(self, shader):
+        if not isinstance(shader, _SHADERS):
+            raise TypeError("unsupported pixel_shader type")
+        self._shader = shader
 
     def _index(self, i):
         if type(i) is tuple:
@@ -278,6 +293,9 @@ if Bitmap is None:
 
         def make_opaque(self, i):
             self._check(i)
+
+
+_SHADERS = (Palette,) + _CONVERTERS  # what a TileGrid's pixel_shader may be
 
 
 def standins():
