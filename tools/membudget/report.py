@@ -277,7 +277,11 @@ def report(census, later, names, forms, heap_kb):
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
-           "start-up. A compiled module's source name is its module name (interned anyway). "
+           "start-up. Then a parameter no shipped call passes by keyword takes a short name, "
+           "the same few for every function (tools/shrink.py: a, b, c ..., in ROM on "
+           "CircuitPython's VM): a compiled function keeps its parameters' names, interned "
+           "for good. "
+           "A compiled module's source name is its module name (interned anyway). "
            "The .mpy files are compiled at mpy-cross -O3 (tools/deploy.py MPY_FLAGS): no line "
            "numbers in the bytecode, about 7% less code in RAM; a traceback on the board names "
            "the module and the function, not the line.",
