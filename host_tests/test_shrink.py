@@ -138,10 +138,10 @@ def test_a_renamed_module_is_its_source_with_the_parameters_renamed(module):
 
 
 def test_a_parameter_some_shipped_call_passes_by_keyword_keeps_its_name():
-    # lnr.make's _label(..., scale=2, color=YELLOW) and displayio.Group(scale=..., x=..., y=...):
-    # a parameter named like any keyword of any shipped call (ours, the libraries', code.py)
-    # keeps it, and no parameter is given one.
-    assert {"x", "y", "scale", "color", "text", "width"} <= KEYWORDS
+    # displayio.Group(x=..., y=...), a TileGrid's width=, lnr.make's own: a parameter named
+    # like any keyword of any shipped call (ours, the libraries', code.py) keeps it, and no
+    # parameter is given one.
+    assert {"x", "y", "width"} <= KEYWORDS
     kept = renamed = 0
     for module in FOLDED:
         for new_f, old_f in zip(
@@ -154,7 +154,7 @@ def test_a_parameter_some_shipped_call_passes_by_keyword_keeps_its_name():
                 elif n.arg != o.arg:
                     assert n.arg not in KEYWORDS, "%s line %d" % (module, o.lineno)
                     renamed += 1
-    assert kept > 10 and renamed > 150  # what it is for: most names go
+    assert kept > 5 and renamed > 150  # what it is for: most names go
 
 
 def test_the_libraries_keywords_count():
