@@ -10,7 +10,9 @@ CP_BULLETS = [
     "a call of its own (lnr/app.py App.move()), on a scrubbed stack (lnr/main.py settle()): "
     "the collector scans the stack conservatively, and the handler left pointers to its code "
     "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
-    "screen's code (about 21 KB) in RAM through every move and beside the next screen's.",
+    "screen's code (about 21 KB) in RAM through every move and beside the next screen's. "
+    "The stack is scrubbed again after the move: its frames left pointers to the code it "
+    "loaded and dropped (from .py, lnr.moves's 7 KB were kept through a whole game).",
     "- The saves' 8 KB image buffer is the sprite sheet's pixels (lnr/sheet.py): the NVM "
     "takes the image in one slice assignment, so every commit needs 8 KB in one piece, and "
     "made at each commit they were not there in one piece (a game's result lost to a "
