@@ -137,7 +137,8 @@ def test_the_fold_removes_the_shared_names():
 
 
 def test_the_app_plays_the_same_game_from_the_folded_tree():
-    # The session of make cpcheck, uncapped, from the folded tree and from the sources (as
+    # The session of make cpcheck, uncapped, from the build's tree (folded, and its parameters
+    # renamed: tools/shrink.py, host_tests/test_shrink.py) and from the sources (as
     # .mpy files where CircuitPython's mpy-cross is at hand: loaded faster than compiled):
     # the same screens and steps frame by frame, the same NVM at the end.
     if cpvm.vm() is None:

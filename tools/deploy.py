@@ -38,7 +38,7 @@ import urllib.request
 import zlib
 from pathlib import Path
 
-from tools import fold, imports
+from tools import fold, imports, shrink
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -455,18 +455,27 @@ class Tree:
 
 def folded_sources(items):
     """Returns {device path: source bytes} of our own modules (the app's and the engine's) with
-    the constants they share folded (tools/fold.py: RAM on the board)."""
+    the constants they share folded (tools/fold.py), then the parameters no shipped call passes
+    by keyword renamed to short names (tools/shrink.py): RAM on the board, in .mpy and .py."""
     ours = {}
     for path, src in items:
         if path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py"):
             ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
     texts = fold.fold({name: text for name, (_, text) in ours.items()})
+    # Any shipped module might call one of ours by keyword: the libraries' calls count too.
+    shipped = {path: src.read_text(encoding="utf-8")
+               for path, src in items if path.endswith(".py")}
+    try:
+        texts = shrink.shrink(texts, shrink.keywords(shipped))
+    except ValueError as e:
+        raise DeployError(f"tools/shrink.py can't rename parameters: {e}") from None
     return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
 
 
 def build(root=ROOT, compiler=None, folded=True):
     """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given; our
-    own modules with their shared constants folded unless folded=False (tools/fold.py).
+    own modules with their shared constants folded and their parameters renamed unless
+    folded=False (folded_sources()).
 
     Compiled, each module's source name (what a traceback prints) is its module name, e.g.
     `lnr.turns`: a name the board interns anyway for the import, where `lnr/turns.py` would be

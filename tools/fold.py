@@ -116,8 +116,9 @@ def _folds(tree, known):
     return out, imports
 
 
-def _replace(lines, spans):
-    # Replaces (line, start col, end col, text) spans, byte columns of the UTF-8 lines.
+def replace_spans(lines, spans):
+    """Replaces (line, start col, end col, text) spans in `lines` (str, one a line): byte
+    columns of the UTF-8 lines, as ast gives them (tools/shrink.py uses it too)."""
     for line, start, end, text in sorted(spans, reverse=True):
         b = lines[line - 1].encode()
         lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()
@@ -171,7 +172,7 @@ def fold_module(text, known, exports=()):
             spans.append((node.lineno, node.col_offset, node.end_col_offset,
                           _literal(known[objects[node.value.id]][node.attr],
                                    parents.get(node))))
-    _replace(lines, spans)
+    replace_spans(lines, spans)
     # A module imported as an object for its constants only is imported no more.
     left = {n.id for n in ast.walk(ast.parse("\n".join(lines))) if isinstance(n, ast.Name)}
     gone = {name for name in objects if name not in left}
@@ -215,7 +216,7 @@ def hide_module(text, unused):
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in hide and "_" + node.id not in taken:
             spans.append((node.lineno, node.col_offset, node.end_col_offset, "_" + node.id))
-    _replace(lines, spans)
+    replace_spans(lines, spans)
     return "\n".join(lines)
 
 

@@ -78,10 +78,15 @@ def step(hw, app):
 
 def settle(app):
     """Makes the moves the handlers asked for (App.move), here, not inside key() or tick():
-    see App.move(); each on a scrubbed stack (scrub())."""
+    see App.move(); each on a scrubbed stack (scrub()), which is scrubbed again after it."""
     while app.moving():
         scrub(SCRUB_DEPTH)
         app.move()
+        # The move's frames left pointers in the stack to the code it loaded and dropped (the
+        # move's own, lnr.moves): the next handlers' frames, made over them, kept that code in
+        # RAM through the next screen (CircuitPython's VM, .py: lnr.moves's 7 KB through a
+        # whole game).
+        scrub(SCRUB_DEPTH)
 
 
 # Calls deep enough to cover the frames of a key or frame handler (App.key, App.tick and what

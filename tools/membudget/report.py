@@ -10,7 +10,9 @@ CP_BULLETS = [
     "a call of its own (lnr/app.py App.move()), on a scrubbed stack (lnr/main.py settle()): "
     "the collector scans the stack conservatively, and the handler left pointers to its code "
     "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
-    "screen's code (about 21 KB) in RAM through every move and beside the next screen's.",
+    "screen's code (about 21 KB) in RAM through every move and beside the next screen's. "
+    "The stack is scrubbed again after the move: its frames left pointers to the code it "
+    "loaded and dropped (from .py, lnr.moves's 7 KB were kept through a whole game).",
     "- The saves' 8 KB image buffer is the sprite sheet's pixels (lnr/sheet.py): the NVM "
     "takes the image in one slice assignment, so every commit needs 8 KB in one piece, and "
     "made at each commit they were not there in one piece (a game's result lost to a "
@@ -279,7 +281,11 @@ def report(census, later, names, forms, heap_kb):
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
-           "start-up. A compiled module's source name is its module name (interned anyway). "
+           "start-up. Then a parameter no shipped call passes by keyword takes a short name, "
+           "the same few for every function (tools/shrink.py: a, b, c ..., in ROM on "
+           "CircuitPython's VM): a compiled function keeps its parameters' names, interned "
+           "for good. "
+           "A compiled module's source name is its module name (interned anyway). "
            "The .mpy files are compiled at mpy-cross -O3 (tools/deploy.py MPY_FLAGS): no line "
            "numbers in the bytecode, about 7% less code in RAM; a traceback on the board names "
            "the module and the function, not the line.",
