@@ -21,9 +21,10 @@ from engine.state import MODE_SOLO  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview", "engine.order")
+PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview")
 MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
-             "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
+             "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames",
+             "engine.order")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]

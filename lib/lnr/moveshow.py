@@ -15,8 +15,7 @@ from engine.cards import KIND, VALUE, KIND_BROKEN
 from engine.state import (
     A_ROLL0, A_PILE, P_ORDER, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
 )
-from engine.order import orders
-from lnr import sprites
+from lnr import drop, sprites
 from lnr.hud import Hud, S_ORDER, S_ROLL, S_MOVE, risk_text, risk_colour, side_text
 from lnr.mapview import card_top, card_bottom, cell_x, cell_y
 from lnr.ui import put, MAP_W, MAP_H, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN
@@ -319,10 +318,16 @@ class MoveShow(Hud):
     # ------------------------------------------------------------------ penalty order
 
     def start_order(self):
-        """Offers the orders of the penalty cards (§6), best first; one order: applied."""
+        """Offers the orders of the penalty cards (§6), best first; one order: applied. They
+        are engine.order's, loaded for this moment and dropped: its code is not in RAM while
+        the game is played (docs/memory.md)."""
+        from engine.order import orders
+
         s = self.game.state
         pile = s.piles[s.seat]
         self.opts = orders(pile, s.penalty)
+        orders = None
+        drop("engine.order")
         self.oi = 0
         self.summary = False
         if len(self.opts) == 1:  # forced: every order gives the same values

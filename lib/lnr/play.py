@@ -15,7 +15,6 @@ from engine.state import (
     P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
     MODE_TABLE, MODE_RIVAL,
 )
-from engine.order import best
 from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.hud import (
@@ -294,15 +293,21 @@ class Play(Turns):
                 self.app.save_and_quit(self.game, self.undo)
 
     def discard_chaos(self):
-        """Discards every chaos card in hand, in the order that scores best (docs/rules.md §6)."""
+        """Discards every chaos card in hand, in the order that scores best (docs/rules.md §6:
+        engine.order's, loaded for this moment, as in start_order)."""
+        from engine.order import best
+
         s = self.game.state
         seat = s.seat
         chaos = []
         for c in s.hands[seat]:
             if KIND[c] == KIND_CHAOS:
                 chaos.append(c)
+        chaos = best(s.piles[seat], chaos)
+        best = None
+        drop("engine.order")
         box = len(s.box)
-        for c in best(s.piles[seat], chaos):
+        for c in chaos:
             s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
         self.sfx("combine" if len(s.box) > box + 1 else "lay")
         self.toast("Chaos out, now %d" % s.score(seat))

@@ -253,7 +253,7 @@ def report(census, later, names, forms, heap_kb):
            "held about 17 KB more on CircuitPython's VM (.mpy) and the 8 lines about 11 KB "
            "more, and each key redrew a Bitmap glyph by glyph.",
            "- The menus' code (lnr.menus, lnr.labels) and the play "
-           "screen's (lnr.play, turns, hud, mapview, engine.order) are never in RAM together: a "
+           "screen's (lnr.play, turns, hud, mapview) are never in RAM together: a "
            "move between them drops one side and every module it imported, collects, then "
            "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
            "dropped when none is on: the menus run without it.",
@@ -264,7 +264,8 @@ def report(census, later, names, forms, heap_kb):
            "(docs/storage.md), the save "
            "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
            "also counts a finished game, the game and the engine gone before its commit), how "
-           "to play's pages.",
+           "to play's pages, the penalty cards' orders (engine.order) when the player puts "
+           "them on the pile or discards chaos cards.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
            "play screen's: a bot plans the rest of its turn in a move with the play screen's "
            "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "

@@ -38,6 +38,7 @@ MOMENTARY = {
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
     "lnr.lastgames": "the Records screen's history read",
+    "engine.order": "the penalty cards' orders offered, a chaos discard's order",
 }
 
 
