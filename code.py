@@ -6,7 +6,6 @@ repository root is often first on sys.path) imports this file without starting a
 """
 
 if __name__ == "__main__":
-    from lnr.boards import open_hardware
     from lnr.main import run
 
-    run(open_hardware())
+    run()  # on this board's Hardware (lnr/main.py board())

@@ -76,7 +76,9 @@ def kb(n):
 
 
 def _board(name):
-    return name == "neopixel" or (name.startswith("lnr.boards") and name != "lnr.boards.pygamer")
+    # The PyBadge's profile and the neopixel library; not the package lnr.boards, which picks
+    # the profile at power-up and is dropped then (lnr/main.py board()).
+    return name == "neopixel" or name == "lnr.boards.pybadge"
 
 
 def _rows(ph):
@@ -220,6 +222,8 @@ def report(census, later, names, forms, heap_kb):
         kept, needs = costs[name][:2]
         if _board(name):
             res = "always (the PyBadge's profile)"
+        elif name == "lnr.boards":
+            res = "for a moment: start-up (it picks the board's profile)"
         elif name.startswith("lnr.boards"):
             res = "PyGamer only"
         elif name in where:
