@@ -34,6 +34,11 @@ PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
 HAND = (0, 96, 160, 128)
 
 
+def rgb(colour):
+    """An LED colour of lnr.leds (0xRRGGBB) as the simulator's strip records it: (r, g, b)."""
+    return (colour >> 16, (colour >> 8) & 255, colour & 255)
+
+
 def rgb565(colour):
     """The colour a 0xRRGGBB palette entry shows on the ST7735R, as the simulator reads it."""
     r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
@@ -94,10 +99,10 @@ def test_a_build_that_derails_shows_red_on_screen_and_leds():
     # The dice row: one die tile per die rolled; a wheel is a black ring on white.
     assert r.app.play.dice == []  # the roll is over
     # NeoPixels: the roll lit one pixel per die (wheel white-grey), then every pixel red.
-    assert any(L.WHEEL in frame for frame in r.leds)
-    assert (L.RED,) * 5 in r.leds
-    first_red = r.leds.index((L.RED,) * 5)
-    assert any(L.WHEEL in frame for frame in r.leds[:first_red])
+    assert any(rgb(L.WHEEL) in frame for frame in r.leds)
+    assert (rgb(L.RED),) * 5 in r.leds
+    first_red = r.leds.index((rgb(L.RED),) * 5)
+    assert any(rgb(L.WHEEL) in frame for frame in r.leds[:first_red])
     # All the keys: the turn ends in the same State as the engine's.
     r = run(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
@@ -124,8 +129,8 @@ def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
         assert cards[i % 8, i // 8] == want
     frame = r.leds[-1]
     for i in range(len(play.dice)):
-        assert frame[i] == (L.WHEEL if play.dice[i] else L.BLANK)
-    assert frame[len(play.dice)] == L.PENDING
+        assert frame[i] == rgb(L.WHEEL if play.dice[i] else L.BLANK)
+    assert frame[len(play.dice)] == rgb(L.PENDING)
     # Pending dice are grey, rolled ones white: both on screen.
     assert count(r, (16, 18, 144, 34), sprites.COLOURS[sprites.C_EDGE]) > 50
 
@@ -286,8 +291,8 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
     assert side == ("Lay <1%" if num and not pct else "Lay %d%%" % pct)
     # The LEDs show the risk bar (lnr/leds.py): lit pixels in the ramp colour.
     lit = max(1, (pm * 5 + 999) // 1000)
-    colour = L.RISK[(pm + 50) // 100]
-    assert r.leds[-1] == (colour,) * lit + (L.OFF,) * (5 - lit)
+    colour = rgb(L.RISK[(pm + 50) // 100])
+    assert r.leds[-1] == (colour,) * lit + (rgb(L.OFF),) * (5 - lit)
     # Lay it (any bend offered first): the build is being composed; B undoes it entirely.
     keys = m.keys + ["RIGHT"] * i + ["A"]
     t = s0.clone()
@@ -427,7 +432,7 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     assert s.hits == 1
     assert text(r.app.ui.plines[1]) == "Loco +1, broken x1"
     assert count(r, line_box(1), RED) > 30
-    assert (L.AMBER,) * 5 in r.leds
+    assert (rgb(L.AMBER),) * 5 in r.leds
 
 
 def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
