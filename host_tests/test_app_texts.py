@@ -122,14 +122,17 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
     play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
     play.show_result()
-    # The menu, on every item, with a card under the cursor and a build under way.
+    # The menu (lnr/actions.py), on every item, with a card under the cursor and a build under
+    # way.
+    from lnr import actions
+
     s.phase = P_TURN
     play.sel = 0
-    for i in range(5):
+    for i in range(len(actions.ITEMS)):
         play.mi = i
-        play.draw_menu()
+        actions.draw(play)
     s.phase = P_BUILD
-    play.draw_menu()
+    actions.draw(play)
     assert cut == []
 
 

@@ -39,6 +39,7 @@ MOMENTARY = {
     "engine.bots": "a hint in a game without bots",
     "lnr.lastgames": "the Records screen's history read",
     "engine.order": "the penalty cards' orders offered, a chaos discard's order",
+    "lnr.actions": "the play screen's action menu, while it is up",
 }
 
 
