@@ -113,11 +113,13 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         if not play.busy():
             break
         play.run_step()
-    if play.opts:  # the penalty order panel, every order
+    if play.opts:  # the penalty order panel (lnr/penalty.py), every order
+        from lnr import penalty
+
         for i in range(len(play.opts)):
             play.oi = i
-            play.draw_order()
-        play.apply_order()
+            penalty.draw(play)
+        play.put_order(play.opts[0][1])
     # The result panel again, at the largest numbers a move can have.
     s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
     play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4

@@ -123,10 +123,10 @@ def key(play, k):
 
 
 def _close(play):
-    # The map again, and this module dropped (Play.menu held it while the menu was up).
+    # The map again, and this module dropped (Play.panel held it while the menu was up).
     play.step = S_HAND
     play.ui.show(play.ui.play)
-    play.menu = None
+    play.panel = None
     drop("lnr.actions")
 
 

@@ -35,17 +35,10 @@ class Play(Turns):
             self.key_hand(k)
         elif step == S_BEND:
             self.key_bend(k)
-        elif step == S_MENU:
-            self.menu.key(self, k)
+        elif step == S_MENU or step == S_ORDER:  # a panel's code (self.panel) takes them
+            self.panel.key(self, k)
         elif step == S_LOOK:
             self.key_look(k)
-        elif step == S_ORDER:
-            if k == K_LEFT or k == K_RIGHT:
-                n = len(self.opts)
-                self.oi = (self.oi + (1 if k == K_RIGHT else n - 1)) % n
-                self.draw_order()
-            elif k == K_A:
-                self.apply_order()
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
@@ -70,7 +63,7 @@ class Play(Turns):
         elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/actions.py)
             from lnr import actions
 
-            self.menu = actions
+            self.panel = actions
             actions.show(self)
         elif k == K_SELECT:
             self.step = S_LOOK

@@ -53,7 +53,6 @@ class Turns(MoveShow):
         self.before = -1
         self.seen_turn = -1
         self.mi = 0  # the action menu's cursor
-        self.menu = None  # the action menu's module (lnr/actions.py) while it is up
         self.ending = False  # the game is over: its last result shows, then the game over
 
     # ------------------------------------------------------------------ flow
