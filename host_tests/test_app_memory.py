@@ -18,7 +18,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
-from lnr.hud import S_MENU, S_ORDER  # noqa: E402
+from lnr.hud import S_MENU, S_ORDER, S_LOOK  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
@@ -103,7 +103,8 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # loads; momentary modules are dropped before the frame ends. The menus' text library
     # (adafruit_display_text) is gone after start-up; the engine is in RAM only while a game is
     # on (docs/memory.md).
-    seen = {"play": 0, "menus": 0, "frames": 0, "lnr.actions": 0, "lnr.penalty": 0}
+    seen = {"play": 0, "menus": 0, "frames": 0, "lnr.actions": 0, "lnr.penalty": 0,
+            "lnr.look": 0}
 
     def check(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -114,9 +115,10 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
-        # The play screen's action menu and penalty order panel are in RAM while they are up,
-        # and only then (lnr/actions.py, lnr/penalty.py).
-        for name, step in (("lnr.actions", S_MENU), ("lnr.penalty", S_ORDER)):
+        # The play screen's action menu, penalty order panel and look around are in RAM while
+        # they are up, and only then (lnr/actions.py, lnr/penalty.py, lnr/look.py).
+        for name, step in (("lnr.actions", S_MENU), ("lnr.penalty", S_ORDER),
+                           ("lnr.look", S_LOOK)):
             if name in mods:
                 assert app.play is not None and app.play.step == step, name + " kept"
                 seen[name] += 1

@@ -27,6 +27,7 @@ from engine.state import (  # noqa: E402
     MODE_TABLE,
 )
 import lnr.ui  # noqa: E402
+from lnr import actions  # noqa: E402
 from lnr.hud import risk_text  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W  # noqa: E402
 
@@ -93,7 +94,7 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         for end in range(N_CARDS):
             if KIND[end] != KIND_CHAOS:
                 s.track[-1] = end
-                play.toast(play.reason(c))
+                play.toast(actions.reason(play, c))
     # The side panel at its largest numbers, the risk at both ends with every label.
     _longest_numbers(play)
     play.draw_side()
@@ -126,8 +127,6 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     play.show_result()
     # The menu (lnr/actions.py), on every item, with a card under the cursor and a build under
     # way.
-    from lnr import actions
-
     s.phase = P_TURN
     play.sel = 0
     for i in range(len(actions.ITEMS)):

@@ -1,6 +1,7 @@
 """The play screen's keys: the D-pad moves over the hand, A picks or confirms, B goes back
-(undoes a build before its dice roll), START opens the action menu (lnr/actions.py), SELECT looks
-around (at a table or against the rival, with every seat's numbers first).
+(undoes a build before its dice roll), START opens the action menu (lnr/actions.py), SELECT
+looks around (lnr/look.py). Each of those panels' code is loaded while it is up (Play.panel),
+not while the game is played (RAM, docs/memory.md).
 
 A build is composed on the real State, one card at a time (docs/rules.md §4); the State at the
 turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
@@ -11,15 +12,13 @@ while a move is shown or an opponent plays (lnr/main.py drops them).
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import (
-    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS,
-    P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
-    MODE_TABLE, MODE_RIVAL,
+    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BUILD, P_CHAOS, P_DICE,
 )
 from lnr import drop
-from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
+from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.hud import S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, BTN_ROLL
 from lnr.turns import Turns
-from lnr.ui import GREY, YELLOW
+
 
 class Play(Turns):
     """The play screen (see lnr/turns.py for the flow)."""
@@ -35,10 +34,8 @@ class Play(Turns):
             self.key_hand(k)
         elif step == S_BEND:
             self.key_bend(k)
-        elif step == S_MENU or step == S_ORDER:  # a panel's code (self.panel) takes them
+        elif step == S_MENU or step == S_ORDER or step == S_LOOK:  # a panel's code takes them
             self.panel.key(self, k)
-        elif step == S_LOOK:
-            self.key_look(k)
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
@@ -65,18 +62,11 @@ class Play(Turns):
 
             self.panel = actions
             actions.show(self)
-        elif k == K_SELECT:
-            self.step = S_LOOK
-            self.ui.cursor.hidden = True
-            mode = self.game.state.mode
-            if mode == MODE_TABLE or mode == MODE_RIVAL:  # every seat's numbers first
-                ui = self.ui
-                ui.clear_panel()
-                self.seats(0, YELLOW)
-                ui.pline(6, "D-pad: look  B: back", GREY)
-                ui.show(ui.play, True)
-            self.toast("D-pad look, B back", True)
-            self.app.dirty = True
+        elif k == K_SELECT:  # looking around, loaded while it lasts (RAM: lnr/look.py)
+            from lnr import look
+
+            self.panel = look
+            look.show(self)
 
     def pick(self):
         """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
@@ -95,8 +85,12 @@ class Play(Turns):
         if c < 0:
             return
         action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
-        if not s.is_legal(action):
-            self.toast(self.reason(c))
+        if not s.is_legal(action):  # why not, in the toast (lnr/actions.py, for the moment)
+            from lnr import actions
+
+            self.toast(actions.reason(self, c))
+            actions = None
+            drop("lnr.actions")
             return
         if action >= A_CHAOS:
             self.act(action)
@@ -114,25 +108,6 @@ class Play(Turns):
         p = self.game.state.phase
         if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
             self.toast("A: roll  B: undo" if p == P_DICE else "A: roll  <: add", True)
-
-    def reason(self, c):
-        # Why card c cannot be picked now, in 18 characters or fewer (the toast).
-        s = self.game.state
-        if KIND[c] == KIND_CHAOS:  # §4: a turn builds or discards chaos, never both
-            return "Building: no chaos" if s.phase == P_BUILD else "Chaos: discard it"
-        if s.phase == P_CHAOS:
-            return "Chaos cards only"
-        if s.phase != P_TURN and VALUE[c] != s.build_value:
-            return "Build takes %ds" % s.build_value
-        bend = BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S
-        why = s.fit(c, bend)
-        if bend == BEND_L and why != s.fit(c, BEND_R) and s.fit(c, BEND_R) == FIT_VALUE:
-            why = FIT_VALUE
-        if why == FIT_VALUE:
-            return "No %d next to a %d" % (VALUE[c], VALUE[s.track[-1]])
-        if why == FIT_TAKEN:
-            return "No room ahead"
-        return "It would block"
 
     def back(self):
         """B: undo the build (or chaos discards) composed this turn, before any dice."""
@@ -170,23 +145,6 @@ class Play(Turns):
             self.built = built
             self.before = -1
             self.advance()
-
-    # ------------------------------------------------------------------ look
-
-    def key_look(self, k):
-        if k == K_LEFT or k == K_RIGHT or k == K_UP or k == K_DOWN:
-            self.ui.show(self.ui.play)  # the seats board (if up) gives way to the map
-        if k == K_LEFT or k == K_RIGHT:
-            self.view.scroll(-1 if k == K_LEFT else 1, 0)
-        elif k == K_UP or k == K_DOWN:
-            self.view.scroll(0, -1 if k == K_UP else 1)
-        else:
-            self.step = S_HAND
-            self.hide_toast()
-            self.advance()
-            return
-        self.view.draw(self.game.state)
-        self.app.dirty = True
 
     # ------------------------------------------------------------------ hint
 

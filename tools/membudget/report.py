@@ -270,8 +270,9 @@ def report(census, later, names, forms, heap_kb):
            "also counts a finished game, the game and the engine gone before its commit), how "
            "to play's pages, the penalty cards' orders (engine.order) when the player puts "
            "them on the pile or discards chaos cards. The play screen's action menu "
-           "(lnr.actions, START) and its penalty order panel (lnr.penalty) are loaded while "
-           "they are up and dropped when they close.",
+           "(lnr.actions, START; also for the toast that says why a card cannot be picked), "
+           "its penalty order panel (lnr.penalty) and looking around the track (lnr.look, "
+           "SELECT) are loaded while they are up and dropped when they close.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
            "play screen's: a bot plans the rest of its turn in a move with the play screen's "
            "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "

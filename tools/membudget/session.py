@@ -41,6 +41,7 @@ MOMENTARY = {
     "engine.order": "the penalty cards' orders offered, a chaos discard's order",
     "lnr.actions": "the play screen's action menu, while it is up",
     "lnr.penalty": "the penalty order panel, while it is up",
+    "lnr.look": "looking around the track (SELECT), while it lasts",
 }
 
 
