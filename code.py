@@ -6,6 +6,9 @@ repository root is often first on sys.path) imports this file without starting a
 """
 
 if __name__ == "__main__":
+    import lnr.boards
     from lnr.main import run
 
-    run()  # on this board's Hardware (lnr/main.py board())
+    # Through the package, not a name of this module's: open_hardware() drops its package once
+    # it has picked the board's profile, and a global here would keep its code (lnr/boards).
+    run(lnr.boards.open_hardware())

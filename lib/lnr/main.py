@@ -9,11 +9,9 @@ import gc
 from lnr.keys import K_A
 
 
-def run(hw=None):
-    """Runs the app on `hw` (the simulator's), else on this board's (board(): code.py);
-    returns only when hw.wait_frame() says stop (the simulator)."""
-    if hw is None:
-        hw = board()
+def run(hw):
+    """Runs the app on `hw` (lnr.boards or the simulator); returns only when
+    hw.wait_frame() says stop (the simulator)."""
     app = start(hw)
     back = False
     while True:
@@ -28,19 +26,6 @@ def run(hw=None):
             if crashed(hw, app, exc):
                 return
             back = True
-
-
-def board():
-    """Returns the Hardware of the board this runs on (lnr.boards open_hardware()). The package
-    that picks the profile is dropped once it has: its code is not needed again (RAM,
-    docs/memory.md); the profile's module stays with the Hardware object."""
-    from lnr import drop
-    from lnr.boards import open_hardware
-
-    hw = open_hardware()
-    open_hardware = None
-    drop("lnr.boards")
-    return hw
 
 
 def start(hw):

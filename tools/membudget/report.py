@@ -77,7 +77,7 @@ def kb(n):
 
 def _board(name):
     # The PyBadge's profile and the neopixel library; not the package lnr.boards, which picks
-    # the profile at power-up and is dropped then (lnr/main.py board()).
+    # the profile at power-up and drops itself then (lnr/boards/__init__.py).
     return name == "neopixel" or name == "lnr.boards.pybadge"
 
 
