@@ -244,7 +244,7 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
     keys = ["DOWN", "DOWN", "A"]  # title: Settings
     r = run(keys + ["LEFT", "LEFT", SETTLE])
     assert r.app.screen == SC_SETTINGS
-    assert r.led_brightness[-1] == L.LEVELS[0]  # 2 -> 0: off
+    assert r.led_brightness[-1] == L.LEVELS[0] / 100  # 2 -> 0: off
     assert r.nvm_writes == 0
     r = run(keys + ["DOWN", "LEFT", "LEFT", "LEFT", "LEFT", "DOWN", "A", "B", SETTLE])
     st = stored(r)

@@ -469,7 +469,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
     leds.set_brightness(0)
     assert px.brightness == 0.0
     leds.set_brightness(99)
-    assert px.brightness == L.LEVELS[L.MAX_LEVEL] <= 0.25
+    assert px.brightness == L.LEVELS[L.MAX_LEVEL] / 100 <= 0.25
     assert list(L.LEVELS) == sorted(L.LEVELS)
 
 

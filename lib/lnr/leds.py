@@ -44,8 +44,10 @@ AHEAD = (RED, ORANGE, YELLOW, GREEN)
 RISK = (0x00C800, 0x19B400, 0x33A000, 0x4C8C00, 0x667800, 0x7F6400, 0x995000, 0xB23C00,
         0xCC2800, 0xE51400, 0xFF0000)
 
-# Brightness per level: the pixels are very bright (docs/hardware.md); level 0 turns them off.
-LEVELS = (0.0, 0.02, 0.05, 0.1, 0.2)
+# Brightness per level in percent: the pixels are very bright (docs/hardware.md); level 0 turns
+# them off. Ints, not floats (an object of 16 bytes each on the board): set_brightness() makes
+# the one float the strip needs when the level changes.
+LEVELS = (0, 2, 5, 10, 20)
 MAX_LEVEL = const(4)
 
 _M_OFF = const(0)
@@ -99,17 +101,13 @@ class Leds:
             self._count = n
             self._dirty = True
 
-    def count(self):
-        """Returns the number of pixels in use."""
-        return self._count
-
     def set_brightness(self, level):
         """Sets the brightness level, 0 (off) to MAX_LEVEL, and shows it at once."""
         if level < 0:
             level = 0
         if level > MAX_LEVEL:
             level = MAX_LEVEL
-        self._px.brightness = LEVELS[level]
+        self._px.brightness = LEVELS[level] / 100
         self._px.show()
 
     # ------------------------------------------------------------------ pictures
