@@ -290,7 +290,12 @@ def report(census, later, names, forms, heap_kb):
            "numbers in the bytecode, about 7% less code in RAM; a traceback on the board names "
            "the module and the function, not the line.",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
-           "load."] + CP_BULLETS + [""] + CP_SECTION
+           "load.",
+           "- The tables resident in every phase are ints and bytes: the LEDs' colours "
+           "(0xRRGGBB) and brightness levels (lnr/leds.py), the sound effects' notes and "
+           "frequencies (lnr/sound.py). On the board a tuple or a float is an object of its "
+           "own in the heap (a 3-tuple 32 bytes, a float 16), a small int none."]
+    md += CP_BULLETS + [""] + CP_SECTION
     md += ["## What is not measured", "",
            "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
            "bus, the supervisor), fragmentation, the exact size of C objects (display objects "
