@@ -22,7 +22,9 @@ except ImportError:  # CPython
 
 
 MAX_NOTES = const(4)  # notes sounding at once (the longest effect's chord)
-UNIT_MS = const(5)  # EFFECTS' unit of time
+# EFFECTS' unit of time. A plain int, not const(): the simulator reads it (tools/sim_audio.py),
+# also from a flashed drive, where a const no shipped module names is made private (tools/fold.py).
+UNIT_MS = 5
 
 # Frequencies in Hz. Ints, not floats: on the board a float is an object of 16 bytes of its own
 # and a small int none; a Note's frequency takes either (it keeps a C float), so assigning one
