@@ -324,13 +324,16 @@ class MoveShow(Hud):
         loaded while it is up); one order that every choice comes to is put at once. The
         orders are engine.order's, loaded for this moment and dropped: neither module's code
         is in RAM while the game is played (docs/memory.md)."""
+        s = self.game.state
+        self.summary = False
+        if len(s.penalty) == 1:  # one card, one order: nothing to load (the most common case)
+            self.put_order(s.penalty[:])
+            return
         from engine.order import orders
 
-        s = self.game.state
         self.opts = orders(s.piles[s.seat], s.penalty)
         orders = None
         drop("engine.order")
-        self.summary = False
         if len(self.opts) == 1:  # forced: every order gives the same values
             self.put_order(self.opts[0][1])
             return
