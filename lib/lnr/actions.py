@@ -157,18 +157,20 @@ def _close(play):
 
 def _discard_chaos(play):
     # Discards every chaos card in hand, in the order that scores best (docs/rules.md §6:
-    # engine.order's, loaded for this moment, as in lnr/moveshow.py start_order).
-    from engine.order import best
-
+    # engine.order's, loaded for this moment when there is an order to choose, as in
+    # lnr/moveshow.py start_order).
     s = play.game.state
     seat = s.seat
     chaos = []
     for c in s.hands[seat]:
         if KIND[c] == KIND_CHAOS:
             chaos.append(c)
-    chaos = best(s.piles[seat], chaos)
-    best = None
-    drop("engine.order")
+    if len(chaos) > 1:
+        from engine.order import best
+
+        chaos = best(s.piles[seat], chaos)
+        best = None
+        drop("engine.order")
     box = len(s.box)
     for c in chaos:
         s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
