@@ -179,6 +179,41 @@ def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
     assert text(r.app.ui.side[2]) == side_text("Pile", str(VALUE[top]) if top is not None else "-")
 
 
+def _two_chaos_in_an_order_that_matters(m):
+    # A turn of the player's, reached by playing cautiously, whose hand holds two chaos cards
+    # or more that score differently in one order than in the hand's (docs/rules.md §6).
+    for _ in range(40):
+        s = m.state
+        if s.is_terminal():
+            return None
+        chaos = [c for c in s.hands[s.seat] if KIND[c] == KIND_CHAOS]
+        if len(chaos) > 1 and pile_after(s.piles[0], orders(s.piles[0], chaos)[0][1]) < \
+                pile_after(s.piles[0], chaos):
+            return True
+        m.play_simple(1)
+    return None
+
+
+def test_the_menus_discard_puts_every_chaos_card_in_the_order_that_scores_best():
+    # The action menu's Discard chaos (lnr/actions.py): every chaos card in hand goes on the
+    # pile, no move, no penalty (docs/rules.md §4), in the order that leaves the least on the
+    # pile (§6, engine.order loaded for the moment), not in the hand's order.
+    seed, _ = find(MODE_SOLO, _two_chaos_in_an_order_that_matters)
+    m = Model(MODE_SOLO, seed)
+    _two_chaos_in_an_order_that_matters(m)
+    s0 = m.state
+    chaos = [c for c in s0.hands[0] if KIND[c] == KIND_CHAOS]
+    want = s0.clone()
+    for c in orders(s0.piles[0], chaos)[0][1]:
+        want.apply(A_CHAOS + c)
+    r = run(m.keys + ["START", "DOWN", "DOWN", "A", SETTLE], seed)
+    s = r.app.game.state
+    assert s.piles[0] == want.piles[0] and s.box == want.box
+    assert not [c for c in s.hands[0] if c in chaos]
+    assert s.loco == s0.loco and s.track == s0.track  # no move
+    assert pile_after([], s.piles[0]) < pile_after(s0.piles[0], chaos)
+
+
 # ---------------------------------------------------------------- bend, risk
 
 
