@@ -6,7 +6,9 @@ repository root is often first on sys.path) imports this file without starting a
 """
 
 if __name__ == "__main__":
-    from lnr.boards import open_hardware
+    import lnr.boards
     from lnr.main import run
 
-    run(open_hardware())
+    # Through the package, not a name of this module's: open_hardware() drops its package once
+    # it has picked the board's profile, and a global here would keep its code (lnr/boards).
+    run(lnr.boards.open_hardware())

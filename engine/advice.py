@@ -6,10 +6,10 @@ names are engine.cards.card_name's for both; host_tests/test_review.py holds the
 # the device, which the table's bots do not need.
 from engine.ai import open_ahead
 from engine.cards import VALUE, card_name
-from engine.order import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_BEND, P_CHAOS, TURN, BEND_L,
 )
+from engine.tops import pile_tops
 
 
 def bend(action):

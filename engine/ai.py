@@ -3,7 +3,7 @@
 # (pass; each chaos discard order; each build: how many cards of one value, in which order and
 # bends) is valued by its exact expectation over the dice (docs/rules.md §1: a die shows a wheel with
 # chance 2/3; every wheel count is enumerated), the penalty cards of each outcome (§5, §6) put
-# on the pile in the best order (engine.order). An outcome is worth:
+# on the pile in the best order (engine.tops). An outcome is worth:
 # - for `greedy`: the score after the turn (§7), nothing else;
 # - for `best`: the score after the turn plus an estimate of what the rest of the game will
 #   still add: a linear function of features of the position (the hand, the room ahead of the
@@ -26,7 +26,7 @@ except ImportError:  # CPython
 
 
 from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
-from engine.order import pile_tops
+from engine.tops import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER,

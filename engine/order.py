@@ -1,24 +1,17 @@
 """Putting cards on a discard pile in the order that scores best (docs/rules.md §6, D3): the
-orders to offer, best first, for the device's panel; the tops and sums any order can leave, for
-the bots (engine.ai)."""
+orders to offer, best first, for the device's panel and a chaos discard's order. The tops and
+sums any order can leave, which the bots reason with, are engine.tops'."""
 # §6: cards go on the pile one by one in the order chosen; a card put on a top of equal value
 # combines with it and both go to the box (D3: always). Only values matter, and a good order is
 # easy to see: it first digs into the pile (a card equal to the top takes it away, then one
 # equal to the card under it, ...), then puts equal cards two by two (each pair vanishes), then
 # the rest, one card of each value left over, any of them last. Orders that keep a pair apart
-# cost more. Both views below follow that shape; host_tests/test_order.py checks both against
-# every permutation. (Comments, not the docstring: MicroPython keeps module docstrings in RAM.)
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
+# cost more. orders() below and engine.tops' pile_tops() follow that shape;
+# host_tests/test_order.py checks both against every permutation. (Comments, not the docstring:
+# MicroPython keeps module docstrings in RAM.) On the device this module is loaded for the
+# moment an order is chosen (lnr/moveshow.py, lnr/play.py) and dropped after it: it is not in
+# RAM while a game is played, nor beside the bots' planner.
 from engine.cards import VALUE
-
-_NONE = const(9999)  # no value yet (more than any change of a pile's sum)
 
 
 def pile_after(pile, cards):
@@ -76,58 +69,6 @@ def orders(pile, cards, limit=6):
 def best(pile, cards):
     """Returns the best order of `cards` (a list of ids) onto `pile`."""
     return orders(pile, cards, 1)[0][1]
-
-
-def pile_tops(pile, values):
-    """Returns [(top, delta), ...]: the pile's top values (0: empty) that putting penalty
-    cards of `values` on `pile` (values, top last) can leave, each with a change of the pile's
-    sum some order reaches; the least of them is the least any order reaches (§6, D3)."""
-    # No search over orders: for each depth dug, the sum and the possible tops follow from the
-    # counts of each value. (Orders that keep a pair apart are not tried, so a top may be
-    # listed dearer than some order leaves it.)
-    counts = [0, 0, 0, 0, 0]
-    for v in values:
-        counts[v] += 1
-    least = [_NONE, _NONE, _NONE, _NONE, _NONE]  # per top value
-    d = len(pile)
-    dug = 0  # the values taken off the pile so far
-    while True:
-        under = pile[d - 1] if d else 0  # the top left after digging to depth d
-        odd = 0
-        left = 0  # values of the cards left over: one of each value with an odd count
-        nodd = 0
-        for v in range(1, 5):
-            if counts[v] & 1:
-                odd |= 1 << v
-                left += v
-                nodd += 1
-        delta = left - dug
-        for t in range(5):
-            if nodd == 0:
-                ok = t == under
-            elif not odd & (1 << t):
-                ok = False
-            elif nodd == 1:
-                ok = t != under  # else it would combine: that is digging one deeper
-            else:
-                # Another leftover must go first without combining with `under`.
-                others = odd & ~(1 << t)
-                ok = others & ~(1 << under) != 0
-            if ok and delta < least[t]:
-                least[t] = delta
-        if d == 0:
-            break
-        x = pile[d - 1]
-        if counts[x] == 0:
-            break
-        counts[x] -= 1
-        dug += x
-        d -= 1
-    out = []
-    for t in range(5):
-        if least[t] != _NONE:
-            out.append((t, least[t]))
-    return out
 
 
 def _perms():

@@ -121,8 +121,8 @@ def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
 def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
     # The hint is worked out in a move (lnr/moves.py), up to a few seconds on a board, and the
     # display is not refreshed while a move runs: the last refresh before it must show
-    # "Thinking..." on the map, not the action menu the player just left (lnr/play.py
-    # show_hint). Once the hint is shown and closed, the toast is gone.
+    # "Thinking..." on the map, not the action menu the player just left (lnr/actions.py
+    # _ask_hint). Once the hint is shown and closed, the toast is gone.
     import engine.bots
 
     seen = {}  # the toast and the panel as the display last showed them

@@ -19,12 +19,14 @@ from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
 from screen_text import line_text  # noqa: E402
+from lnr.hud import S_MENU, S_ORDER, S_LOOK  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview", "engine.order")
+PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview")
 MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
-             "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames")
+             "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames",
+             "engine.order")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]
@@ -102,7 +104,8 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # loads; momentary modules are dropped before the frame ends. The menus' text library
     # (adafruit_display_text) is gone after start-up; the engine is in RAM only while a game is
     # on (docs/memory.md).
-    seen = {"play": 0, "menus": 0, "frames": 0}
+    seen = {"play": 0, "menus": 0, "frames": 0, "lnr.actions": 0, "lnr.penalty": 0,
+            "lnr.look": 0}
 
     def check(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -113,6 +116,13 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
+        # The play screen's action menu, penalty order panel and look around are in RAM while
+        # they are up, and only then (lnr/actions.py, lnr/penalty.py, lnr/look.py).
+        for name, step in (("lnr.actions", S_MENU), ("lnr.penalty", S_ORDER),
+                           ("lnr.look", S_LOOK)):
+            if name in mods:
+                assert app.play is not None and app.play.step == step, name + " kept"
+                seen[name] += 1
         # The text library draws the font sheet at power-up (lnr/make.py) and is dropped then:
         # it is never beside either screen's code.
         library = [m for m in mods if m.startswith("adafruit_display_text")]
@@ -133,7 +143,7 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         seen["frames"] += 1
 
     session(check)
-    assert seen["play"] > 100 and seen["menus"] > 50
+    assert seen["play"] > 100 and seen["menus"] > 50 and seen["lnr.actions"] > 4
 
 
 def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device):

@@ -35,6 +35,11 @@ PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
 HAND = (0, 96, 160, 128)
 
 
+def rgb(colour):
+    """An LED colour of lnr.leds (0xRRGGBB) as the simulator's strip records it: (r, g, b)."""
+    return (colour >> 16, (colour >> 8) & 255, colour & 255)
+
+
 def rgb565(colour):
     """The colour a 0xRRGGBB palette entry shows on the ST7735R, as the simulator reads it."""
     r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
@@ -91,10 +96,10 @@ def test_a_build_that_derails_shows_red_on_screen_and_leds():
     # The dice row: one die tile per die rolled; a wheel is a black ring on white.
     assert r.app.play.dice == []  # the roll is over
     # NeoPixels: the roll lit one pixel per die (wheel white-grey), then every pixel red.
-    assert any(L.WHEEL in frame for frame in r.leds)
-    assert (L.RED,) * 5 in r.leds
-    first_red = r.leds.index((L.RED,) * 5)
-    assert any(L.WHEEL in frame for frame in r.leds[:first_red])
+    assert any(rgb(L.WHEEL) in frame for frame in r.leds)
+    assert (rgb(L.RED),) * 5 in r.leds
+    first_red = r.leds.index((rgb(L.RED),) * 5)
+    assert any(rgb(L.WHEEL) in frame for frame in r.leds[:first_red])
     # All the keys: the turn ends in the same State as the engine's.
     r = run(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
@@ -121,8 +126,8 @@ def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
         assert cards[i % 8, i // 8] == want
     frame = r.leds[-1]
     for i in range(len(play.dice)):
-        assert frame[i] == (L.WHEEL if play.dice[i] else L.BLANK)
-    assert frame[len(play.dice)] == L.PENDING
+        assert frame[i] == rgb(L.WHEEL if play.dice[i] else L.BLANK)
+    assert frame[len(play.dice)] == rgb(L.PENDING)
     # Pending dice are grey, rolled ones white: both on screen.
     assert count(r, (16, 18, 144, 34), sprites.COLOURS[sprites.C_EDGE]) > 50
 
@@ -169,6 +174,41 @@ def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
     assert (brown > 0) == (chaos_left > 0)
     top = s.piles[0][-1] if s.piles[0] else None
     assert text(r.app.ui.side[2]) == side_text("Pile", str(VALUE[top]) if top is not None else "-")
+
+
+def _two_chaos_in_an_order_that_matters(m):
+    # A turn of the player's, reached by playing cautiously, whose hand holds two chaos cards
+    # or more that score differently in one order than in the hand's (docs/rules.md §6).
+    for _ in range(40):
+        s = m.state
+        if s.is_terminal():
+            return None
+        chaos = [c for c in s.hands[s.seat] if KIND[c] == KIND_CHAOS]
+        if len(chaos) > 1 and pile_after(s.piles[0], orders(s.piles[0], chaos)[0][1]) < \
+                pile_after(s.piles[0], chaos):
+            return True
+        m.play_simple(1)
+    return None
+
+
+def test_the_menus_discard_puts_every_chaos_card_in_the_order_that_scores_best():
+    # The action menu's Discard chaos (lnr/actions.py): every chaos card in hand goes on the
+    # pile, no move, no penalty (docs/rules.md §4), in the order that leaves the least on the
+    # pile (§6, engine.order loaded for the moment), not in the hand's order.
+    seed, _ = find(MODE_SOLO, _two_chaos_in_an_order_that_matters)
+    m = Model(MODE_SOLO, seed)
+    _two_chaos_in_an_order_that_matters(m)
+    s0 = m.state
+    chaos = [c for c in s0.hands[0] if KIND[c] == KIND_CHAOS]
+    want = s0.clone()
+    for c in orders(s0.piles[0], chaos)[0][1]:
+        want.apply(A_CHAOS + c)
+    r = run(m.keys + ["START", "DOWN", "DOWN", "A", SETTLE], seed)
+    s = r.app.game.state
+    assert s.piles[0] == want.piles[0] and s.box == want.box
+    assert not [c for c in s.hands[0] if c in chaos]
+    assert s.loco == s0.loco and s.track == s0.track  # no move
+    assert pile_after([], s.piles[0]) < pile_after(s0.piles[0], chaos)
 
 
 # ---------------------------------------------------------------- bend, risk
@@ -283,8 +323,8 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
     assert side == ("Lay <1%" if num and not pct else "Lay %d%%" % pct)
     # The LEDs show the risk bar (lnr/leds.py): lit pixels in the ramp colour.
     lit = max(1, (pm * 5 + 999) // 1000)
-    colour = L.RISK[(pm + 50) // 100]
-    assert r.leds[-1] == (colour,) * lit + (L.OFF,) * (5 - lit)
+    colour = rgb(L.RISK[(pm + 50) // 100])
+    assert r.leds[-1] == (colour,) * lit + (rgb(L.OFF),) * (5 - lit)
     # Lay it (any bend offered first): the build is being composed; B undoes it entirely.
     keys = m.keys + ["RIGHT"] * i + ["A"]
     t = s0.clone()
@@ -424,7 +464,7 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     assert s.hits == 1
     assert text(r.app.ui.plines[1]) == "Loco +1, broken x1"
     assert count(r, line_box(1), RED) > 30
-    assert (L.AMBER,) * 5 in r.leds
+    assert (rgb(L.AMBER),) * 5 in r.leds
 
 
 def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():

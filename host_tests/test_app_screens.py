@@ -21,6 +21,11 @@ from lnr.ui import GREEN, RED, YELLOW, CYAN  # noqa: E402
 TEXT_TITLE = (4, 2, 124, 26)  # the big title (scale 2)
 
 
+def rgb(colour):
+    """An LED colour of lnr.leds (0xRRGGBB) as the simulator's strip records it: (r, g, b)."""
+    return (colour >> 16, (colour >> 8) & 255, colour & 255)
+
+
 def rgb565(colour):
     r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
     return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
@@ -89,7 +94,7 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
     assert count(r, line(3), 0xFFFFFF) > 40
     loco = sprites.COLOURS[sprites.C_LOCO]
     assert count(r, (96, 30, 112, 46), loco) > 30
-    assert r.leds[-1] == (L.OFF,) * 5
+    assert r.leds[-1] == (rgb(L.OFF),) * 5
     assert r.nvm_writes == 0
 
 
@@ -236,7 +241,7 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
     keys = ["DOWN", "DOWN", "A"]  # title: Settings
     r = run(keys + ["LEFT", "LEFT", SETTLE])
     assert r.app.screen == SC_SETTINGS
-    assert r.led_brightness[-1] == L.LEVELS[0]  # 2 -> 0: off
+    assert r.led_brightness[-1] == L.LEVELS[0] / 100  # 2 -> 0: off
     assert r.nvm_writes == 0
     r = run(keys + ["DOWN", "LEFT", "LEFT", "LEFT", "LEFT", "DOWN", "A", "B", SETTLE])
     st = stored(r)
@@ -247,7 +252,7 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
     m = Model(MODE_SOLO, seed)
     r2 = run(keys + ["DOWN", "LEFT", "LEFT", "LEFT", "LEFT", "B"] + m.keys + [SETTLE], seed)
     frame = r2.leds[-1]
-    assert frame[0] != L.OFF and frame[1:] == (L.OFF,) * 4
+    assert frame[0] != rgb(L.OFF) and frame[1:] == (rgb(L.OFF),) * 4
 
 
 def test_how_to_play_pages_turn_and_fit_the_screen():

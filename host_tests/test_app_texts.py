@@ -27,6 +27,7 @@ from engine.state import (  # noqa: E402
     MODE_TABLE,
 )
 import lnr.ui  # noqa: E402
+from lnr import actions  # noqa: E402
 from lnr.hud import risk_text  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
@@ -94,7 +95,7 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         for end in range(N_CARDS):
             if KIND[end] != KIND_CHAOS:
                 s.track[-1] = end
-                play.toast(play.reason(c))
+                play.toast(actions.reason(play, c))
     # The side panel at its largest numbers, the risk at both ends with every label.
     _longest_numbers(play)
     play.draw_side()
@@ -114,23 +115,26 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         if not play.busy():
             break
         play.run_step()
-    if play.opts:  # the penalty order panel, every order
+    if play.opts:  # the penalty order panel (lnr/penalty.py), every order
+        from lnr import penalty
+
         for i in range(len(play.opts)):
             play.oi = i
-            play.draw_order()
-        play.apply_order()
+            penalty.draw(play)
+        play.put_order(play.opts[0][1])
     # The result panel again, at the largest numbers a move can have.
     s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
     play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
     play.show_result()
-    # The menu, on every item, with a card under the cursor and a build under way.
+    # The menu (lnr/actions.py), on every item, with a card under the cursor and a build under
+    # way.
     s.phase = P_TURN
     play.sel = 0
-    for i in range(5):
+    for i in range(len(actions.ITEMS)):
         play.mi = i
-        play.draw_menu()
+        actions.draw(play)
     s.phase = P_BUILD
-    play.draw_menu()
+    actions.draw(play)
     assert cut == []
 
 

@@ -30,7 +30,7 @@ def test_code_py_starts_the_app_when_run_as_main():
     src = (ROOT / "code.py").read_text()
     body = src.split('if __name__ == "__main__":', 1)
     assert len(body) == 2, "the start-up call must sit under __name__ == '__main__'"
-    assert "run(open_hardware())" in body[1]
+    assert "run(lnr.boards.open_hardware())" in body[1]
 
 
 # A path that leaves the repository: ../ anything, or the workplace's shared folder.

@@ -1,13 +1,15 @@
 """The order of penalty cards (and chaos discards) that scores best (engine/order.py,
 docs/rules.md §6: cards go on the pile one by one in the order chosen; a card on a top of equal
 value combines with it and both leave, D3 always), checked against every permutation: the orders
-the device's panel offers, best first, and the tops and sums the bots' planner reasons with."""
+the device's panel offers, best first, and the tops and sums the bots' planner reasons with
+(engine/tops.py)."""
 import itertools
 import random
 
 from engine.cards import VALUE
-from engine.order import orders, pile_after, best, pile_tops
+from engine.order import orders, pile_after, best
 from engine.rng import Rng
+from engine.tops import pile_tops
 
 
 def _reduced(pile):

@@ -320,20 +320,30 @@ def _leds(count=5):
     return L.Leds(px, count), px
 
 
+def rgb(colour):
+    """Returns lnr.leds' 0xRRGGBB colour as the (r, g, b) the strip shows it as."""
+    return (colour >> 16, (colour >> 8) & 255, colour & 255)
+
+
+def strip(*colours):
+    """Returns what the strip shows for these colours of lnr.leds, one a pixel."""
+    return tuple(rgb(c) for c in colours)
+
+
 def test_progress_is_a_window_on_the_track_end():
     leds, px = _leds()
     leds.progress(2, 6)  # loco on the 3rd card from the end
     leds.update(0)
-    assert px.shown == (L.BEHIND, L.BEHIND, L.WHITE, L.YELLOW, L.YELLOW)
+    assert px.shown == strip(L.BEHIND, L.BEHIND, L.WHITE, L.YELLOW, L.YELLOW)
     leds.progress(1, 3)  # a track of 3 cards: the two leftmost pixels show no track
     leds.update(30)
-    assert px.shown == (L.OFF, L.OFF, L.BEHIND, L.WHITE, L.ORANGE)
+    assert px.shown == strip(L.OFF, L.OFF, L.BEHIND, L.WHITE, L.ORANGE)
     leds.progress(0, 8)  # on the last card: any move derails (docs/rules.md §5)
     leds.update(60)
-    assert px.shown[4] == L.RED and px.shown[:4] == (L.BEHIND,) * 4
+    assert px.shown[4] == rgb(L.RED) and px.shown[:4] == strip(L.BEHIND) * 4
     leds.progress(9, 12)
     leds.update(90)
-    assert px.shown == (L.GREEN,) * 5
+    assert px.shown == strip(L.GREEN) * 5
 
 
 def test_show_only_when_something_changed():
@@ -351,17 +361,17 @@ def test_dice_one_pixel_per_die_as_they_resolve():
     leds, px = _leds()
     leds.dice([], 3)
     leds.update(0)
-    assert px.shown == (L.PENDING,) * 3 + (L.OFF,) * 2
+    assert px.shown == strip(L.PENDING) * 3 + strip(L.OFF) * 2
     leds.dice([1, 0], 3)
     leds.update(30)
-    assert px.shown == (L.WHEEL, L.BLANK, L.PENDING, L.OFF, L.OFF)
+    assert px.shown == strip(L.WHEEL, L.BLANK, L.PENDING, L.OFF, L.OFF)
     # 8 dice (a build of 4+4): with 6 resolved, the group of the latest is shown.
     leds.dice([1, 1, 1, 1, 1, 0], 8)
     leds.update(60)
-    assert px.shown == (L.BLANK, L.PENDING, L.PENDING, L.OFF, L.OFF)
+    assert px.shown == strip(L.BLANK, L.PENDING, L.PENDING, L.OFF, L.OFF)
     leds.dice(2, 4)  # only a count: resolved dice without their faces
     leds.update(90)
-    assert px.shown == (L.WHEEL, L.WHEEL, L.PENDING, L.PENDING, L.OFF)
+    assert px.shown == strip(L.WHEEL, L.WHEEL, L.PENDING, L.PENDING, L.OFF)
 
 
 def test_derail_is_a_timed_red_effect_then_the_picture_returns():
@@ -375,9 +385,9 @@ def test_derail_is_a_timed_red_effect_then_the_picture_returns():
     for t in range(0, 1800, 10):
         leds.update(2000 + t)
         seen[t] = px.shown
-    assert seen[0] == (L.RED,) * 5
-    assert seen[200] == (L.OFF,) * 5  # flashing
-    assert seen[1200] == (L.RED,) * 5  # then glowing
+    assert seen[0] == strip(L.RED) * 5
+    assert seen[200] == strip(L.OFF) * 5  # flashing
+    assert seen[1200] == strip(L.RED) * 5  # then glowing
     assert seen[1790] == picture and not leds.busy()
 
 
@@ -387,7 +397,7 @@ def test_derail_times_across_the_clock_wrap():
     leds.derail()
     leds.update(0x1FFFFF00)  # 256 ms before ticks_ms wraps
     leds.update(0x1FFFFF00 + 1000 - 0x20000000)  # 1000 ms later, after the wrap
-    assert px.shown == (L.RED,) * 5 and leds.busy()
+    assert px.shown == strip(L.RED) * 5 and leds.busy()
     leds.update(0x1FFFFF00 + 1700 - 0x20000000)
     assert not leds.busy()
 
@@ -403,11 +413,14 @@ def test_risk_goes_from_green_to_red():
         c = px.shown[0]
         reds.append(c[0])
         greens.append(c[1])
-        lit.append(sum(1 for p in px.shown if p != L.OFF))
+        lit.append(sum(1 for p in px.shown if p != rgb(L.OFF)))
     assert reds[0] == 0 and greens[0] > 0  # no risk: green
     assert px.shown == ((255, 0, 0),) * 5  # certain: all red
     assert reds == sorted(reds) and greens == sorted(greens, reverse=True)
     assert lit[0] == 1 and lit == sorted(lit) and lit[-1] == 5
+    # The ramp as lnr/leds.py says: red 255 * i // 10, green 200 * (10 - i) // 10.
+    assert [rgb(c) for c in L.RISK] == [(255 * i // 10, 200 * (10 - i) // 10, 0)
+                                        for i in range(11)]
 
 
 def test_one_pixel_still_shows_progress_and_derailment():
@@ -418,22 +431,22 @@ def test_one_pixel_still_shows_progress_and_derailment():
         leds.progress(ahead, 8)
         leds.update(ahead)
         colours.append(px.shown[0])
-        assert px.shown[1:] == (L.OFF,) * 4
-    assert colours == [L.GREEN, L.YELLOW, L.ORANGE, L.RED]
+        assert px.shown[1:] == strip(L.OFF) * 4
+    assert colours == [rgb(L.GREEN), rgb(L.YELLOW), rgb(L.ORANGE), rgb(L.RED)]
     leds.derail()
     leds.update(100)
-    assert px.shown[0] == L.RED
+    assert px.shown[0] == rgb(L.RED)
     leds.update(300)
-    assert px.shown[0] == L.OFF  # it flashes
+    assert px.shown[0] == rgb(L.OFF)  # it flashes
     leds.update(2000)
-    assert px.shown[0] == L.RED  # back to the picture: ahead 0
+    assert px.shown[0] == rgb(L.RED)  # back to the picture: ahead 0
     leds.dice([1, 0], 2)
     leds.update(2030)
-    assert px.shown[0] == L.BLANK  # the latest die
+    assert px.shown[0] == rgb(L.BLANK)  # the latest die
     leds.set_count(3)
     leds.progress(1, 8)
     leds.update(2060)
-    assert px.shown == (L.BEHIND, L.WHITE, L.ORANGE, L.OFF, L.OFF)
+    assert px.shown == strip(L.BEHIND, L.WHITE, L.ORANGE, L.OFF, L.OFF)
 
 
 def test_broken_hit_blinks_amber_but_never_cuts_a_derailment_short():
@@ -441,14 +454,14 @@ def test_broken_hit_blinks_amber_but_never_cuts_a_derailment_short():
     leds.progress(4, 9)
     leds.broken_hit()
     leds.update(0)
-    assert px.shown == (L.AMBER,) * 5
+    assert px.shown == strip(L.AMBER) * 5
     leds.update(500)
     assert not leds.busy()
     leds.derail()
     leds.update(600)
     leds.broken_hit()
     leds.update(650)
-    assert px.shown == (L.RED,) * 5
+    assert px.shown == strip(L.RED) * 5
 
 
 def test_brightness_levels_are_low_and_zero_is_off():
@@ -456,7 +469,7 @@ def test_brightness_levels_are_low_and_zero_is_off():
     leds.set_brightness(0)
     assert px.brightness == 0.0
     leds.set_brightness(99)
-    assert px.brightness == L.LEVELS[L.MAX_LEVEL] <= 0.25
+    assert px.brightness == L.LEVELS[L.MAX_LEVEL] / 100 <= 0.25
     assert list(L.LEVELS) == sorted(L.LEVELS)
 
 

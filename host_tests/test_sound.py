@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lnr.sound import EFFECTS, FREQS, MAX_NOTES, Sound, length_ms  # noqa: E402
+from lnr.sound import EFFECTS, FREQS, MAX_NOTES, Sound  # noqa: E402
 from tools import cpvm, sim_audio  # noqa: E402
+from tools.sim_audio import length_ms, notes  # noqa: E402
 
 # What the game must be able to say (the issue's list).
 NEEDED = ("dice", "lay", "run", "broken", "derail", "combine", "end")
@@ -22,7 +23,9 @@ def test_every_effect_the_game_needs_exists_and_is_short():
     for name in NEEDED:
         assert name in EFFECTS
         assert 0 < length_ms(name) <= 700, name  # short: never drags the turn out
-    for steps in EFFECTS.values():
+    for name in EFFECTS:
+        assert len(EFFECTS[name]) % 3 == 0  # whole notes: start, length, frequency
+        steps = notes(name)
         starts = [s for s, _, _ in steps]
         assert starts == sorted(starts)  # SynthPlayer presses them in order
         for start, dur, f in steps:
@@ -63,14 +66,16 @@ def test_synthio_plays_every_effect_without_allocating_per_frame(tmp_path):
     script = tmp_path / "snd.py"
     script.write_text(textwrap.dedent("""
         import gc, synthio
-        from lnr.sound import SynthPlayer, Sound, EFFECTS, length_ms
+        from lnr.sound import SynthPlayer, Sound, EFFECTS, UNIT_MS
         synth = synthio.Synthesizer(sample_rate=22050)
         sound = Sound(SynthPlayer(synth, synthio))
         worst = 0
         most = 0
         for name in EFFECTS:
+            steps = EFFECTS[name]
             now = 5000
-            end = now + length_ms(name) + 60
+            end = now + 60 + UNIT_MS * max(steps[i] + steps[i + 1]
+                                           for i in range(0, len(steps), 3))
             while now < end:
                 gc.collect()
                 before = gc.mem_alloc()
@@ -86,8 +91,8 @@ def test_synthio_plays_every_effect_without_allocating_per_frame(tmp_path):
     r = cpvm.run(script, paths=[ROOT / "lib"])
     assert r.returncode == 0, r.stderr
     lines = r.stdout.split("\n")
-    overlap = max(sum(1 for s, d, _ in steps if s <= t < s + d)
-                  for steps in EFFECTS.values() for t in range(length_ms("end")))
+    overlap = max(sum(1 for s, d, _ in notes(name) if s <= t < s + d)
+                  for name in EFFECTS for t in range(length_ms("end")))
     assert lines[-2] == "worst 0 most %d" % overlap
     # every note released once its effect is over
     assert all(line.endswith(" 0") for line in lines[:len(EFFECTS)])

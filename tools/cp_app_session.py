@@ -24,8 +24,8 @@ The stand-ins are installed, the stand-in Group keeps its children (TrackedGroup
 objects alive are found from the display's root_group), and the clock is the harness's own
 (virtual time, 30 ms a frame as the board profile paces it: nothing sleeps). Then the live heap
 is read: BASE, everything that is not the app's. The app starts as code.py starts it
-(lnr.boards, lnr.main, open_hardware(), start()) and runs frame by frame: lnr.main.step and the
-profile's wait_frame. Each frame's key is pressed on the stand-in keypad (a press and a release)
+(lnr.boards, lnr.main, lnr.boards.open_hardware(), start()) and runs frame by frame:
+lnr.main.step and the profile's wait_frame. Each frame's key is pressed on the stand-in keypad (a press and a release)
 once the app has read the one before, so keys wait as they do in the board's event queue.
 Prints UNIT (what a stand-in TileGrid and a Group of n children weigh here), BASE and the name
 pools (QSTR), then:
@@ -334,10 +334,10 @@ def start():
     import lnr.sheet
 
     Sheet.hook(lnr.sheet)
-    from lnr.boards import open_hardware
+    import lnr.boards
     import lnr.main
 
-    hw = open_hardware()
+    hw = lnr.boards.open_hardware()  # which drops its package, as on the board
     hw.seed = SEED  # the app takes the first game's seed from hw.seed when it has one
     Watch.app = lnr.main.start(hw)
     return hw, lnr.main

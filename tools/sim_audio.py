@@ -6,7 +6,7 @@ with the same envelope shape, and played when the app starts it. With `log` (the
 mode's --audio-log FILE) each start is written as one line `<ms> <name>`, ms on the simulator's
 clock, so tests can check what was heard and when.
 """
-from lnr.sound import EFFECTS, FREQS, length_ms
+from lnr.sound import EFFECTS, FREQS, UNIT_MS
 
 RATE = 22050
 VOLUME = 0.25  # of full scale: the board's speaker is small and so are these effects
@@ -14,12 +14,25 @@ ATTACK_MS = 4
 RELEASE_MS = 40
 
 
+def notes(name):
+    """Returns effect `name`'s notes as (start ms, length ms, index into FREQS), in start
+    order: lnr.sound's bytes read back (the board reads them as they are)."""
+    steps = EFFECTS[name]
+    return [(steps[i] * UNIT_MS, steps[i + 1] * UNIT_MS, steps[i + 2])
+            for i in range(0, len(steps), 3)]
+
+
+def length_ms(name):
+    """Returns how long effect `name` sounds, in ms."""
+    return max(start + dur for start, dur, _ in notes(name))
+
+
 def render(name, rate=RATE):
     """Returns effect `name` as a list of float samples in [-1, 1] at `rate`: the sum of its
     notes, each a square wave with a linear attack and release (synthio's default waveform)."""
     total = (length_ms(name) + RELEASE_MS) * rate // 1000
     out = [0.0] * total
-    for start, dur, f in EFFECTS[name]:
+    for start, dur, f in notes(name):
         hz = FREQS[f]
         first = start * rate // 1000
         held = dur * rate // 1000

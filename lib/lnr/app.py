@@ -7,9 +7,9 @@ Going from one to the other drops every module imported since start-up (its own,
 engine.bots after a game with bots), collects, then imports the second: while a game is on the
 menus' code and text are not in RAM, and in the menus the play screen's code is not, nor the
 engine (lnr.moves loads it for a game; it stays while the game is on).
-A screen's code asks for the move (start, resume, save_and_quit, game_over, save_settings) and
-the move is made once its key or frame handler has returned (App.move(), from lnr/main.py), so
-that none of its code is still running or held in a caller's stack slots. Records, the saved
+A screen's code asks for the move (start, resume, save_and_quit, save_settings, records, ask)
+and the move is made once its key or frame handler has returned (App.move(), from lnr/main.py),
+so that none of its code is still running or held in a caller's stack slots. Records, the saved
 game and the history go through lnr/storage.py, which writes the saves (the NVM and a file on
 the drive, docs/storage.md) only at a game's end, on save & quit and when changed settings are
 left (flash wear, docs/hardware.md), each time in a move: the saves' code is never in RAM beside
@@ -23,8 +23,8 @@ from lnr import game as games
 from lnr.game import MODE_SOLO
 from lnr.keys import K_A, K_B
 from lnr.screens import (
-    SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_OVER,
-    W_SETTINGS, W_RECORDS, W_THINK, W_HINT,
+    SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_SETTINGS,
+    W_RECORDS, W_THINK, W_HINT,
 )
 from lnr.ui import wrap, LINE_W, GREY, YELLOW, RED
 
@@ -34,7 +34,7 @@ class App:
     for a display refresh. `menus` (the lnr.menus module) or `play` (a lnr.play.Play) is
     the screen code loaded now."""
 
-    def __init__(self, hw, ui, leds, store, sound):
+    def __init__(self, hw, ui, leds, store, sound, seed):
         self.hw = hw
         self.ui = ui
         self.leds = leds
@@ -59,13 +59,12 @@ class App:
         self.typed = None  # the seed typed on the new game screen (lnr/menus.py); None: random
         self.digit = -1  # the seed's digit being typed, -1 when not typing (lnr/menus.py)
         self.last = None  # the Records screen's last games (lnr/menus.py), None elsewhere
-        seed = getattr(hw, "seed", None)
-        self.seed = (seed if seed is not None else _random_seed()) & games.SEED_MASK
+        self.seed = seed & games.SEED_MASK  # the next new game's (lnr/powerup.py)
         self.message = store.notice  # shown once on the title (storage.notice)
         self.message_ok = False  # the message says something went well (green, not red)
         store.notice = None
         self._want = None  # a move asked for by the running handler
-        self.hurry = False  # B hurries the move on screen: it goes on after a bot's think()
+        self.hurry = False  # B hurries the move on screen: it goes on after a bot's plan
         self.doing = -1  # the move being made (lnr.screens' W_*), -1 between moves
         self._base = None  # sys.modules' names at start-up: never dropped
         self._engine = []  # the engine's modules the game on was made with: kept while it is
@@ -102,7 +101,7 @@ class App:
 
     def move(self):
         """Makes the move a screen's handler asked for, if any (start, resume, save_and_quit,
-        game_over, save_settings, records, a bot's plan, the hint). lnr/main.py calls it once
+        save_settings, records; ask(): the game over, a bot's plan, the hint). lnr/main.py calls it once
         key() or tick() has returned, never from inside them, on a scrubbed stack (lnr/main.py
         settle()): a call leaves what it was made on (the play screen) in its caller's stack
         slots, which the collector scans while that caller runs, so a move made from inside
@@ -134,10 +133,6 @@ class App:
             return
         self._want = (W_SAVE, game, start)
 
-    def game_over(self, game):
-        """Counts the game and shows its result (asked by the play screen)."""
-        self._want = (W_OVER,)  # the game is self.game: lnr/moves.py over() lets it go
-
     def save_settings(self):
         """Commits the changed settings and shows the title (asked by the settings screen when
         it is left): a move, so that the saves' code never shares RAM with the menus' code and
@@ -149,17 +144,14 @@ class App:
         that the saves' code never shares RAM with the menus' (as for save_settings)."""
         self._want = (W_RECORDS,)
 
-    def think(self):
-        """The bot on turn plans the rest of its turn (lnr/think.py plan_turn), asked by the
-        play screen: a move, so that engine.bots and engine.ai never share RAM with the play
-        screen's code (docs/memory.md). The play screen comes back as it was left and plays
-        the plan (lnr/turns.py)."""
-        self._want = (W_THINK,)
-
-    def find_hint(self):
-        """The hint (lnr/hintplan.py) worked out in a move, as for think(); the play screen
-        comes back and shows it (lnr/hint.py)."""
-        self._want = (W_HINT,)
+    def ask(self, kind):
+        """A move the play screen asks for, of no arguments: W_OVER counts the game (self.game:
+        lnr/moves.py over() lets it go) and shows its result; W_THINK, the bot on turn plans
+        the rest of its turn (lnr/think.py plan_turn), and W_HINT, the hint is worked out
+        (lnr/hintplan.py), each in a move, so that engine.bots and engine.ai never share RAM
+        with the play screen's code (docs/memory.md): the play screen comes back as it was
+        left and plays the plan or shows the hint (lnr/turns.py, lnr/hint.py)."""
+        self._want = (kind,)
 
     def moving(self):
         """Returns True while a move is asked for and not yet made: a screen's handler that
@@ -303,16 +295,3 @@ class App:
         self.leds.off()
         self.dirty = True
         self.game = None
-
-
-def _random_seed():
-    # A new seed each power-up: the board's random source, else the clock.
-    try:
-        import os
-
-        b = os.urandom(3)
-        return (b[0] << 16) | (b[1] << 8) | b[2]
-    except (ImportError, NotImplementedError, AttributeError):
-        import time
-
-        return int(time.monotonic() * 1000)

@@ -2,9 +2,11 @@
 
 The app calls a picture method when the picture should change (progress, dice, risk, off), an
 effect method on an event (derail, broken_hit), and update(now_ms) once per frame; an effect
-runs for a while, then the picture comes back by itself. Every colour is a tuple made once at
-import: a frame only compares and assigns references (no allocation, docs/style.md), and show()
-runs only when some pixel really changed.
+runs for a while, then the picture comes back by itself. Every colour is a 0xRRGGBB int, which
+the NeoPixel library takes as it takes an (r, g, b): a small int is no object on the heap, so a
+frame compares and assigns them without allocating (docs/style.md), and the 22 colours cost no
+RAM of their own (as tuples they were about 0.9 KB with their code, resident in every phase).
+show() runs only when some pixel really changed.
 
 With 5 pixels the strip is a window on the end of the track, pixel 0 at the left (unverified
 on hardware) and the track's last card at the right: the cards ahead of the loco are lit in a
@@ -22,34 +24,30 @@ except ImportError:  # CPython without Blinka
         return x
 
 
-OFF = (0, 0, 0)
-RED = (255, 0, 0)
-ORANGE = (255, 80, 0)
-YELLOW = (200, 160, 0)
-GREEN = (0, 200, 0)
-WHITE = (160, 160, 160)
-BEHIND = (0, 0, 48)
-WHEEL = (200, 200, 200)  # a die that shows a wheel
-BLANK = (48, 0, 0)  # a die that shows none
-PENDING = (0, 0, 40)  # a die still to roll
-AMBER = (255, 110, 0)
+OFF = const(0x000000)
+RED = const(0xFF0000)
+ORANGE = const(0xFF5000)
+YELLOW = const(0xC8A000)
+GREEN = const(0x00C800)
+WHITE = const(0xA0A0A0)
+BEHIND = const(0x000030)
+WHEEL = const(0xC8C8C8)  # a die that shows a wheel
+BLANK = const(0x300000)  # a die that shows none
+PENDING = const(0x000028)  # a die still to roll
+AMBER = const(0xFF6E00)
 
 # Warning colour by cards ahead of the loco: 0, 1, 2, 3 or more.
 AHEAD = (RED, ORANGE, YELLOW, GREEN)
 
+# Green to red in 11 steps of 10 %, for risk(): red 255 * i // 10, green 200 * (10 - i) // 10
+# (host_tests/test_sim_platform.py checks the ramp).
+RISK = (0x00C800, 0x19B400, 0x33A000, 0x4C8C00, 0x667800, 0x7F6400, 0x995000, 0xB23C00,
+        0xCC2800, 0xE51400, 0xFF0000)
 
-def _ramp():
-    # Green to red in 11 steps of 10 %, for risk(): built once at import.
-    steps = []
-    for i in range(11):
-        steps.append((255 * i // 10, 200 * (10 - i) // 10, 0))
-    return tuple(steps)
-
-
-RISK = _ramp()
-
-# Brightness per level: the pixels are very bright (docs/hardware.md); level 0 turns them off.
-LEVELS = (0.0, 0.02, 0.05, 0.1, 0.2)
+# Brightness per level in percent: the pixels are very bright (docs/hardware.md); level 0 turns
+# them off. Ints, not floats (an object of 16 bytes each on the board): set_brightness() makes
+# the one float the strip needs when the level changes.
+LEVELS = (0, 2, 5, 10, 20)
 MAX_LEVEL = const(4)
 
 _M_OFF = const(0)
@@ -79,7 +77,7 @@ class Leds:
         self._px = pixels
         self._max = len(pixels)
         self._count = 1
-        self._shown = [None] * self._max  # the tuple last written to each pixel
+        self._shown = [-1] * self._max  # the colour last written to each pixel (-1: none yet)
         self._mode = _M_OFF
         self._a = 0  # picture arguments: ahead / dice resolved / permille
         self._b = 0  # track_len / dice total
@@ -103,17 +101,13 @@ class Leds:
             self._count = n
             self._dirty = True
 
-    def count(self):
-        """Returns the number of pixels in use."""
-        return self._count
-
     def set_brightness(self, level):
         """Sets the brightness level, 0 (off) to MAX_LEVEL, and shows it at once."""
         if level < 0:
             level = 0
         if level > MAX_LEVEL:
             level = MAX_LEVEL
-        self._px.brightness = LEVELS[level]
+        self._px.brightness = LEVELS[level] / 100
         self._px.show()
 
     # ------------------------------------------------------------------ pictures
@@ -212,7 +206,7 @@ class Leds:
         changed = False
         for i in range(self._max):
             c = self._colour(i)
-            if shown[i] is not c:
+            if shown[i] != c:
                 px[i] = c
                 shown[i] = c
                 changed = True

@@ -15,11 +15,10 @@ from engine.cards import KIND, VALUE, KIND_BROKEN
 from engine.state import (
     A_ROLL0, A_PILE, P_ORDER, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
 )
-from engine.order import orders
-from lnr import sprites
-from lnr.hud import Hud, S_ORDER, S_ROLL, S_MOVE, risk_text, risk_colour, side_text
-from lnr.mapview import card_top, card_bottom, cell_x, cell_y
-from lnr.ui import MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN
+from lnr import drop, sprites
+from lnr.hud import Hud, S_ROLL, S_MOVE, risk_text, risk_colour, side_text
+from lnr.mapview import cell_x, cell_y
+from lnr.ui import MAP_W, MAP_H, WHITE, YELLOW, RED
 
 try:
     from micropython import const
@@ -46,8 +45,10 @@ class MoveShow(Hud):
         self.due = 0
         self.dice = []
         self.dice_total = 0
-        self.opts = None  # penalty orders offered, best first
+        self.opts = None  # penalty orders offered, best first (lnr/penalty.py shows them)
         self.oi = 0
+        self.panel = None  # the code of the panel taking the keys (lnr/actions.py: the action
+        # menu, lnr/penalty.py: the penalty order), loaded while it is up
         self.title = ""  # what the last turn did: the move's toast, the result panel's title
         self.mover = 0  # the seat whose move is shown
         self.summary = False  # the result panel is up: the next key closes it, then acts
@@ -319,52 +320,33 @@ class MoveShow(Hud):
     # ------------------------------------------------------------------ penalty order
 
     def start_order(self):
-        """Offers the orders of the penalty cards (§6), best first; one order: applied."""
+        """Offers the orders of the penalty cards (§6), best first (the panel: lnr/penalty.py,
+        loaded while it is up); one order that every choice comes to is put at once. The
+        orders are engine.order's, loaded for this moment and dropped: neither module's code
+        is in RAM while the game is played (docs/memory.md)."""
         s = self.game.state
-        pile = s.piles[s.seat]
-        self.opts = orders(pile, s.penalty)
-        self.oi = 0
         self.summary = False
-        if len(self.opts) == 1:  # forced: every order gives the same values
-            self.apply_order()
+        if len(s.penalty) == 1:  # one card, one order: nothing to load (the most common case)
+            self.put_order(s.penalty[:])
             return
-        self.step = S_ORDER
-        self.draw_order()
+        from engine.order import orders
 
-    def draw_order(self):
-        s = self.game.state
-        ui = self.ui
-        ui.clear_panel()
-        score, order = self.opts[self.oi]
-        pile = s.piles[s.seat]
-        before = 0
-        for c in pile:
-            before += VALUE[c]
-        ui.pline(0, "Penalty onto the pile", YELLOW)
-        cards = ui.cards
-        if pile:
-            cards[0, 0] = card_top(pile[-1])
-            cards[0, 1] = card_bottom(pile[-1])
-        else:
-            cards[0, 0] = sprites.T_NOPILE
-            cards[0, 1] = sprites.T_NOPILE + 1
-        cards[1, 0] = sprites.T_ONTO
-        for i in range(len(order)):
-            if i < 6:
-                cards[2 + i, 0] = card_top(order[i])
-                cards[2 + i, 1] = card_bottom(order[i])
-        ui.pline(4, "pile <- 1st, 2nd, ..." if pile else "empty <- 1st, 2nd, ...", GREY)
-        # The pile's sum after this order less before: combining (§6) can lower it.
-        ui.pline(5, "Score %+d%s" % (score - before, "  (best)" if self.oi == 0 else ""),
-                 GREEN if self.oi == 0 else WHITE)
-        ui.pline(6, "<> order %d/%d  A: put" % (self.oi + 1, len(self.opts)))
-        ui.show(ui.play, True)
-        self.app.dirty = True
+        self.opts = orders(s.piles[s.seat], s.penalty)
+        orders = None
+        drop("engine.order")
+        if len(self.opts) == 1:  # forced: every order gives the same values
+            self.put_order(self.opts[0][1])
+            return
+        from lnr import penalty
 
-    def apply_order(self):
+        self.panel = penalty
+        penalty.show(self)
+
+    def put_order(self, order):
+        """Puts the player's penalty cards on the pile in `order` (§6) and sums the move up."""
         s = self.game.state
         box = len(s.box)
-        for c in self.opts[self.oi][1]:
+        for c in order:
             s.apply(A_PILE + c)
         self.opts = None
         if len(s.box) > box:

@@ -1,6 +1,7 @@
 """The play screen's keys: the D-pad moves over the hand, A picks or confirms, B goes back
-(undoes a build before its dice roll), START opens the action menu, SELECT looks around (at a
-table or against the rival, with every seat's numbers first).
+(undoes a build before its dice roll), START opens the action menu (lnr/actions.py), SELECT
+looks around (lnr/look.py). Each of those panels' code is loaded while it is up (Play.panel),
+not while the game is played (RAM, docs/memory.md).
 
 A build is composed on the real State, one card at a time (docs/rules.md §4); the State at the
 turn's start is kept (clone()) so that B can undo the build until the dice are rolled, and so
@@ -11,28 +12,12 @@ while a move is shown or an opponent plays (lnr/main.py drops them).
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS,
-    P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN, BEND_L, BEND_R, BEND_S,
-    MODE_TABLE, MODE_RIVAL,
+    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BUILD, P_CHAOS, P_DICE,
 )
-from engine.order import best
 from lnr import drop
-from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT, K_UP, K_DOWN
-from lnr.hud import (
-    S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, S_THINK, BTN_ROLL,
-)
+from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
+from lnr.hud import S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_HANDOFF, S_INFO, BTN_ROLL
 from lnr.turns import Turns
-from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
-
-MENU = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
-# What each item does, under the menu (docs/rules.md §4).
-_MENU_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
-              "What would a bot do?", "Continue from title")
-_M_PASS = 0
-_M_BUILD = 1
-_M_CHAOS = 2
-_M_HINT = 3
-_M_SAVE = 4
 
 
 class Play(Turns):
@@ -49,17 +34,8 @@ class Play(Turns):
             self.key_hand(k)
         elif step == S_BEND:
             self.key_bend(k)
-        elif step == S_MENU:
-            self.key_menu(k)
-        elif step == S_LOOK:
-            self.key_look(k)
-        elif step == S_ORDER:
-            if k == K_LEFT or k == K_RIGHT:
-                n = len(self.opts)
-                self.oi = (self.oi + (1 if k == K_RIGHT else n - 1)) % n
-                self.draw_order()
-            elif k == K_A:
-                self.apply_order()
+        elif step == S_MENU or step == S_ORDER or step == S_LOOK:  # a panel's code takes them
+            self.panel.key(self, k)
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
@@ -81,20 +57,16 @@ class Play(Turns):
             self.pick()
         elif k == K_B:
             self.back()
-        elif k == K_START:
-            self.open_menu()
-        elif k == K_SELECT:
-            self.step = S_LOOK
-            self.ui.cursor.hidden = True
-            mode = self.game.state.mode
-            if mode == MODE_TABLE or mode == MODE_RIVAL:  # every seat's numbers first
-                ui = self.ui
-                ui.clear_panel()
-                self.seats(0, YELLOW)
-                ui.pline(6, "D-pad: look  B: back", GREY)
-                ui.show(ui.play, True)
-            self.toast("D-pad look, B back", True)
-            self.app.dirty = True
+        elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/actions.py)
+            from lnr import actions
+
+            self.panel = actions
+            actions.show(self)
+        elif k == K_SELECT:  # looking around, loaded while it lasts (RAM: lnr/look.py)
+            from lnr import look
+
+            self.panel = look
+            look.show(self)
 
     def pick(self):
         """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
@@ -113,8 +85,12 @@ class Play(Turns):
         if c < 0:
             return
         action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
-        if not s.is_legal(action):
-            self.toast(self.reason(c))
+        if not s.is_legal(action):  # why not, in the toast (lnr/actions.py, for the moment)
+            from lnr import actions
+
+            self.toast(actions.reason(self, c))
+            actions = None
+            drop("lnr.actions")
             return
         if action >= A_CHAOS:
             self.act(action)
@@ -132,25 +108,6 @@ class Play(Turns):
         p = self.game.state.phase
         if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
             self.toast("A: roll  B: undo" if p == P_DICE else "A: roll  <: add", True)
-
-    def reason(self, c):
-        # Why card c cannot be picked now, in 18 characters or fewer (the toast).
-        s = self.game.state
-        if KIND[c] == KIND_CHAOS:  # §4: a turn builds or discards chaos, never both
-            return "Building: no chaos" if s.phase == P_BUILD else "Chaos: discard it"
-        if s.phase == P_CHAOS:
-            return "Chaos cards only"
-        if s.phase != P_TURN and VALUE[c] != s.build_value:
-            return "Build takes %ds" % s.build_value
-        bend = BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S
-        why = s.fit(c, bend)
-        if bend == BEND_L and why != s.fit(c, BEND_R) and s.fit(c, BEND_R) == FIT_VALUE:
-            why = FIT_VALUE
-        if why == FIT_VALUE:
-            return "No %d next to a %d" % (VALUE[c], VALUE[s.track[-1]])
-        if why == FIT_TAKEN:
-            return "No room ahead"
-        return "It would block"
 
     def back(self):
         """B: undo the build (or chaos discards) composed this turn, before any dice."""
@@ -189,142 +146,14 @@ class Play(Turns):
             self.before = -1
             self.advance()
 
-    # ------------------------------------------------------------------ look
-
-    def key_look(self, k):
-        if k == K_LEFT or k == K_RIGHT or k == K_UP or k == K_DOWN:
-            self.ui.show(self.ui.play)  # the seats board (if up) gives way to the map
-        if k == K_LEFT or k == K_RIGHT:
-            self.view.scroll(-1 if k == K_LEFT else 1, 0)
-        elif k == K_UP or k == K_DOWN:
-            self.view.scroll(0, -1 if k == K_UP else 1)
-        else:
-            self.step = S_HAND
-            self.hide_toast()
-            self.advance()
-            return
-        self.view.draw(self.game.state)
-        self.app.dirty = True
-
-    # ------------------------------------------------------------------ menu
-
-    def menu_why(self, i):
-        # None if menu item i can be chosen now, else why not (a panel line).
-        s = self.game.state
-        if i == _M_PASS:
-            return None if s.phase == P_TURN else "The build has begun"
-        if i == _M_BUILD:
-            if s.phase == P_BUILD or s.phase == P_DICE:
-                return None
-            c = self.selected()
-            if s.phase != P_TURN or c < 0 or KIND[c] == KIND_CHAOS:
-                return "Select a track card"
-            return None if s.is_legal(A_LAY + c) else self.reason(c)
-        if i == _M_CHAOS:
-            if s.phase != P_TURN and s.phase != P_CHAOS:
-                return "Finish the build"
-            for c in s.hands[s.seat]:
-                if KIND[c] == KIND_CHAOS:
-                    return None
-            return "No chaos card"
-        if i == _M_HINT:
-            return None if self.app.store.hints else "Hints are off"
-        return None
-
-    def open_menu(self):
-        self.step = S_MENU
-        self.mi = 0
-        self.summary = False
-        self.draw_menu()
-
-    def draw_menu(self):
-        s = self.game.state
-        ui = self.ui
-        ui.clear_panel()
-        ui.pline(0, "Your move", YELLOW)
-        composing = s.phase == P_BUILD or s.phase == P_DICE
-        c = self.selected()
-        for i in range(len(MENU)):
-            text = MENU[i]
-            if i == _M_BUILD:
-                if composing:
-                    text = "Build: roll dice"
-                elif c >= 0 and KIND[c] != KIND_CHAOS:
-                    text = "Build: %d %s" % (VALUE[c], "curve" if SHAPE[c] == SHAPE_CURVE
-                                             else "straight")
-            why = self.menu_why(i)
-            colour = GREY if why else WHITE
-            if i == self.mi:
-                colour = YELLOW if not why else DIM_YELLOW
-            ui.pline(1 + i, ("> " if i == self.mi else "  ") + text, colour)
-        why = self.menu_why(self.mi)
-        ui.pline(6, why or _MENU_HELP[self.mi], GREY if why else GREEN)
-        ui.show(ui.play, True)
-        self.app.dirty = True
-
-    def key_menu(self, k):
-        if k == K_UP or k == K_DOWN:
-            self.mi = (self.mi + (1 if k == K_DOWN else len(MENU) - 1)) % len(MENU)
-            self.draw_menu()
-        elif k == K_B or k == K_START:
-            self.step = S_HAND
-            self.ui.show(self.ui.play)
-            self.draw()
-        elif k == K_A:
-            i = self.mi
-            if self.menu_why(i) is not None:
-                return
-            self.step = S_HAND
-            self.ui.show(self.ui.play)
-            s = self.game.state
-            if i == _M_PASS:
-                self.act(A_PASS)
-            elif i == _M_BUILD:
-                if s.phase == P_TURN:
-                    self.pick()
-                else:
-                    if s.phase == P_BUILD:
-                        s.apply(A_STOP)
-                    self.start_roll()
-            elif i == _M_CHAOS:
-                self.discard_chaos()
-            elif i == _M_HINT:
-                self.show_hint()
-            else:
-                self.app.save_and_quit(self.game, self.undo)
-
-    def discard_chaos(self):
-        """Discards every chaos card in hand, in the order that scores best (docs/rules.md §6)."""
-        s = self.game.state
-        seat = s.seat
-        chaos = []
-        for c in s.hands[seat]:
-            if KIND[c] == KIND_CHAOS:
-                chaos.append(c)
-        box = len(s.box)
-        for c in best(s.piles[seat], chaos):
-            s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
-        self.sfx("combine" if len(s.box) > box + 1 else "lay")
-        self.toast("Chaos out, now %d" % s.score(seat))
-        self.advance()
-
-    def show_hint(self):
-        """Asks for the hint: it is worked out in a move with this screen's code dropped
-        (engine.bots and engine.ai beside it would not fit: lnr/think.py think), then shown
-        by hint(). First the screen says so: the move takes up to a few seconds on a board
-        (the look-ahead's 1.5 s and the code loaded and dropped), and the display is not
-        refreshed while it runs, so the action menu would stand frozen there meanwhile. The
-        move starts on the next frame (tick()), after the refresh that shows the toast."""
-        self.toast("Thinking...", True)
-        self.wait(S_THINK, 1)
-        self.app.dirty = True
+    # ------------------------------------------------------------------ hint
 
     def hint(self, found):
         """Shows the hint found (lnr/hint.py). Its code is needed for this moment only and is
         dropped after it (RAM, docs/memory.md)."""
         from lnr import hint
 
-        self.hide_toast()  # show_hint()'s "Thinking...": it would stay on after the hint
+        self.hide_toast()  # the menu's "Thinking..." (lnr/actions.py): it would stay on
         hint.show(self, found)
         hint = None
         drop("lnr.hint")

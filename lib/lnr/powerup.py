@@ -31,9 +31,25 @@ def start(hw):
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)
     leds.set_brightness(store.brightness)
-    # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker).
-    app = App(hw, ui, leds, store, Sound(getattr(hw, "player", None), store.sound))
+    # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker). The first
+    # new game's seed: the board's (a test's), else a new one each power-up.
+    seed = getattr(hw, "seed", None)
+    app = App(hw, ui, leds, store, Sound(getattr(hw, "player", None), store.sound),
+              _random_seed() if seed is None else seed)
     return app
+
+
+def _random_seed():
+    # A new seed each power-up: the board's random source, else the clock.
+    try:
+        import os
+
+        b = os.urandom(3)
+        return (b[0] << 16) | (b[1] << 8) | b[2]
+    except (ImportError, NotImplementedError, AttributeError):
+        import time
+
+        return int(time.monotonic() * 1000)
 
 
 def _build_ui(sprite_sheet):

@@ -1,5 +1,5 @@
 """Which screen is up (App.screen) and the moves between the menus and a game (App.start,
-resume, save_and_quit, game_over), shared by lnr/app.py, lnr/menus.py and lnr/moves.py.
+resume, save_and_quit, ask), shared by lnr/app.py, lnr/menus.py and lnr/moves.py.
 
 They live here, not in lnr/app.py, because the menus and the moves are loaded lazily by the
 App and dropped again (RAM, docs/memory.md): a module that imports the App for its constants

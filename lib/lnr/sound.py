@@ -1,8 +1,8 @@
 """Short sound effects: the dice, laying a card, the loco's run, a broken card, a derailment,
 combining, the game's end.
 
-An effect is a few square-wave notes (synthio's default waveform), each `(start ms, length ms,
-frequency index)`; the table is shared by the board and the simulator so both play the same
+An effect is a few square-wave notes (synthio's default waveform), each a start, a length and
+a frequency (EFFECTS); the table is shared by the board and the simulator so both play the same
 thing. On the board SynthPlayer presses and releases synthio Notes from the frame loop: the
 synthesizer runs in C on the speaker's DMA, so an effect costs a few notes' bookkeeping per
 frame and no allocation (the Notes and their frequencies are built once). The simulator plays
@@ -22,27 +22,28 @@ except ImportError:  # CPython
 
 
 MAX_NOTES = const(4)  # notes sounding at once (the longest effect's chord)
+# EFFECTS' unit of time. A plain int, not const(): the simulator reads it (tools/sim_audio.py),
+# also from a flashed drive, where a const no shipped module names is made private (tools/fold.py).
+UNIT_MS = 5
 
-# Frequencies in Hz, as floats built once: a Note's frequency is a float and assigning one of
-# these allocates nothing.
-FREQS = (110.0, 147.0, 196.0, 262.0, 330.0, 392.0, 523.0, 659.0, 784.0, 988.0, 1047.0,
-         1319.0, 1568.0)
+# Frequencies in Hz. Ints, not floats: on the board a float is an object of 16 bytes of its own
+# and a small int none; a Note's frequency takes either (it keeps a C float), so assigning one
+# allocates nothing.
+FREQS = (110, 147, 196, 262, 330, 392, 523, 659, 784, 988, 1047, 1319, 1568)
 
-# name -> steps (start ms, length ms, index into FREQS), in start order.
+# name -> its notes in start order, 3 bytes each: the start and the length in UNIT_MS, and the
+# index into FREQS (tools/sim_audio.py notes() reads them back as ms). Bytes, not a tuple of
+# tuples per effect: 0.5 KB less in RAM on the board, where the table is resident.
 EFFECTS = {
-    "dice": ((0, 25, 9), (45, 25, 11), (90, 25, 8), (135, 25, 12), (180, 40, 10)),
-    "lay": ((0, 35, 6),),
-    "run": ((0, 40, 1),),
-    "broken": ((0, 60, 4), (70, 90, 2)),
-    "derail": ((0, 90, 5), (100, 90, 3), (200, 220, 0)),
-    "combine": ((0, 60, 7), (70, 90, 10)),
-    "end": ((0, 110, 6), (120, 110, 7), (240, 110, 8), (360, 260, 10)),
+    # notes at 0, 45, 90, 135, 180 ms
+    "dice": bytes((0, 5, 9, 9, 5, 11, 18, 5, 8, 27, 5, 12, 36, 8, 10)),
+    "lay": bytes((0, 7, 6)),
+    "run": bytes((0, 8, 1)),
+    "broken": bytes((0, 12, 4, 14, 18, 2)),  # at 0, 70 ms
+    "derail": bytes((0, 18, 5, 20, 18, 3, 40, 44, 0)),  # at 0, 100, 200 ms
+    "combine": bytes((0, 12, 7, 14, 18, 10)),  # at 0, 70 ms
+    "end": bytes((0, 22, 6, 24, 22, 7, 48, 22, 8, 72, 52, 10)),  # at 0, 120, 240, 360 ms
 }
-
-
-def length_ms(name):
-    """Returns how long effect `name` sounds, in ms."""
-    return max(start + dur for start, dur, _ in EFFECTS[name])
 
 
 class SynthPlayer:
@@ -55,8 +56,8 @@ class SynthPlayer:
                                attack_level=0.8, sustain_level=0.5)
         self._notes = [synthio.Note(frequency=FREQS[0], envelope=env)
                        for _ in range(MAX_NOTES)]
-        self._steps = ()  # type: tuple
-        self._next = 0  # index of the next step to press
+        self._steps = b""  # the effect's notes (EFFECTS)
+        self._next = 0  # index of the next note to press (its first byte in _steps)
         self._start = 0
         self._ends = [0] * MAX_NOTES  # when each note is released (ms after the start)
         self._live = [False] * MAX_NOTES
@@ -83,16 +84,19 @@ class SynthPlayer:
                 self._synth.release(self._notes[i])
                 self._live[i] = False
         steps = self._steps
-        while self._next < len(steps) and steps[self._next][0] <= t:
-            start, dur, f = steps[self._next]
-            self._next += 1
+        k = self._next
+        while k < len(steps) and steps[k] * UNIT_MS <= t:
+            end = (steps[k] + steps[k + 1]) * UNIT_MS
+            f = steps[k + 2]
+            k += 3
+            self._next = k
             for i in range(MAX_NOTES):
                 if not self._live[i]:
                     note = self._notes[i]
                     note.frequency = FREQS[f]
                     self._synth.press(note)
                     self._live[i] = True
-                    self._ends[i] = start + dur
+                    self._ends[i] = end
                     break
 
 

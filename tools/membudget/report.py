@@ -78,7 +78,9 @@ def kb(n):
 
 
 def _board(name):
-    return name == "neopixel" or (name.startswith("lnr.boards") and name != "lnr.boards.pygamer")
+    # The PyBadge's profile and the neopixel library; not the package lnr.boards, which picks
+    # the profile at power-up and drops itself then (lnr/boards/__init__.py).
+    return name == "neopixel" or name == "lnr.boards.pybadge"
 
 
 def _rows(ph):
@@ -222,6 +224,8 @@ def report(census, later, names, forms, heap_kb):
         kept, needs = costs[name][:2]
         if _board(name):
             res = "always (the PyBadge's profile)"
+        elif name == "lnr.boards":
+            res = "for a moment: start-up (it picks the board's profile)"
         elif name.startswith("lnr.boards"):
             res = "PyGamer only"
         elif name in where:
@@ -257,7 +261,7 @@ def report(census, later, names, forms, heap_kb):
            "held about 17 KB more on CircuitPython's VM (.mpy) and the 8 lines about 11 KB "
            "more, and each key redrew a Bitmap glyph by glyph.",
            "- The menus' code (lnr.menus, lnr.labels) and the play "
-           "screen's (lnr.play, turns, hud, mapview, engine.order) are never in RAM together: a "
+           "screen's (lnr.play, turns, hud, mapview) are never in RAM together: a "
            "move between them drops one side and every module it imported, collects, then "
            "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
            "dropped when none is on: the menus run without it.",
@@ -268,7 +272,11 @@ def report(census, later, names, forms, heap_kb):
            "(docs/storage.md), the save "
            "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
            "also counts a finished game, the game and the engine gone before its commit), how "
-           "to play's pages.",
+           "to play's pages, the penalty cards' orders (engine.order) when the player puts "
+           "them on the pile or discards chaos cards. The play screen's action menu "
+           "(lnr.actions, START; also for the toast that says why a card cannot be picked), "
+           "its penalty order panel (lnr.penalty) and looking around the track (lnr.look, "
+           "SELECT) are loaded while they are up and dropped when they close.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
            "play screen's: a bot plans the rest of its turn in a move with the play screen's "
            "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "
@@ -290,7 +298,12 @@ def report(census, later, names, forms, heap_kb):
            "numbers in the bytecode, about 7% less code in RAM; a traceback on the board names "
            "the module and the function, not the line.",
            "- Legality checks use State.is_legal(): the reasons' words (engine.explain) never "
-           "load."] + CP_BULLETS + [""] + CP_SECTION
+           "load.",
+           "- The tables resident in every phase are ints and bytes: the LEDs' colours "
+           "(0xRRGGBB) and brightness levels (lnr/leds.py), the sound effects' notes and "
+           "frequencies (lnr/sound.py). On the board a tuple or a float is an object of its "
+           "own in the heap (a 3-tuple 32 bytes, a float 16), a small int none."]
+    md += CP_BULLETS + [""] + CP_SECTION
     md += ["## What is not measured", "",
            "Hence the margin under the budget: CircuitPython's own heap use (USB, the display "
            "bus, the supervisor), fragmentation, the exact size of C objects (display objects "

@@ -38,6 +38,10 @@ MOMENTARY = {
     "lnr.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
     "lnr.lastgames": "the Records screen's history read",
+    "engine.order": "the penalty cards' orders offered, a chaos discard's order",
+    "lnr.actions": "the play screen's action menu, while it is up",
+    "lnr.penalty": "the penalty order panel, while it is up",
+    "lnr.look": "looking around the track (SELECT), while it lasts",
 }
 
 
