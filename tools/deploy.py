@@ -38,7 +38,7 @@ import urllib.request
 import zlib
 from pathlib import Path
 
-from tools import fold, imports, shrink
+from tools import fold, imports, rename, shrink
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -453,13 +453,20 @@ class Tree:
             p.write_bytes(data)
 
 
-def folded_sources(items):
+def _ours(path):
+    return path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py")
+
+
+def folded_sources(items, names=None, program_names=True):
     """Returns {device path: source bytes} of our own modules (the app's and the engine's) with
     the constants they share folded (tools/fold.py), then the parameters no shipped call passes
-    by keyword renamed to short names (tools/shrink.py): RAM on the board, in .mpy and .py."""
+    by keyword renamed to short names (tools/shrink.py), then the names the program defines
+    renamed to names in ROM or short ones (tools/rename.py): RAM on the board, in .mpy and .py.
+    `names`: a dict that receives {old name: new name} of that last step; program_names=False
+    leaves it out."""
     ours = {}
     for path, src in items:
-        if path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py"):
+        if _ours(path):
             ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
     texts = fold.fold({name: text for name, (_, text) in ours.items()})
     # Any shipped module might call one of ours by keyword: the libraries' calls count too.
@@ -469,7 +476,23 @@ def folded_sources(items):
         texts = shrink.shrink(texts, shrink.keywords(shipped))
     except ValueError as e:
         raise DeployError(f"tools/shrink.py can't rename parameters: {e}") from None
+    others = {path: text for path, text in shipped.items() if not _ours(path)}
+    if not program_names:
+        return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
+    try:
+        texts, mapping = rename.rename(texts, rename.outside_names(others))
+    except ValueError as e:
+        raise DeployError(f"tools/rename.py can't rename the program's names: {e}") from None
+    if names is not None:
+        names.update(mapping)
     return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
+
+
+def build_names(root=ROOT):
+    """Returns {old name: new name} of the names the build renames (tools/rename.py)."""
+    names = {}
+    folded_sources(source_files(root), names)
+    return names
 
 
 def build(root=ROOT, compiler=None, folded=True):
