@@ -9,7 +9,6 @@ are run both ways. The game played on CircuitPython's VM from the build (renamed
 sources is compared in host_tests/test_fold.py.
 """
 import ast
-import re
 import sys
 from pathlib import Path
 
@@ -355,31 +354,11 @@ def test_the_mapping_back_catches_a_careless_rename():
 
 # ---- the short names are the board's own ----------------------------------------------------
 
-ROM_PROBE = """
-import micropython
-import sys
-
-with open(sys.argv[1]) as f:
-    names = f.read().split()
-for name in names:
-    micropython.qstr_info()
-    getattr(0, name, None)  # interns the name if the VM does not hold it yet
-    micropython.qstr_info()
-"""
-
-
 def test_the_short_names_are_in_the_vms_rom(tmp_path):
     # A name CircuitPython holds in ROM costs no RAM when a parameter takes it. Read from a
     # file at run time (the script's own names would be interned by compiling it); a name
     # the VM lacks adds one to n_qstr when getattr() interns it.
     if cpvm.vm() is None:
         pytest.skip(cpvm.MISSING_VM)
-    (tmp_path / "names.txt").write_text("\n".join(shrink.SHORT + ("self", "zq_not_in_rom")))
-    script = tmp_path / "probe.py"
-    script.write_text(ROM_PROBE)
-    r = cpvm.run(script, args=[tmp_path / "names.txt"], cwd=tmp_path)
-    counts = [int(n) for n in re.findall(r"n_qstr=(\d+)", r.stdout)]
-    names = shrink.SHORT + ("self", "zq_not_in_rom")
-    assert len(counts) == 2 * len(names), r.stdout + r.stderr
-    new = [name for i, name in enumerate(names) if counts[2 * i + 1] != counts[2 * i]]
+    new = cpvm.not_in_rom(shrink.SHORT + ("self", "zq_not_in_rom"), tmp_path)
     assert new == ["zq_not_in_rom"]

@@ -12,6 +12,7 @@ every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and
 docs/hardware.md says how to build both from CircuitPython's source.
 """
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -69,3 +70,33 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
     return subprocess.run(cmd + [str(script)] + [str(a) for a in args], capture_output=True,
                           text=True, timeout=timeout, cwd=cwd, env=env)
+
+
+# Interns each name read from a file (the script's own names are interned compiling it, so
+# the names to try must not be in its text); prints the name pools before and after each.
+_ROM_PROBE = """
+import micropython
+import sys
+
+with open(sys.argv[1]) as f:
+    names = f.read().split()
+for name in names:
+    micropython.qstr_info()
+    getattr(0, name, None)  # interns the name if the VM does not hold it yet
+    micropython.qstr_info()
+"""
+
+
+def not_in_rom(names, tmp):
+    """Returns the names of `names` the VM does not hold in ROM (a name it lacks adds one to
+    n_qstr when getattr() interns it), using the folder `tmp`; raises ValueError if the probe's
+    output is not one pool reading before and after each name."""
+    tmp = Path(tmp)
+    (tmp / "names.txt").write_text("\n".join(names))
+    script = tmp / "rom_probe.py"
+    script.write_text(_ROM_PROBE)
+    r = run(script, args=[tmp / "names.txt"], cwd=tmp)
+    counts = [int(n) for n in re.findall(r"n_qstr=(\d+)", r.stdout)]
+    if len(counts) != 2 * len(names):
+        raise ValueError("the ROM probe printed otherwise:\n" + r.stdout + r.stderr)
+    return [name for i, name in enumerate(names) if counts[2 * i + 1] != counts[2 * i]]

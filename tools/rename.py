@@ -36,6 +36,7 @@ deterministic), and `python -m tools.rename < traceback.txt` writes the tracebac
 import ast
 import io
 import keyword
+import pathlib
 import re
 import sys
 import tokenize
@@ -373,7 +374,7 @@ def tokens(text):
 # ---------------------------------------------------------------------------------------------
 # The names from outside the program
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE_NAMES = ROOT / "tools" / "firmware_names.txt"
 # What plays the shipped tree on CircuitPython's VM and reaches into it by name (the app's
 # objects, the stand-ins' attributes the app reads): tools/cpapp.py's harness.
