@@ -1,5 +1,6 @@
-"""The parameters the board's build renames (tools/shrink.py, docs/memory.md): each module keeps
-its meaning and its lines, and a parameter some call passes by keyword keeps its name.
+"""The parameters and locals the board's build renames (tools/shrink.py, docs/memory.md): each
+module keeps its meaning and its lines, and a parameter some call passes by keyword keeps its
+name.
 
 A rename that made a body read another variable than before (a global, a closure's, another
 parameter), missed one use, or renamed a keyword a call passes would make the board run other
@@ -21,6 +22,7 @@ if str(ROOT) not in sys.path:
 from tools import cpvm, deploy, fold, shrink  # noqa: E402
 
 FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+SCOPES = FUNCS + (ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _shipped():
@@ -53,6 +55,21 @@ def _scope_nodes(func):
     out = list(_params(func))
     for stmt in body:
         out.extend(ast.walk(stmt))
+    return out
+
+
+def _own_stores(func):
+    # The Name nodes the function's own scope stores or deletes (a local's bindings), in the
+    # order of ast.walk; not those of a scope nested in it.
+    body = func.body if isinstance(func.body, list) else [func.body]
+    out, todo = [], list(body)
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, SCOPES):
+            continue
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.append(n)
+        todo.extend(ast.iter_child_nodes(n))
     return out
 
 
@@ -112,6 +129,11 @@ def mapped_back(source, renamed):
         new_p, old_p = _params(new_f), _params(old_f)
         assert len(new_p) == len(old_p), "line %d: parameters came or went" % old_f.lineno
         back = {n.arg: o.arg for n, o in zip(new_p, old_p) if n.arg != o.arg}
+        for n, o in zip(_own_stores(new_f), _own_stores(old_f)):
+            if n.id != o.id:
+                assert back.get(n.id, o.id) == o.id, "line %d: %s stands for two names" % (
+                    o.lineno, n.id)
+                back[n.id] = o.id
         left = set(back.values()) & _identifiers(_scope_nodes(new_f))
         assert not left, "line %d: %s still used after the rename" % (old_f.lineno, left)
         plans.append((new_f, back))
@@ -191,11 +213,13 @@ def test_the_build_renames_with_every_shipped_files_keywords(tmp_path):
     ours.write_text("def on_tick(count, total=0):\n    return count + total\n")
     out = deploy.folded_sources([("lib/lnr/x.py", ours), ("lib/somelib.py", lib)],
                                 program_names=False)
-    assert out == {"lib/lnr/x.py": b"def on_tick(count, a=0):\n    return count + a\n"}
+    assert out["lib/lnr/x.py"] == b"def on_tick(count, a=0):\n    return count + a\n"
     lib.write_text("def each(callback):\n    callback(3)\n")
     out = deploy.folded_sources([("lib/lnr/x.py", ours), ("lib/somelib.py", lib)],
                                 program_names=False)
-    assert out == {"lib/lnr/x.py": b"def on_tick(a, b=0):\n    return a + b\n"}
+    assert out["lib/lnr/x.py"] == b"def on_tick(a, b=0):\n    return a + b\n"
+    # The library's own parameters keep their names (a caller outside may pass them).
+    assert out["lib/somelib.py"] == b"def each(callback):\n    callback(3)\n"
 
 
 def test_a_double_star_whose_names_cannot_be_told_stops_the_build(tmp_path):
@@ -323,6 +347,43 @@ CASES = [
      "def f(first,\n      second=2,\n      *rest):\n    return first + second + len(rest)\n",
      ["f(1)", "f(1, 1, 9)"], set(),
      {(1, "first"): "a", (1, "second"): "b", (1, "rest"): "c"}),
+    # Locals: no name in a compiled function, but a board that compiles the .py file interns
+    # each one.
+    ("a local read in a closure: renamed there too",
+     "def f(p):\n    total = p * 2\n    def g():\n        return total + 1\n    return g()\n",
+     ["f(3)"], set(),
+     {(1, "p"): "a", (1, "total"): "b"}),
+    ("loop variables unpacked, an augmented assignment, a del",
+     "def f(rows):\n    total = 0\n    for key, value in rows:\n        total += value\n"
+     "    last = key\n    del key\n    return total, last\n",
+     ["f([(1, 2), (3, 4)])"], set(),
+     {(1, "rows"): "a", (1, "total"): "b", (1, "key"): "c", (1, "value"): "e",
+      (1, "last"): "g"}),
+    ("a keyword of a shipped call: no parameter takes it, a local may",
+     "def f(p):\n    count = p\n    return count\n", ["f(4)"], {"a"},
+     {(1, "p"): "b", (1, "count"): "a"}),
+    ("a nested function stores the name: the outer local keeps it, the inner one is renamed",
+     "def f(p):\n    n = 1\n    def g():\n        n = 2\n        return n\n    return g() + n + p\n",
+     ["f(10)"], set(),
+     {(1, "p"): "a", (3, "n"): "a"}),
+    ("`nonlocal` in a nested function: kept",
+     "def f():\n    n = 1\n    def g():\n        nonlocal n\n        n += 1\n    g()\n    return n\n",
+     ["f()"], set(),
+     {}),
+    ("a walrus in a comprehension binds the function's local: kept",
+     "def f(rows):\n    last = None\n    [last := r for r in rows]\n    return last\n",
+     ["f([1, 2, 3])"], set(),
+     {(1, "rows"): "a"}),
+    ("a local named like a global another function reads",
+     "count = 5\n\ndef f():\n    count = 1\n    return count\n\ndef g():\n    return count\n",
+     ["f()", "g()"], set(),
+     {(3, "count"): "a"}),
+    ("`with ... as` and a method's locals",
+     "class C:\n    def __enter__(self):\n        return 5\n    def __exit__(self, *exc):\n"
+     "        return False\n    def m(self, p):\n        with C() as got:\n            doubled = got * p\n"
+     "        return doubled\n",
+     ["C().m(2)"], set(),
+     {(4, "exc"): "a", (6, "p"): "a", (6, "got"): "b", (6, "doubled"): "c"}),
 ]
 
 
@@ -350,6 +411,21 @@ def test_the_mapping_back_catches_a_careless_rename():
                             "def f(a):\n    return lambda: p\n")
     with pytest.raises(AssertionError):  # a line moved
         assert_same_meaning("def f(p):\n    return p\n", "def f(a): return a\n")
+    with pytest.raises(AssertionError):  # a local renamed, the closure's read of it not
+        assert_same_meaning("def f():\n    v = 1\n    return lambda: v\n",
+                            "def f():\n    a = 1\n    return lambda: v\n")
+    with pytest.raises(AssertionError):  # a local renamed to a global the body reads
+        assert_same_meaning("a = 1\n\ndef f():\n    v = 2\n    return v + a\n",
+                            "a = 1\n\ndef f():\n    a = 2\n    return a + a\n")
+
+
+def test_a_librarys_parameters_keep_their_names_and_its_locals_are_renamed():
+    # tools/shrink.py shrink_locals(): a caller outside the shipped tree may pass a
+    # library's parameter by keyword; its locals no caller sees.
+    source = "def f(count, *, step=1):\n    total = count + step\n    return total\n"
+    out = shrink.shrink_locals({"lib/somelib.py": source})["lib/somelib.py"]
+    assert out == "def f(count, *, step=1):\n    a = count + step\n    return a\n"
+    assert assert_same_meaning(source, out) == {(1, "total"): "a"}
 
 
 # ---- the short names are the board's own ----------------------------------------------------

@@ -290,3 +290,84 @@ def fold(sources):
         unused = [n for n in own_constants(trees[name]) if n not in others]
         out[name] = hide_module(text, unused)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# A module's own private constants, written as their values
+
+def inline_private_module(text):
+    """Returns `text` with each of its private int constants (`_NAME = const(...)` at module
+    level, bound nowhere else) written as its value where it is read, and its definition a
+    `pass` on the same lines.
+
+    The compiler folds a private constant too and keeps it out of the module's globals, so a
+    .mpy file is the same either way; but a board that compiles the .py file (`make flash
+    --no-mpy`) interns every name its lexer reads, each private constant's included, for good:
+    some 200 names (docs/memory.md)."""
+    tree = ast.parse(text)
+    mine = {n: v for n, v in own_constants(tree).items() if n.startswith("_")}
+    bound = {}
+    for node in ast.walk(tree):
+        for name in _identifiers_bound(node):
+            bound[name] = bound.get(name, 0) + 1
+    values = {n: v for n, v in mine.items() if bound.get(n) == 1}
+    if not values:
+        return text
+    parents = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    lines = text.split("\n")
+    spans = []
+    definitions = []
+    for stmt in tree.body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in values):
+            definitions.append(stmt)
+    inside = {id(n) for stmt in definitions for n in ast.walk(stmt)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Name) and node.id in values and id(node) not in inside):
+            if not isinstance(node.ctx, ast.Load):
+                raise ValueError("line %d: %s stored" % (node.lineno, node.id))
+            if node.lineno != node.end_lineno:
+                raise ValueError("a name over two lines at line %d" % node.lineno)
+            spans.append((node.lineno, node.col_offset, node.end_col_offset,
+                          _literal(values[node.id], parents.get(node))))
+    replace_spans(lines, spans)
+    for stmt in definitions:
+        head = lines[stmt.lineno - 1].encode()[:stmt.col_offset].decode()
+        tail = lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset:].decode().strip()
+        if head.strip() or (tail and not tail.startswith("#")):
+            raise ValueError("line %d: a constant's line holds more" % stmt.lineno)
+        lines[stmt.lineno - 1:stmt.end_lineno] = (
+            [head + "pass"] + [""] * (stmt.end_lineno - stmt.lineno))
+    return "\n".join(lines)
+
+
+def _identifiers_bound(node):
+    # The names a node binds (a stored name, a parameter, a def or class, an import, a
+    # global or nonlocal statement, `except ... as`).
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return (node.id,)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.alias):
+        return ((node.asname or node.name).split(".")[0],)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return (node.name,)
+    return ()
+
+
+def inline_private(sources):
+    """Returns {module: text} with inline_private_module() applied to each."""
+    out = {}
+    for name, text in sources.items():
+        try:
+            out[name] = inline_private_module(text)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (name, e)) from None
+    return out

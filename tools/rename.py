@@ -422,7 +422,7 @@ def outside_names(other_sources):
     tools/shrink.py hands out (in ROM already)."""
     from tools import shrink
 
-    out = firmware_names() | harness_names() | set(shrink.SHORT) | {"self"}
+    out = firmware_names() | harness_names() | set(shrink.LOCALS) | {"self"}
     for text in other_sources.values():
         out |= identifiers(text)
     return out

@@ -1,31 +1,39 @@
-"""Parameter names shortened for the board (tools/deploy.py build(), after tools/fold.py): RAM,
-docs/memory.md.
+"""Parameter and local names shortened for the board (tools/deploy.py build(), after
+tools/fold.py): RAM, docs/memory.md.
 
 A compiled function keeps the names of its parameters (a call may pass them by keyword), and
 every name is interned on the board for good: its text plus a byte, and 6 B of a name pool.
-Its other locals keep no name. So a parameter named `sprite_sheet` costs some 20 B of RAM that
-a parameter named `a` does not: CircuitPython holds `a`, `b`, `c` ... in ROM already (SHORT).
+Its other locals keep no name in a .mpy file, but a board that compiles the .py file (`make
+flash --no-mpy`) interns every name its lexer reads, each local's included. So a parameter
+named `sprite_sheet` costs some 20 B of RAM that a parameter named `a` does not: CircuitPython
+holds `a`, `b`, `c` ... in ROM already (SHORT).
 
 shrink(sources, keywords) renames, in the shipped modules that are ours, each parameter
 (positional, keyword-only, *args, **kwargs; of functions, methods, lambdas, nested functions)
-that no call can pass by keyword:
+that no call can pass by keyword, and each local a function stores as a plain name (an
+assignment, a loop's or `with`'s variable, a `del`):
 
-- its name is no keyword of any call in the shipped modules, ours and the libraries' (a
-  library might call one of ours by keyword): keywords();
+- a parameter's name is no keyword of any call in the shipped modules, ours and the
+  libraries' (a library might call one of ours by keyword): keywords();
 - the function calls none of locals(), vars(), eval(), exec(), dir(), globals(), which could
   read a local by its name;
-- every place the name stands for the parameter is a plain name (not `global`, `nonlocal`,
-  `except ... as`, an import or a def binding it), and no scope nested in the function binds the
-  name again (a nested function's parameter, a comprehension's variable, a class attribute):
-  then every occurrence of the name inside the function is the parameter.
+- every place the name stands for the parameter or local is a plain name (not `global`,
+  `nonlocal`, `except ... as`, an import or a def binding it), and no scope nested in the
+  function binds the name again (a nested function's parameter, a comprehension's variable,
+  a class attribute, a walrus in a comprehension): then every occurrence of the name inside the
+  function is the parameter or local.
 
-Its new name is the first of SHORT that the function does not use in any way (its other
-parameters, any name its body or a nested scope reads or writes, keyword names of the shipped
-calls), so the same few names serve every function. A function nested in another is renamed
-after it, with the outer one's new names as names it uses. `self` stays: it is in ROM already.
+A parameter's new name is the first of SHORT that the function does not use in any way (its
+other parameters, any name its body or a nested scope reads or writes, keyword names of the
+shipped calls), a local's the first such of LOCALS (keywords allowed: no call passes a local),
+so the same few names serve every function. A function nested in another is renamed after it,
+with the outer one's new names as names it uses. `self` stays: it is in ROM already.
+shrink_locals() renames the libraries' locals alike, never their parameters (a caller outside
+the shipped tree may pass one by keyword).
 
 Every line stays where it was (tracebacks name the source's lines), and a module's meaning is
-unchanged: host_tests/test_shrink.py maps the names back and compares the syntax trees.
+unchanged: host_tests/test_shrink.py maps the names back and compares the syntax trees, and
+host_tests/test_nodocs.py compares the .mpy files CircuitPython's mpy-cross writes.
 """
 import ast
 
@@ -37,6 +45,10 @@ from tools import fold
 # them out in any case.
 SHORT = ("a", "b", "c", "e", "g", "r", "A", "Q", "bb", "bg", "br", "gb", "gc", "gg", "gr",
          "io", "ox", "oy", "px", "py", "rb", "rg", "rr", "tb", "xs", "ys")
+
+# The names a function's local takes (tools/shrink.py plan()): SHORT, then ROM names that
+# calls pass by keyword (displayio's x=, y=; bitmaptools' x1= ...), which a local may take.
+LOCALS = SHORT + ("x", "y", "x1", "y1", "x2", "y2")
 
 # Calls that can read a function's locals by their names: such a function keeps its names.
 DYNAMIC = frozenset(("locals", "vars", "eval", "exec", "dir", "globals"))
@@ -158,10 +170,28 @@ def _stored_in_nested(func):
     return out
 
 
-def plan(func, keyword_names, renamed_outside=None):
-    """Returns {old name: new name} for the function's parameters (see the module docstring).
-    `renamed_outside`: {old: new} of the enclosing functions' parameters, whose new names the
-    body will use in place of the old ones."""
+def _own_stores(func):
+    # The plain names the function's own scope stores or deletes, in order of appearance (not
+    # a nested scope's: a comprehension's variable, a nested function's locals).
+    out = []
+    body = func.body if isinstance(func.body, list) else [func.body]
+    todo = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+                and node.id not in out):
+            out.append(node.id)
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+    return out
+
+
+def plan(func, keyword_names, renamed_outside=None, params_too=True, locals_too=True):
+    """Returns {old name: new name} for the function's parameters and locals (see the module
+    docstring). `renamed_outside`: {old: new} of the enclosing functions' names, whose new
+    names the body will use in place of the old ones. params_too=False: the locals only;
+    locals_too=False: the parameters only."""
     renamed_outside = renamed_outside or {}
     names, bound_otherwise = set(), set()
     for node in _inside(func):
@@ -177,12 +207,26 @@ def plan(func, keyword_names, renamed_outside=None):
     nested = _stored_in_nested(func)
     taken = names | set(params) | set(keyword_names)
     out = {}
-    for name in params:
+    for name in params if params_too else ():
         if name in KEPT or name in SHORT or name in keyword_names:
             continue
         if name in bound_otherwise or name in nested:
             continue  # bound otherwise than as a plain name, or again in a nested scope
         new = next((s for s in SHORT if s not in taken), None)
+        if new is None:
+            continue
+        out[name] = new
+        taken.add(new)
+    # A local keeps no name in a compiled function, but the board's compiler interns it
+    # when it reads a .py file: it takes a ROM name the function does not use. No call
+    # passes it by keyword, so keyword names serve too (LOCALS).
+    taken = names | set(params) | set(out.values())
+    for name in _own_stores(func) if locals_too else ():
+        if name in params or name in KEPT or name in LOCALS or name.startswith("__"):
+            continue
+        if name in bound_otherwise or name in nested:
+            continue
+        new = next((s for s in LOCALS if s not in taken), None)
         if new is None:
             continue
         out[name] = new
@@ -198,21 +242,22 @@ def _span(lines, lineno, col, name, new):
     return (lineno, col, col + len(name.encode()), new)
 
 
-def _spans(nodes, lines, keyword_names, renames):
+def _spans(nodes, lines, keyword_names, renames, params_too=True, locals_too=True):
     # The replacements for the parameters of the functions in nodes (at any depth) and of the
     # functions nested in those. `renames`: {old: new} of the enclosing functions'
     # parameters, in force where nodes run.
     out = []
     for node in nodes:
         if not isinstance(node, _FUNCTIONS):
-            out.extend(_spans(ast.iter_child_nodes(node), lines, keyword_names, renames))
+            out.extend(_spans(ast.iter_child_nodes(node), lines, keyword_names, renames,
+                              params_too, locals_too))
             continue
         # Its decorators, defaults and annotations run where it is defined: here.
         body = node.body if isinstance(node.body, list) else [node.body]
         outside = [part for part in ast.iter_child_nodes(node)
                    if not any(part is stmt for stmt in body)]
-        out.extend(_spans(outside, lines, keyword_names, renames))
-        mine = plan(node, keyword_names, renames)
+        out.extend(_spans(outside, lines, keyword_names, renames, params_too, locals_too))
+        mine = plan(node, keyword_names, renames, params_too, locals_too)
         for p in _params(node):
             if p.arg in mine:
                 out.append(_span(lines, p.lineno, p.col_offset, p.arg, mine[p.arg]))
@@ -222,29 +267,45 @@ def _spans(nodes, lines, keyword_names, renames):
                                  mine[inner.id]))
         inner_renames = dict(renames)
         inner_renames.update(mine)
-        out.extend(_spans(body, lines, keyword_names, inner_renames))
+        out.extend(_spans(body, lines, keyword_names, inner_renames, params_too,
+                          locals_too))
     return out
 
 
-def shrink_module(text, keyword_names):
-    """Returns `text` with its parameters renamed (see the module docstring)."""
+def shrink_module(text, keyword_names, params_too=True, locals_too=True):
+    """Returns `text` with its parameters and locals renamed (see the module docstring);
+    params_too=False: its locals only; locals_too=False: its parameters only."""
     tree = ast.parse(text)
     lines = text.split("\n")
-    spans = _spans([tree], lines, keyword_names, {})
+    spans = _spans([tree], lines, keyword_names, {}, params_too, locals_too)
     if len(spans) != len(set(spans)):
         raise ValueError("a name renamed twice")
     fold.replace_spans(lines, spans)
     return "\n".join(lines)
 
 
-def shrink(sources, keyword_names):
+def shrink(sources, keyword_names, locals_too=True):
     """Returns {module: text} for {module: text} of the shipped modules that are ours, each
     parameter no call passes by keyword (`keyword_names`: keywords() of every shipped module)
-    renamed to a short name."""
+    and each local renamed to a short name (locals_too=False: the parameters only)."""
     out = {}
     for name, text in sources.items():
         try:
-            out[name] = shrink_module(text, keyword_names)
+            out[name] = shrink_module(text, keyword_names, locals_too=locals_too)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (name, e)) from None
+    return out
+
+
+def shrink_locals(sources):
+    """Returns {name: text} for {name: text} of shipped modules that are not ours (the
+    libraries): their functions' locals renamed, their parameters as they were. A local is no
+    name in a compiled module, so this changes only what a board interns when it compiles the
+    .py file (`make flash --no-mpy`)."""
+    out = {}
+    for name, text in sources.items():
+        try:
+            out[name] = shrink_module(text, (), params_too=False)
         except ValueError as e:
             raise ValueError("%s: %s" % (name, e)) from None
     return out
