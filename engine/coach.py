@@ -12,7 +12,8 @@ Fair and reproducible: the samples start from the unseen cards in a canonical or
 ids, engine.lookahead.unseen) and are shuffled with the coach's own rng; the same rng state
 gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
 """
-from engine.ai import Planner, ONE, LOSS
+from engine.ai import Planner
+from engine.valuer import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
 from engine import planner_weights
