@@ -105,7 +105,7 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # (adafruit_display_text) is gone after start-up; the engine is in RAM only while a game is
     # on (docs/memory.md).
     seen = {"play": 0, "menus": 0, "frames": 0, "lnr.actions": 0, "lnr.penalty": 0,
-            "lnr.look": 0}
+            "lnr.look": 0, "lnr.refusal": 0}
 
     def check(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -117,9 +117,10 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
         # The play screen's action menu, penalty order panel and look around are in RAM while
-        # they are up, and only then (lnr/actions.py, lnr/penalty.py, lnr/look.py).
+        # they are up, and only then (lnr/actions.py, lnr/penalty.py, lnr/look.py); a refused
+        # card's words with the menu, or for the toast's frame only (lnr/refusal.py).
         for name, step in (("lnr.actions", S_MENU), ("lnr.penalty", S_ORDER),
-                           ("lnr.look", S_LOOK)):
+                           ("lnr.look", S_LOOK), ("lnr.refusal", S_MENU)):
             if name in mods:
                 assert app.play is not None and app.play.step == step, name + " kept"
                 seen[name] += 1

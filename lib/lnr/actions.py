@@ -1,6 +1,5 @@
 """The play screen's action menu (START): pass, build, discard the chaos cards, the hint, save &
-quit, each item with what it does or why it cannot be chosen now (docs/rules.md §4); and why a
-card of the hand cannot be picked (reason(): lnr/play.py loads this module for that toast too).
+quit, each item with what it does or why it cannot be chosen now (docs/rules.md §4).
 
 lnr/play.py loads this module when START opens the menu and it drops itself when the menu
 closes: its code (about 2 KB as .mpy) is not in RAM while the game is played, only while the
@@ -8,11 +7,9 @@ menu is up (docs/memory.md). Loading it takes a few ms on a key press, never a f
 While it is up (step S_MENU) Play.key hands it the keys.
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
-from engine.state import (
-    A_PASS, A_STOP, A_LAY, A_CHAOS, P_TURN, P_BUILD, P_CHAOS, P_DICE, FIT_VALUE, FIT_TAKEN,
-    BEND_L, BEND_R, BEND_S,
-)
+from engine.state import A_PASS, A_STOP, A_LAY, A_CHAOS, P_TURN, P_BUILD, P_CHAOS, P_DICE
 from lnr import drop
+from lnr.refusal import reason
 from lnr.hud import S_HAND, S_MENU, S_THINK
 from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
 from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
@@ -65,27 +62,6 @@ def why(play, i):
     if i == _HINT:
         return None if play.app.store.hints else "Hints are off"
     return None
-
-
-def reason(play, c):
-    """Returns why card c of the hand cannot be picked now, in 18 characters or fewer (the
-    toast)."""
-    s = play.game.state
-    if KIND[c] == KIND_CHAOS:  # §4: a turn builds or discards chaos, never both
-        return "Building: no chaos" if s.phase == P_BUILD else "Chaos: discard it"
-    if s.phase == P_CHAOS:
-        return "Chaos cards only"
-    if s.phase != P_TURN and VALUE[c] != s.build_value:
-        return "Build takes %ds" % s.build_value
-    bend = BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S
-    why_not = s.fit(c, bend)
-    if bend == BEND_L and why_not != s.fit(c, BEND_R) and s.fit(c, BEND_R) == FIT_VALUE:
-        why_not = FIT_VALUE
-    if why_not == FIT_VALUE:
-        return "No %d next to a %d" % (VALUE[c], VALUE[s.track[-1]])
-    if why_not == FIT_TAKEN:
-        return "No room ahead"
-    return "It would block"
 
 
 def draw(play):
@@ -152,7 +128,7 @@ def _close(play):
     play.step = S_HAND
     play.ui.show(play.ui.play)
     play.panel = None
-    drop("lnr.actions")
+    drop("lnr.actions", "lnr.refusal")
 
 
 def _discard_chaos(play):

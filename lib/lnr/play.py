@@ -85,12 +85,12 @@ class Play(Turns):
         if c < 0:
             return
         action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
-        if not s.is_legal(action):  # why not, in the toast (lnr/actions.py, for the moment)
-            from lnr import actions
+        if not s.is_legal(action):  # why not, in the toast (lnr/refusal.py, for the moment)
+            from lnr import refusal
 
-            self.toast(actions.reason(self, c))
-            actions = None
-            drop("lnr.actions")
+            self.toast(refusal.reason(self, c))
+            refusal = None
+            drop("lnr.refusal")
             return
         if action >= A_CHAOS:
             self.act(action)

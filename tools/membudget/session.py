@@ -40,6 +40,7 @@ MOMENTARY = {
     "lnr.lastgames": "the Records screen's history read",
     "engine.order": "the penalty cards' orders offered, a chaos discard's order",
     "lnr.actions": "the play screen's action menu, while it is up",
+    "lnr.refusal": "why a card cannot be picked: its toast, the action menu's Build line",
     "lnr.penalty": "the penalty order panel, while it is up",
     "lnr.look": "looking around the track (SELECT), while it lasts",
 }
