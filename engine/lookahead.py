@@ -79,6 +79,7 @@ class Search:
         p = Planner(s, self.w)
         p.options = {}
         best = p.choose()
+        p.done()  # its options and values stay; its caches go before the samples (RAM)
         self.planner = p
         self.work = p.work
         self.unit = p.work  # the most work one planner has done in this search

@@ -215,6 +215,12 @@ class Valuer:
         # by it, the same count on every runtime, so the cap holds the time on a SAMD51.
         self.work = len(tv) + len(hand)
 
+    def done(self):
+        """Lets go of what valuing filled in (the piles' tops, the big builds' odds): up to 1 KB
+        that engine.lookahead would hold through its samples with the decision's planner,
+        kept for its options (RAM, docs/memory.md). Valuing again after this fails."""
+        self.tops = self.far = self.big = None
+
     # ------------------------------------------------------------- valuing outcomes
 
     def hand_part(self, k, v, broken, chaos, lastv, open_):
