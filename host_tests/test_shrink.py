@@ -218,8 +218,7 @@ def test_the_build_renames_with_every_shipped_files_keywords(tmp_path):
     out = deploy.folded_sources([("lib/lnr/x.py", ours), ("lib/somelib.py", lib)],
                                 program_names=False)
     assert out["lib/lnr/x.py"] == b"def on_tick(a, b=0):\n    return a + b\n"
-    # The library's own parameters keep their names (a caller outside may pass them).
-    assert out["lib/somelib.py"] == b"def each(callback):\n    callback(3)\n"
+    assert out["lib/somelib.py"] == b"def each(a):\n    a(3)\n"
 
 
 def test_a_double_star_whose_names_cannot_be_told_stops_the_build(tmp_path):
@@ -419,13 +418,16 @@ def test_the_mapping_back_catches_a_careless_rename():
                             "a = 1\n\ndef f():\n    a = 2\n    return a + a\n")
 
 
-def test_a_librarys_parameters_keep_their_names_and_its_locals_are_renamed():
-    # tools/shrink.py shrink_locals(): a caller outside the shipped tree may pass a
-    # library's parameter by keyword; its locals no caller sees.
+def test_a_librarys_parameters_and_locals_are_renamed_but_a_shipped_keyword():
+    # The build shrinks the libraries too (tools/deploy.py folded_sources()): the board runs
+    # no caller but the shipped tree, whose keywords keep their names.
     source = "def f(count, *, step=1):\n    total = count + step\n    return total\n"
-    out = shrink.shrink_locals({"lib/somelib.py": source})["lib/somelib.py"]
-    assert out == "def f(count, *, step=1):\n    a = count + step\n    return a\n"
-    assert assert_same_meaning(source, out) == {(1, "total"): "a"}
+    ours = "from somelib import f\n\nR = f(2, step=3)\n"
+    names = shrink.keywords({"lib/somelib.py": source, "lib/lnr/x.py": ours})
+    out = shrink.shrink({"lib/somelib.py": source}, names)["lib/somelib.py"]
+    assert out == "def f(a, *, step=1):\n    b = a + step\n    return b\n"
+    assert assert_same_meaning(source, out) == {(1, "count"): "a", (1, "total"): "b"}
+
 
 
 # ---- the short names are the board's own ----------------------------------------------------

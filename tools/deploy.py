@@ -464,10 +464,10 @@ def folded_sources(items, names=None, program_names=True):
     engine's) get the constants they share folded and their private constants written as
     their values (tools/fold.py), then the parameters no shipped call passes by keyword and
     their locals renamed to short names (tools/shrink.py), then the names the program defines
-    renamed to names in ROM or short ones (tools/rename.py); the libraries get their locals
-    renamed; every module's docstrings are left out (tools/nodocs.py). The steps but the
-    parameters and the program's names change nothing in a .mpy file: they are for a board
-    that compiles the .py file. `names`: a dict that receives {old name: new name} of
+    renamed to names in ROM or short ones (tools/rename.py); the libraries get their
+    parameters and locals renamed too (tools/shrink.py); every module's docstrings are left
+    out (tools/nodocs.py). Only the parameters' and the program's names change a .mpy file:
+    the other steps are for a board that compiles the .py file. `names`: a dict that receives {old name: new name} of
     tools/rename.py's step; program_names=False leaves that step out."""
     ours = {}
     for path, src in items:
@@ -482,9 +482,11 @@ def folded_sources(items, names=None, program_names=True):
     shipped = {path: src.read_text(encoding="utf-8")
                for path, src in items if path.endswith(".py")}
     try:
-        texts = shrink.shrink(texts, shrink.keywords(shipped))
-        libraries = shrink.shrink_locals({path: text for path, text in shipped.items()
-                                          if path.startswith("lib/") and not is_ours(path)})
+        keyword_names = shrink.keywords(shipped)
+        texts = shrink.shrink(texts, keyword_names)
+        libraries = shrink.shrink({path: text for path, text in shipped.items()
+                                   if path.startswith("lib/") and not is_ours(path)},
+                                  keyword_names)
     except ValueError as e:
         raise DeployError(f"tools/shrink.py can't rename parameters or locals: {e}") from None
     others = {path: text for path, text in shipped.items() if not is_ours(path)}

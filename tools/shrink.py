@@ -27,9 +27,10 @@ A parameter's new name is the first of SHORT that the function does not use in a
 other parameters, any name its body or a nested scope reads or writes, keyword names of the
 shipped calls), a local's the first such of LOCALS (keywords allowed: no call passes a local),
 so the same few names serve every function. A function nested in another is renamed after it,
-with the outer one's new names as names it uses. `self` stays: it is in ROM already.
-shrink_locals() renames the libraries' locals alike, never their parameters (a caller outside
-the shipped tree may pass one by keyword).
+with the outer one's new names as names it uses. `self` stays: it is in ROM already. The build
+shrinks the libraries' modules too: the board runs no code but the shipped tree, whose calls
+keywords() reads, so a library's parameter no shipped call passes by keyword is no name anyone
+reaches (adafruit_display_text's `new_label_direction`, `outline_accent_ranges` ...).
 
 Every line stays where it was (tracebacks name the source's lines), and a module's meaning is
 unchanged: host_tests/test_shrink.py maps the names back and compares the syntax trees, and
@@ -285,7 +286,7 @@ def shrink_module(text, keyword_names, params_too=True, locals_too=True):
 
 
 def shrink(sources, keyword_names, locals_too=True):
-    """Returns {module: text} for {module: text} of the shipped modules that are ours, each
+    """Returns {module: text} for {module: text} of shipped modules, each
     parameter no call passes by keyword (`keyword_names`: keywords() of every shipped module)
     and each local renamed to a short name (locals_too=False: the parameters only)."""
     out = {}
@@ -296,16 +297,3 @@ def shrink(sources, keyword_names, locals_too=True):
             raise ValueError("%s: %s" % (name, e)) from None
     return out
 
-
-def shrink_locals(sources):
-    """Returns {name: text} for {name: text} of shipped modules that are not ours (the
-    libraries): their functions' locals renamed, their parameters as they were. A local is no
-    name in a compiled module, so this changes only what a board interns when it compiles the
-    .py file (`make flash --no-mpy`)."""
-    out = {}
-    for name, text in sources.items():
-        try:
-            out[name] = shrink_module(text, (), params_too=False)
-        except ValueError as e:
-            raise ValueError("%s: %s" % (name, e)) from None
-    return out
