@@ -134,6 +134,15 @@ def _import_text(node, keep, indent):
     return [first] + [""] * (node.end_lineno - node.lineno)
 
 
+def _parents(tree):
+    # {node: the node it is a child of} of a syntax tree.
+    parents = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    return parents
+
+
 def _literal(value, parent):
     # An int's text where a name was: in parentheses where a bare literal would not read the
     # same (a negative value, `7.bit_length()`).
@@ -152,10 +161,7 @@ def fold_module(text, known, exports=()):
     objects = _folded_objects(tree, known)
     if not folds and not objects:
         return text
-    parents = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[child] = node
+    parents = _parents(tree)
     lines = text.split("\n")
     spans = []
     for node in ast.walk(tree):
@@ -308,15 +314,13 @@ def inline_private_module(text):
     mine = {n: v for n, v in own_constants(tree).items() if n.startswith("_")}
     bound = {}
     for node in ast.walk(tree):
-        for name in _identifiers_bound(node):
+        stored = isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+        for name in (node.id,) if stored else binding_names(node):
             bound[name] = bound.get(name, 0) + 1
     values = {n: v for n, v in mine.items() if bound.get(n) == 1}
     if not values:
         return text
-    parents = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[child] = node
+    parents = _parents(tree)
     lines = text.split("\n")
     spans = []
     definitions = []
@@ -344,21 +348,24 @@ def inline_private_module(text):
     return "\n".join(lines)
 
 
-def _identifiers_bound(node):
-    # The names a node binds (a stored name, a parameter, a def or class, an import, a
-    # global or nonlocal statement, `except ... as`).
-    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-        return (node.id,)
+def binding_names(node):
+    """Returns the names a node binds other than as an ast.Name: a parameter, a def or class,
+    an import, `except ... as`, a global or nonlocal statement, a match pattern's capture
+    (tools/shrink.py uses it too)."""
     if isinstance(node, ast.arg):
         return (node.arg,)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return (node.name,)
     if isinstance(node, ast.alias):
         return ((node.asname or node.name).split(".")[0],)
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return tuple(node.names)
     if isinstance(node, ast.ExceptHandler) and node.name:
         return (node.name,)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        return (node.name,)
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return (node.rest,)
     return ()
 
 

@@ -138,30 +138,10 @@ def _inside(func):
         yield from ast.walk(stmt)
 
 
-def _identifiers(node):
-    # Every identifier a node uses as a variable, bound or read, other than as an ast.Name:
-    # parameters, def and class names, imports, `except ... as`, global and nonlocal names.
-    if isinstance(node, ast.arg):
-        return (node.arg,)
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return (node.name,)
-    if isinstance(node, ast.alias):
-        return ((node.asname or node.name).split(".")[0],)
-    if isinstance(node, ast.ExceptHandler) and node.name:
-        return (node.name,)
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return tuple(node.names)
-    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-        return (node.name,)
-    if isinstance(node, ast.MatchMapping) and node.rest:
-        return (node.rest,)
-    return ()
-
-
 def _stored_in_nested(func):
     # Names stored or deleted in a scope nested in the function (a comprehension's variable,
     # a nested function's or class's local): not the function's own there. (The nested
-    # scopes' other bindings, their parameters first, are _identifiers().)
+    # scopes' other bindings, their parameters first, are fold.binding_names().)
     out = set()
     for node in _inside(func):
         if isinstance(node, _SCOPES):
@@ -199,7 +179,7 @@ def plan(func, keyword_names, renamed_outside=None, params_too=True, locals_too=
         if isinstance(node, ast.Name):
             names.add(renamed_outside.get(node.id, node.id))
         else:
-            for name in _identifiers(node):
+            for name in fold.binding_names(node):
                 names.add(name)
                 bound_otherwise.add(name)
     if names & DYNAMIC:
