@@ -362,11 +362,13 @@ CASES = [
      "def f(p):\n    count = p\n    return count\n", ["f(4)"], {"a"},
      {(1, "p"): "b", (1, "count"): "a"}),
     ("a nested function stores the name: the outer local keeps it, the inner one is renamed",
-     "def f(p):\n    n = 1\n    def g():\n        n = 2\n        return n\n    return g() + n + p\n",
+     "def f(p):\n    n = 1\n    def g():\n        n = 2\n        return n\n"
+     "    return g() + n + p\n",
      ["f(10)"], set(),
      {(1, "p"): "a", (3, "n"): "a"}),
     ("`nonlocal` in a nested function: kept",
-     "def f():\n    n = 1\n    def g():\n        nonlocal n\n        n += 1\n    g()\n    return n\n",
+     "def f():\n    n = 1\n    def g():\n        nonlocal n\n        n += 1\n"
+     "    g()\n    return n\n",
      ["f()"], set(),
      {}),
     ("a walrus in a comprehension binds the function's local: kept",
@@ -379,7 +381,8 @@ CASES = [
      {(3, "count"): "a"}),
     ("`with ... as` and a method's locals",
      "class C:\n    def __enter__(self):\n        return 5\n    def __exit__(self, *exc):\n"
-     "        return False\n    def m(self, p):\n        with C() as got:\n            doubled = got * p\n"
+     "        return False\n    def m(self, p):\n        with C() as got:\n"
+     "            doubled = got * p\n"
      "        return doubled\n",
      ["C().m(2)"], set(),
      {(4, "exc"): "a", (6, "p"): "a", (6, "got"): "b", (6, "doubled"): "c"}),

@@ -467,8 +467,8 @@ def folded_sources(items, names=None, program_names=True):
     renamed to names in ROM or short ones (tools/rename.py); the libraries get their
     parameters and locals renamed too (tools/shrink.py); every module's docstrings are left
     out (tools/nodocs.py). Only the parameters' and the program's names change a .mpy file:
-    the other steps are for a board that compiles the .py file. `names`: a dict that receives {old name: new name} of
-    tools/rename.py's step; program_names=False leaves that step out."""
+    the other steps are for a board that compiles the .py file. `names`: a dict that receives
+    {old name: new name} of tools/rename.py's step; program_names=False leaves that step out."""
     ours = {}
     for path, src in items:
         if is_ours(path):

@@ -329,23 +329,29 @@ def inline_private_module(text):
                 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in values):
             definitions.append(stmt)
     inside = {id(n) for stmt in definitions for n in ast.walk(stmt)}
-    for node in ast.walk(tree):
+    for node in ast.walk(tree):  # every other use is a read: the name is bound once
         if (isinstance(node, ast.Name) and node.id in values and id(node) not in inside):
-            if not isinstance(node.ctx, ast.Load):
-                raise ValueError("line %d: %s stored" % (node.lineno, node.id))
             if node.lineno != node.end_lineno:
                 raise ValueError("a name over two lines at line %d" % node.lineno)
             spans.append((node.lineno, node.col_offset, node.end_col_offset,
                           _literal(values[node.id], parents.get(node))))
     replace_spans(lines, spans)
     for stmt in definitions:
-        head = lines[stmt.lineno - 1].encode()[:stmt.col_offset].decode()
-        tail = lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset:].decode().strip()
-        if head.strip() or (tail and not tail.startswith("#")):
-            raise ValueError("line %d: a constant's line holds more" % stmt.lineno)
-        lines[stmt.lineno - 1:stmt.end_lineno] = (
-            [head + "pass"] + [""] * (stmt.end_lineno - stmt.lineno))
+        replace_statement(lines, stmt, "pass", "a constant")
     return "\n".join(lines)
+
+
+def replace_statement(lines, stmt, text, what):
+    """Puts `text` (indented as the statement) where a statement stood in `lines` (str, one a
+    line), the statement's other lines blank: the lines below stay where they were
+    (tools/nodocs.py uses it too). ValueError, naming `what` the statement is, if it shares a
+    line with other code (a comment after it goes with it)."""
+    head = lines[stmt.lineno - 1].encode()[:stmt.col_offset].decode()
+    tail = lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset:].decode().strip()
+    if head.strip() or (tail and not tail.startswith("#")):
+        raise ValueError("line %d: %s shares its line" % (stmt.lineno, what))
+    lines[stmt.lineno - 1:stmt.end_lineno] = (
+        [head + text if text else ""] + [""] * (stmt.end_lineno - stmt.lineno))
 
 
 def binding_names(node):

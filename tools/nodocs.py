@@ -14,6 +14,8 @@ files CircuitPython's mpy-cross writes with and without the docstrings.
 """
 import ast
 
+from tools import fold
+
 _OWNERS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -33,15 +35,9 @@ def strip(text):
     docstring shares a line with other code (`def f(): "doc"; return 1`)."""
     tree = ast.parse(text)
     lines = text.split("\n")
-    for owner, doc in sorted(docstrings(tree), key=lambda pair: -pair[1].lineno):
-        first = lines[doc.lineno - 1].encode()
-        head = first[:doc.col_offset].decode()
-        tail = lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode().strip()
-        if head.strip() or (tail and not tail.startswith("#")):
-            raise ValueError("line %d: a docstring shares its line" % doc.lineno)
+    for owner, doc in docstrings(tree):
         only = len(owner.body) == 1 and not isinstance(owner, ast.Module)
-        lines[doc.lineno - 1:doc.end_lineno] = (
-            [head + "pass" if only else ""] + [""] * (doc.end_lineno - doc.lineno))
+        fold.replace_statement(lines, doc, "pass" if only else "", "a docstring")
     return "\n".join(lines)
 
 

@@ -168,11 +168,11 @@ def _own_stores(func):
     return out
 
 
-def plan(func, keyword_names, renamed_outside=None, params_too=True, locals_too=True):
+def plan(func, keyword_names, renamed_outside=None, locals_too=True):
     """Returns {old name: new name} for the function's parameters and locals (see the module
     docstring). `renamed_outside`: {old: new} of the enclosing functions' names, whose new
-    names the body will use in place of the old ones. params_too=False: the locals only;
-    locals_too=False: the parameters only."""
+    names the body will use in place of the old ones. locals_too=False: the parameters
+    only."""
     renamed_outside = renamed_outside or {}
     names, bound_otherwise = set(), set()
     for node in _inside(func):
@@ -188,7 +188,7 @@ def plan(func, keyword_names, renamed_outside=None, params_too=True, locals_too=
     nested = _stored_in_nested(func)
     taken = names | set(params) | set(keyword_names)
     out = {}
-    for name in params if params_too else ():
+    for name in params:
         if name in KEPT or name in SHORT or name in keyword_names:
             continue
         if name in bound_otherwise or name in nested:
@@ -223,22 +223,22 @@ def _span(lines, lineno, col, name, new):
     return (lineno, col, col + len(name.encode()), new)
 
 
-def _spans(nodes, lines, keyword_names, renames, params_too=True, locals_too=True):
-    # The replacements for the parameters of the functions in nodes (at any depth) and of the
-    # functions nested in those. `renames`: {old: new} of the enclosing functions'
-    # parameters, in force where nodes run.
+def _spans(nodes, lines, keyword_names, renames, locals_too=True):
+    # The replacements for the parameters and locals of the functions in nodes (at any depth)
+    # and of the functions nested in those. `renames`: {old: new} of the enclosing functions'
+    # names, in force where nodes run.
     out = []
     for node in nodes:
         if not isinstance(node, _FUNCTIONS):
             out.extend(_spans(ast.iter_child_nodes(node), lines, keyword_names, renames,
-                              params_too, locals_too))
+                              locals_too))
             continue
         # Its decorators, defaults and annotations run where it is defined: here.
         body = node.body if isinstance(node.body, list) else [node.body]
         outside = [part for part in ast.iter_child_nodes(node)
                    if not any(part is stmt for stmt in body)]
-        out.extend(_spans(outside, lines, keyword_names, renames, params_too, locals_too))
-        mine = plan(node, keyword_names, renames, params_too, locals_too)
+        out.extend(_spans(outside, lines, keyword_names, renames, locals_too))
+        mine = plan(node, keyword_names, renames, locals_too)
         for p in _params(node):
             if p.arg in mine:
                 out.append(_span(lines, p.lineno, p.col_offset, p.arg, mine[p.arg]))
@@ -248,17 +248,16 @@ def _spans(nodes, lines, keyword_names, renames, params_too=True, locals_too=Tru
                                  mine[inner.id]))
         inner_renames = dict(renames)
         inner_renames.update(mine)
-        out.extend(_spans(body, lines, keyword_names, inner_renames, params_too,
-                          locals_too))
+        out.extend(_spans(body, lines, keyword_names, inner_renames, locals_too))
     return out
 
 
-def shrink_module(text, keyword_names, params_too=True, locals_too=True):
+def shrink_module(text, keyword_names, locals_too=True):
     """Returns `text` with its parameters and locals renamed (see the module docstring);
-    params_too=False: its locals only; locals_too=False: its parameters only."""
+    locals_too=False: its parameters only."""
     tree = ast.parse(text)
     lines = text.split("\n")
-    spans = _spans([tree], lines, keyword_names, {}, params_too, locals_too)
+    spans = _spans([tree], lines, keyword_names, {}, locals_too)
     if len(spans) != len(set(spans)):
         raise ValueError("a name renamed twice")
     fold.replace_spans(lines, spans)
@@ -266,9 +265,9 @@ def shrink_module(text, keyword_names, params_too=True, locals_too=True):
 
 
 def shrink(sources, keyword_names, locals_too=True):
-    """Returns {module: text} for {module: text} of shipped modules, each
-    parameter no call passes by keyword (`keyword_names`: keywords() of every shipped module)
-    and each local renamed to a short name (locals_too=False: the parameters only)."""
+    """Returns {module: text} for {module: text} of shipped modules, each parameter no call
+    passes by keyword (`keyword_names`: keywords() of every shipped module) and each local
+    renamed to a short name (locals_too=False: the parameters only)."""
     out = {}
     for name, text in sources.items():
         try:
