@@ -5,6 +5,7 @@
 #   make play      the simulator in a window
 #   make flash     copy the game to a connected board (PORT=/dev/ttyACM0 to choose)
 #   make bench     bot strength and speed
+#   make pystack   the Python stack the app needs on a board (make flash sets it)
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +13,7 @@ PY := $(VENV)/bin/python
 MPVM := tools/mpvm/node_modules/.package-lock.json
 STUBS := .venv-stubs
 
-.PHONY: test pytest mpcheck cpcheck typecheck play flash bench screenshots clean
+.PHONY: test pytest mpcheck cpcheck typecheck play flash bench screenshots clean pystack
 
 # The three at once (each one's output kept together), and on a fresh machine the two venvs
 # and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
@@ -37,6 +38,11 @@ cpcheck: $(VENV)/.stamp
 .PHONY: cpcheck-report
 cpcheck-report: $(VENV)/.stamp
 	$(PY) -m tools.cpcheck --report-caps
+
+# The Python stack the app needs, on MicroPython's VM with a board's pystack (tools/pystack.py;
+# host_tests/test_pystack.py holds the size make flash sets in settings.toml).
+pystack: $(VENV)/.stamp $(MPVM)
+	$(PY) -m tools.pystack --smallest
 
 $(VENV)/.stamp: requirements/*.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

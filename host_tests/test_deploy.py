@@ -309,7 +309,12 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     assert sorted(plan.remove) == ["lib/engine/gone.py", "lib/engine/old/x.py",
                                    "lib/neopixel.mpy"]
     on_drive = files_under(drive)
-    assert on_drive.pop("settings.toml") and on_drive.pop("lib/someone_elses.mpy")
+    # The user's setting stays, the pystack's size is added (tools/pystack.py).
+    assert on_drive.pop("settings.toml").decode().splitlines() == [
+        "CIRCUITPY_WEB_API_PASSWORD = 'x'",
+        "# Lok'n'Roll needs this much of Python's stack (make flash sets it)",
+        "CIRCUITPY_PYSTACK_SIZE = %d" % deploy.PYSTACK_SIZE]
+    assert on_drive.pop("lib/someone_elses.mpy")
     assert on_drive == tree.files
     assert not (drive / "lib" / "engine" / "old").exists()
 
@@ -322,6 +327,38 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     plan = deploy.sync_folder(tree, drive)
     assert plan.copy == ["lib/engine/rng.py"]
     assert files_under(drive)["lib/engine/rng.py"] == tree.files["lib/engine/rng.py"]
+
+
+SIZE = deploy.PYSTACK_SIZE
+NOTE = "# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
+
+
+@pytest.mark.parametrize("before, after", [
+    (None, NOTE + "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),  # no file: one with the line
+    ("A = 1", "A = 1\n" + NOTE + "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),  # no last newline
+    # CircuitPython reads the keys before the first [table] only: the line goes there, in the
+    # file's own line ends; a key of that name inside a table is not the setting.
+    ("A = 1\r\n[t]\r\nCIRCUITPY_PYSTACK_SIZE = 9000\r\n",
+     "A = 1\r\n" + NOTE.replace("\n", "\r\n") + "CIRCUITPY_PYSTACK_SIZE = %d\r\n[t]\r\n"
+     "CIRCUITPY_PYSTACK_SIZE = 9000\r\n" % SIZE),
+    ("CIRCUITPY_PYSTACK_SIZE=2000  # small\nB = 2\n",  # too small: that line, changed
+     "CIRCUITPY_PYSTACK_SIZE = %d  # small\nB = 2\n" % SIZE),
+    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
+])
+def test_settings_get_the_pystack_size_and_keep_the_users_lines(before, after):
+    assert deploy.settings_with_pystack(before) == after
+    assert deploy.settings_with_pystack(after) == after  # once is enough
+
+
+def test_a_larger_pystack_of_the_users_stays():
+    text = "CIRCUITPY_PYSTACK_SIZE = %d  # mine\n" % (2 * SIZE)
+    assert deploy.settings_with_pystack(text) == text
+    assert deploy.settings_change(text.encode()) is None
+
+
+def test_settings_that_are_not_text_are_left_alone(capsys):
+    assert deploy.settings_change(b"\xff\xfe A = 1\n") is None
+    assert "CIRCUITPY_PYSTACK_SIZE = %d to it yourself" % SIZE in capsys.readouterr().out
 
 
 def test_drive_with_other_circuitpython_major_refuses_mpy(tmp_path):

@@ -20,6 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tools import fakeboard  # noqa: E402
+from tools.deploy import PYSTACK_SIZE  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
@@ -126,7 +127,10 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     built = files_under(tmp_path / "build")
     assert files_under(drive) == built
     assert {"code.py", "boot.py", "lib/neopixel.py", "lib/engine/state.py"} <= set(built)
-    assert len(re.findall(r"^  copy ", r.stdout, re.M)) == len(built) - 1  # boot.py was there
+    # boot.py was there; settings.toml is written, not copied: the pystack's size (the user's
+    # other lines would stay, see below).
+    assert len(re.findall(r"^  copy ", r.stdout, re.M)) == len(built) - 2
+    assert "  settings.toml: CIRCUITPY_PYSTACK_SIZE = %d" % PYSTACK_SIZE in r.stdout
     # ... and the board was reset with microcontroller.reset(): boot.py ran again.
     board.wait_for(reset_done(n))
     assert elapsed < 30
@@ -136,12 +140,12 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     n = len(board.events())
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Up to date: %d files unchanged, nothing copied." % len(built) in r.stdout
+    assert "Up to date: %d files unchanged, nothing copied." % (len(built) - 1) in r.stdout
     assert "  copy " not in r.stdout
     board.wait_for(reset_done(n))
     assert {p: (drive / p).stat().st_mtime_ns for p in built} == before
     execs = [e for e in board.events()[n:] if e["event"] == "exec"]
-    assert len(execs) == 3  # probe, scan, reset: no file writes
+    assert len(execs) == 4  # probe, scan, settings.toml read, reset: no file writes
 
     # One changed source: only that file goes over.
     (tmp_path / "src" / "engine" / "rng.py").write_text(
@@ -166,9 +170,14 @@ def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_bo
     assert "  remove lib/engine/zombie.py" in r.stdout
     assert "  remove lib/neopixel.mpy" in r.stdout
     on_drive = files_under(drive)
-    assert on_drive.pop("settings.toml") == b"X = 1\n"
+    # The user's settings stay; the pystack's size is added (tools/pystack.py: the app needs it).
+    assert on_drive.pop("settings.toml") == (
+        b"X = 1\n# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
+        b"CIRCUITPY_PYSTACK_SIZE = %d\n" % PYSTACK_SIZE)
     assert on_drive.pop("lib/adafruit_motor/servo.mpy") == b"C\x06user's"
-    assert on_drive == files_under(tmp_path / "build")
+    built = files_under(tmp_path / "build")
+    built.pop("settings.toml")  # the build's own, for a drive that has none
+    assert on_drive == built
 
 
 @pytest.mark.parametrize("algo", ["sha256", "crc32"])

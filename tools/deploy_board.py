@@ -16,7 +16,8 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fa
 
 import ast
 
-from tools.deploy import DeployError, Plan, READ_ONLY_HELP, check_version, say, summary
+from tools.deploy import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
+                          check_version, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
@@ -128,6 +129,17 @@ def _lnr_scan(walk, files, dirs, want):
 _lnr_scan(__ARGS__)
 del _lnr_scan
 """
+
+# The drive's settings.toml as bytes (repr()'d), or None: make flash sets the pystack's size in it
+# and leaves the user's other lines as they are (tools/deploy.py settings_with_pystack()).
+READ_SETTINGS = """\
+try:
+    _f = open('/%s', 'rb')
+    print(repr(_f.read()))
+    _f.close()
+except OSError:
+    print('None')
+""" % SETTINGS
 
 RESET = "import time, microcontroller\ntime.sleep(0.1)\nmicrocontroller.reset()\n"
 
@@ -256,6 +268,12 @@ def scan(t, tree):
     return found, found_dirs, algo
 
 
+def read_settings(t):
+    """Returns the bytes of the board's settings.toml, or None if it has none."""
+    out = _exec(t, READ_SETTINGS, "Reading " + SETTINGS)
+    return ast.literal_eval(out.strip().splitlines()[-1])
+
+
 def apply(t, tree, plan):
     from mpremote.transport import TransportError, TransportExecError
 
@@ -284,6 +302,10 @@ def apply(t, tree, plan):
                 t.fs_rmdir("/" + d)
             except (OSError, TransportExecError):
                 pass  # not empty: something of the user's is in it
+        if plan.settings is not None:
+            step = "Writing " + SETTINGS
+            say(f"  {SETTINGS}: {PYSTACK_KEY} = {PYSTACK_SIZE}")
+            t.fs_writefile("/" + SETTINGS, plan.settings)
     except (OSError, TransportExecError) as e:
         raise fail(step, e) from None
     except TransportError as e:
@@ -327,8 +349,11 @@ def flash(tree, port=None, reset=True):
         if werr:
             raise DeployError(f"The board can't write CIRCUITPY (OSError {werr}).")
         files, dirs, algo = scan(t, tree)
-        plan = Plan(tree, files, dirs, algo)
+        settings = read_settings(t)
+        plan = Plan(tree, files, dirs, algo, settings)
         need = plan.bytes_to_copy(tree) - sum(files.get(p, (0,))[0] for p in plan.copy)
+        if plan.settings is not None:
+            need += len(plan.settings) - len(settings or b"")
         if free >= 0 and need > free:
             raise DeployError(f"CIRCUITPY has {free} bytes free but the game needs {need} more. "
                               "Delete files you don't need from it, then flash again.")

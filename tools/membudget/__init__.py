@@ -51,7 +51,8 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
 
 Where: census.py (1), modules.py (2 and 4), session.py (3), report.py (the tables), __main__.py
 (the command); vmrun.py runs the scripts of vm/ (the code that runs on the VM) over the device's
-tree; vm/sizes.py has (1)'s formulas, for the census and the VM alike.
+tree; vm/sizes.py has (1)'s formulas, for the census and the VM alike; vm/board.py is the board
+the app runs on there. vm/pystack.py is tools/pystack.py's (the Python stack, not the heap).
 
 Not measured (hence the margin under 96 KB): CircuitPython's own heap use (USB, the display's
 bus and internals, the supervisor), fragmentation, C objects' exact sizes, and where the

@@ -65,18 +65,29 @@ def _tree(tmp, form="py"):
             "--tree", VM_CODE + ":/lib/tools/membudget/vm"]
 
 
-def run(script, args=(), form="py"):
+class VmError(SystemExit):
+    """A run on the VM failed; `output`: the end of what it wrote."""
+
+    def __init__(self, output):
+        SystemExit.__init__(self, "membudget: the MicroPython VM run failed")
+        self.output = output
+
+
+def run(script, args=(), form="py", options=(), quiet=False):
     """Runs tools/membudget/vm/`script` on the MicroPython VM with the device tree in `form`
-    ("py" or "mpy"); returns its stdout lines split into words."""
+    ("py" or "mpy"), run.mjs's `options` before it (e.g. ("--pystack", "2048")); returns its
+    stdout lines split into words. Raises VmError if it fails (its output on stderr unless
+    `quiet`)."""
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
         raise SystemExit("membudget: the MicroPython VM is not installed "
                          "(npm ci --prefix tools/mpvm)")
     with tempfile.TemporaryDirectory() as tmp:
         trees = _tree(tmp, form)
-        out = subprocess.run(["node", "--expose-gc", RUNNER] + trees
+        out = subprocess.run(["node", "--expose-gc", RUNNER] + list(options) + trees
                              + [os.path.join(VM_CODE, script)] + [str(a) for a in args],
                              capture_output=True, text=True, cwd=ROOT, check=False)
     if out.returncode:
-        sys.stderr.write(out.stdout[-3000:] + out.stderr)
-        raise SystemExit("membudget: the MicroPython VM run failed")
+        if not quiet:
+            sys.stderr.write(out.stdout[-3000:] + out.stderr)
+        raise VmError(out.stdout[-3000:] + out.stderr)
     return [line.split() for line in out.stdout.splitlines() if line.strip()]

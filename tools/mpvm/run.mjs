@@ -1,6 +1,7 @@
 // Run a Python script on the real MicroPython VM (WebAssembly port, 1.29) under Node.
 //
-//   node tools/mpvm/run.mjs [--heap BYTES] [--tree HOSTDIR[:VMDIR]]... SCRIPT.py [ARGS...]
+//   node tools/mpvm/run.mjs [--heap BYTES] [--pystack BYTES] [--tree HOSTDIR[:VMDIR]]...
+//                           SCRIPT.py [ARGS...]
 //
 // Why: CPython accepts code that MicroPython/CircuitPython rejects or runs differently;
 // this runs host checks of the pure-Python engine on the VM family the device uses.
@@ -26,6 +27,9 @@
 //   assert                           executed (not stripped); int.bit_length missing
 //   isinstance(True, int)            False: bool is not an int subclass here (True + 1 works)
 //   recursion                        RuntimeError at depth ~150 (32 KiB C stack)
+//   Python frames                    on the pystack (RuntimeError "pystack exhausted"), 8 KiB
+//                                    unless --pystack: as on a CircuitPython board, whose
+//                                    pystack is CIRCUITPY_PYSTACK_SIZE (tools/pystack.py)
 //
 // Heap: this port cannot scan the wasm stack, so gc.collect() inside a script only sets a flag
 // and nothing is freed until control is back in JS. Hence:
@@ -51,7 +55,7 @@ try {
   process.exit(2);
 }
 
-const USAGE = "usage: run.mjs [--heap BYTES] [--tree HOSTDIR[:VMDIR]]... SCRIPT.py [ARGS...]";
+const USAGE = "usage: run.mjs [--heap BYTES] [--pystack BYTES] [--tree HOSTDIR[:VMDIR]]... SCRIPT.py [ARGS...]";
 
 function fail(msg) {
   process.stderr.write(`run.mjs: ${msg}\n${USAGE}\n`);
@@ -60,6 +64,7 @@ function fail(msg) {
 
 // Options stop at the first non-option so the script's own ARGS may start with "--".
 let heap = 512 * 1024;
+let pystackWords = 2048;  // the package's default: 8 KiB of 4-byte words
 const trees = [];
 const argv = process.argv.slice(2);
 while (argv.length && argv[0].startsWith("--")) {
@@ -70,6 +75,11 @@ while (argv.length && argv[0].startsWith("--")) {
   if (opt === "--heap") {
     heap = Number(val);
     if (!Number.isInteger(heap) || heap < 4096) fail(`bad --heap ${val}`);
+  } else if (opt === "--pystack") {
+    // Bytes, as CIRCUITPY_PYSTACK_SIZE; the VM takes whole 4-byte words.
+    const bytes = Number(val);
+    if (!Number.isInteger(bytes) || bytes < 256 || bytes % 4) fail(`bad --pystack ${val}`);
+    pystackWords = bytes / 4;
   } else if (opt === "--tree") {
     // Split on the last ':' so HOSTDIR itself may not contain one, but VMDIR must start with '/'.
     const i = val.lastIndexOf(":");
@@ -119,7 +129,7 @@ const out = lineSink(process.stdout);
 const err = lineSink(process.stderr);
 
 globalThis.mpvmStdout = process.stdout;  // its lastLine, for mpvm.last_line()
-const mp = await loadMicroPython({ heapsize: heap, linebuffer: false, stdout: out.put, stderr: err.put });
+const mp = await loadMicroPython({ heapsize: heap, pystack: pystackWords, linebuffer: false, stdout: out.put, stderr: err.put });
 
 // Copy .py files and the .bin data files the modules read (the sprites, lib/lnr/sprites.bin):
 // the device never sees caches or other files from these trees either.

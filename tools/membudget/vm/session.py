@@ -8,12 +8,12 @@ to one moment inside a move and stops there (tools/membudget/session.py says wha
 """
 import builtins
 import gc
-import os
 import sys
 
 import binascii  # noqa: F401 - C on the board; a .py module on the VM, so loaded before any count
 import mpvm
 
+from tools.membudget.vm.board import Hw
 from tools.membudget.vm.prelude import charged, live, qstr_slack, standin_bytes, standins, units
 
 standins(("displayio", "terminalio"))
@@ -116,83 +116,6 @@ def _probe_drop_new(had):
         Watch.inside = False
 
 
-class _Display:
-    def __init__(self):
-        self.root_group = None
-
-    def refresh(self):
-        pass
-
-
-class _Pixels:
-    def __init__(self):
-        self.p = [(0, 0, 0)] * 5
-        self.brightness = 1.0
-
-    def __len__(self):
-        return 5
-
-    def __setitem__(self, i, v):
-        self.p[i] = v
-
-    def show(self):
-        pass
-
-
-class Hw:
-    """The board as the app sees it (lnr.boards), keys from FRAMES into a keypad-like queue
-    that allocates nothing."""
-
-    name = "vm"
-    width = 160
-    height = 128
-    max_pixels = 5
-
-    def __init__(self):
-        self.display = _Display()
-        self.pixels = _Pixels()
-        self.nvm = bytearray(b"\xff" * 8192)  # microcontroller.nvm: one 8 KB erase block
-        self.drive = "/drive"  # a folder of the VM stands for CIRCUITPY, writable to the game
-        self.drive_writable = True
-        try:
-            os.mkdir(self.drive)
-        except OSError:
-            pass
-        self.seed = SEED
-        self.now = 0x1FFF0000
-        self.i = 0
-        self.queue = [0] * 80
-        self.head = 0
-        self.tail = 0
-        self.idle = 0
-
-    def ticks_ms(self):
-        return self.now
-
-    def next_key(self):
-        if self.head == self.tail:
-            return -1
-        k = self.queue[self.head % 80]
-        self.head += 1
-        return k
-
-    def wait_frame(self):
-        if self.i < len(FRAMES):
-            k = FRAMES[self.i]
-            self.i += 1
-            if k >= 0:
-                if self.tail - self.head >= 64:
-                    raise RuntimeError("key queue overflow at frame %d" % self.i)
-                self.queue[self.tail % 80] = k
-                self.tail += 1
-        else:
-            self.idle += 1
-            if self.idle > 60 and self.head == self.tail:
-                return False
-        self.now = (self.now + 30) & 0x1FFFFFFF
-        return True
-
-
 def label(app):
     """The phase the app is in: an index into membudget's LABELS."""
     if app.screen != SC_PLAY or app.game is None:
@@ -230,7 +153,7 @@ async def main():
     # would be in the baseline and freed later, out of the app's figures.
     unit = await units()
     print("UNIT", ",".join([str(u) for u in unit]))
-    hw = Hw()
+    hw = Hw(FRAMES, SEED)
     Watch.q0 = qstr_slack()
     base = await live()
     import lnr  # after the baseline: the app's package is the app's

@@ -1,0 +1,42 @@
+"""The Python stack (pystack) the app needs on a board, on MicroPython's VM with a pystack the
+size of a board's (tools/pystack.py): what `make flash` sets in settings.toml
+(tools/deploy.py PYSTACK_SIZE) lets the whole session play and `best` decide every move of
+whole games of every mode from as deep as the app starts its search; CircuitPython's default
+does not (why the setting exists)."""
+import os
+
+import pytest
+
+from tools import pystack
+from tools.deploy import PYSTACK_SIZE
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(autouse=True)
+def _vm():
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
+        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+
+
+def test_the_app_plays_under_the_pystack_make_flash_sets():
+    c = pystack.Check(PYSTACK_SIZE)
+    assert c.ok, c.failed()
+    assert c.session.count > 8000  # the whole session's frames
+    assert c.bots.count > 2000  # best's decisions, every seat of every game
+    # The bots' searches began at least as deep as the app's deepest one.
+    assert c.bots.search <= c.session.search
+    assert c.pad > 0
+
+
+def test_circuitpythons_default_pystack_is_not_enough():
+    # The reason make flash writes settings.toml: with the default the game stops early.
+    c = pystack.Check(pystack.BOARD_DEFAULT)
+    assert not c.ok
+    assert pystack.EXHAUSTED in c.failed()
+
+
+def test_a_pystack_smaller_than_the_need_fails_the_check():
+    # The check can fail: half of what make flash sets is below what the bots' search needs
+    # (python -m tools.pystack --smallest: about 2.8 KB).
+    assert not pystack.Check(PYSTACK_SIZE // 2).ok
