@@ -84,9 +84,10 @@ def reason(state, action, risk, cards, build_risk):
 
 
 def explain(state, action, planner):
-    """Returns reason() for `action` from `planner`, an engine.ai Planner of `state` that has
-    chosen with its `options` recorded: the risk and cards of its best plan that starts with
-    `action` (or with a card of the same kind, the same plan)."""
+    """Returns reason() for `action` from `planner`'s `options` and `build_risk`: an engine.ai
+    Planner of `state` that has chosen with its options recorded, or an engine.lookahead
+    Search that kept them. The risk and cards of its best plan that starts with `action` (or
+    with a card of the same kind, the same plan)."""
     found = None
     if planner.options:
         found = planner.options.get(action)

@@ -47,11 +47,11 @@ class Planner(Valuer):
         Valuer.__init__(self, state, weights, seat, hand, turns)
         self.last_k = 0
         # Filled by choose(): the chosen plan's expected value (in 1/16 points times 32768;
-        # _order_step: 1/16 points), its chance of derailing (1/32768), how many plans.
+        # _order_step: 1/16 points) and its chance of derailing (1/32768), the best so far
+        # while it runs. (Few attributes: each is a slot of the object's table, 8 bytes on the
+        # device, and engine.lookahead's planners are many.)
         self.value = 0
         self.risk = 0
-        self.plans = 0
-        self.cards_laid = 0  # cards the chosen plan lays from now on
         self.build_risk = -1  # the best-valued build's chance of derailing; -1: no build fits
         self.build_val = 0
         # A dict, if given: first action -> (value, chance of derailing, cards laid) of the
@@ -66,9 +66,9 @@ class Planner(Valuer):
         p = s.phase
         if p == P_ORDER:
             return self._order_step()
-        self.best_val = None
+        self.value = None
         self.best_act = None
-        self.best_risk = 0
+        self.risk = 0
         open_ = open_ahead(s.cells, s.head)
         if p == P_TURN:
             self._consider(self.expected(0, 1, 0, 0, open_), A_PASS)
@@ -86,22 +86,18 @@ class Planner(Valuer):
             for bend in (BEND_L, BEND_R):
                 if s.fit(s.pending, bend) == 0:
                     self._builds(VALUE[s.pending], s.build_sum, bend)
-        self.value = self.best_val
-        self.risk = self.best_risk
         return self.best_act
 
     def _consider(self, val, act):
-        self.plans += 1
         opts = self.options
         if opts is not None:
             old = opts.get(act)
             if old is None or val < old[0]:
                 opts[act] = (val, self.last_risk, self.last_k)
-        if self.best_val is None or val < self.best_val:
-            self.best_val = val
+        if self.value is None or val < self.value:
+            self.value = val
             self.best_act = act
-            self.best_risk = self.last_risk
-            self.cards_laid = self.last_k
+            self.risk = self.last_risk
         self.last_k = 0
 
     def _chaos_plans(self, p, open_):
@@ -315,3 +311,8 @@ class Planner(Valuer):
                 first = c
         self.value = best
         return A_PILE + first
+
+    def done(self):
+        """Valuer.done(), and the last build's cards and path too."""
+        Valuer.done(self)
+        self.cards = self.deepest = None

@@ -75,8 +75,8 @@ def hint(state, rng=None):
         return None, ""
     if rng is None:
         rng = Rng(state.turn, _STREAM_HINT)
-    search = Search(state, weights(state.mode), rng)
+    search = Search(state, weights(state.mode), rng, True)
     action = search.choose()
     from engine.advice import explain  # its words load with the hint only (RAM)
 
-    return action, explain(state, action, search.planner)
+    return action, explain(state, action, search)

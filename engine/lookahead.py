@@ -42,6 +42,19 @@ CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _S
 _CLONE = const(25)  # copying a State
 _STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 
+# The Planner and the State that every planner and every copy of a search are, from one
+# decision to the next (a bot's turn is several): each is set up afresh for each use
+# (Planner.__init__, State.copy_to), so its table of some 30 attributes is made once. Made anew
+# for each of the dozens of planners and copies of a decision, each table grew step by step,
+# ten blocks made and dropped, which left CircuitPython's heap in pieces (RAM, docs/memory.md).
+# Their lists are let go after each decision. {0: the Planner, 1: the State}, once made.
+_spare = {}
+
+
+def forget():
+    """Lets go of the spare Planner and State (the next search makes them again)."""
+    _spare.clear()
+
 
 def unseen(state, seat):
     """Returns the cards `seat` cannot see, in a canonical order (sorted ids): the deck, the
@@ -60,9 +73,12 @@ def unseen(state, seat):
 
 class Search:
     """One decision of the seat to move, `weights` a table of engine/ai_weights.py, `rng`
-    the bot's own engine.rng.Rng."""
+    the bot's own engine.rng.Rng; `keep`: choose() keeps engine.ai's options of the decision
+    (`options`: first action -> (value, chance of derailing, cards laid) of the best plan that
+    starts with it) and its best build's chance of derailing (`build_risk`), which
+    engine.advice explains the hint from."""
 
-    def __init__(self, state, weights, rng):
+    def __init__(self, state, weights, rng, keep=False):
         self.s = state
         self.w = weights
         self.rng = rng
@@ -71,16 +87,30 @@ class Search:
         self.turns = turns_left(state)
         self.work = 0
         self.samples = 0  # rounds of samples completed by choose()
-        self.planner = None  # engine.ai's Planner of this decision, its options recorded
+        self.keep = keep
+        self.options = None
+        self.build_risk = -1
 
     def choose(self):
         """Returns the action to take."""
+        a = self._choose()
+        # RAM: the spares keep no lists between decisions (the hint loads its words after
+        # this, engine.bots).
+        if 0 in _spare:
+            _spare[0].done()
+        if 1 in _spare:
+            _spare[1].release()
+        return a
+
+    def _choose(self):
         s = self.s
-        p = Planner(s, self.w)
+        p = self._planner(s)
         p.options = {}
         best = p.choose()
-        p.done()  # its options and values stay; its caches go before the samples (RAM)
-        self.planner = p
+        p.done()  # its options and values stay; its lists go before the samples (RAM)
+        if self.keep:
+            self.options = p.options
+            self.build_risk = p.build_risk
         self.work = p.work
         self.unit = p.work  # the most work one planner has done in this search
         if s.phase == P_ORDER or turns_left(s) == 0:
@@ -111,8 +141,20 @@ class Search:
                 seen.append(v)  # engine.ai's values of the candidates, in order
         if len(cands) < 2:
             return best
-        opts = None  # RAM: not held through the samples (docs/memory.md)
-        return self._sample(cands, seen, p.work)
+        first = p.work
+        opts = p = None  # RAM: not held through the samples (docs/memory.md)
+        return self._sample(cands, seen, first)
+
+    def _planner(self, state, seat=-1, hand=None, turns=-1):
+        # engine.ai's Planner(state, self.w, seat, hand, turns): the spare one set up afresh
+        # (Planner.__init__ sets every attribute a use reads before it sets it), see _spare.
+        p = _spare.get(0)
+        if p is None:
+            p = _spare[0] = Planner(state, self.w, seat, hand, turns)
+        else:
+            p.done()  # its lists go before the new ones are made
+            p.__init__(state, self.w, seat, hand, turns)
+        return p
 
     def _afford(self):
         # Returns True if one more planner fits under CAP: as costly as the costliest yet.
@@ -129,7 +171,7 @@ class Search:
         while state.turn == self.turn and state.phase != P_DICE and not state.is_terminal():
             if not self._afford():
                 return False
-            p = Planner(state, self.w)
+            p = self._planner(state)
             a = p.choose()
             self._spent(p)
             p = None  # RAM: let go before the next one is built (docs/memory.md)
@@ -220,7 +262,9 @@ class Search:
 
     def _evaluate(self, a, pres, after, ci, dealt, rest, ndeck, draws, u, u2):
         # The value of option `a` in one sample (see _leaf), or None if the work passed CAP.
-        c = self.s.clone()
+        # The copy is the spare State (see _spare).
+        c = _spare.get(1)
+        c = _spare[1] = self.s.clone() if c is None else self.s.copy_to(c)
         self.work += _CLONE
         self._deal(c, dealt, rest, ndeck, draws)
         acts = pres[ci]
@@ -255,7 +299,7 @@ class Search:
         hand = c.hands[self.seat]
         if c.seat == self.seat and not c.is_terminal():
             hand = hand[:-1]  # the next turn's draw
-        p = Planner(c, self.w, self.seat, hand, self.turns)
+        p = self._planner(c, self.seat, hand, self.turns)
         now = p.settled()
         self.work += p.work
         p = None  # RAM: not held through the other seats' planners below (docs/memory.md)
@@ -297,7 +341,7 @@ class Search:
             else:
                 if not self._afford():
                     return False
-                p = Planner(c, self.w)
+                p = self._planner(c)
                 c.apply(p.choose())
                 self._spent(p)
                 p = None  # RAM: let go before the next seat's is built
@@ -313,7 +357,7 @@ class Search:
             if c.lost:
                 v += LOSS * _PROB
         else:
-            p = Planner(c, self.w)
+            p = self._planner(c)
             p.choose()
             self._spent(p)
             v = p.value

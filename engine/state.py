@@ -338,7 +338,13 @@ class State:
 
     def clone(self):
         """Returns an independent copy (lists copied; cards are ints)."""
-        s = State(self.mode, 0)
+        return self.copy_to(State(self.mode, 0))
+
+    def copy_to(self, s):
+        """Makes the State `s` an independent copy of this one and returns it: clone() into an
+        object made before (engine.lookahead copies into one again and again: the table of its
+        attributes is made once, not grown step by step for every copy; RAM)."""
+        s.mode = self.mode
         s.players = self.players
         s.deck = self.deck[:]
         s.track = self.track[:]
@@ -365,9 +371,15 @@ class State:
         s.derail_left = self.derail_left
         s.earned = self.earned
         s.taken = self.taken
-        if self.log is not None:
-            s.log = self.log.copy()
+        s.log = None if self.log is None else self.log.copy()
         return s
+
+    def release(self):
+        """Lets go of this State's cards, track and log: a State kept only to be copied into
+        again (copy_to(); engine.lookahead) holds none of them meanwhile (RAM). Nothing else
+        may be asked of it until then."""
+        self.deck = self.track = self.bends = self.cells = self.hands = self.piles = None
+        self.box = self.penalty = self.log = None
 
     def _key(self):
         return (

@@ -164,10 +164,11 @@ class Valuer:
         if hand is None:
             hand = state.hands[seat]
         self.seat = seat
-        self.turns = turns_left(state) if turns < 0 else turns
+        if turns < 0:
+            turns = turns_left(state)
         self.w = None
-        if weights is not None and self.turns > 0:
-            self.w = _row(weights, bucket(self.turns))
+        if weights is not None and turns > 0:
+            self.w = _row(weights, bucket(turns))
         self.challenge = state.mode == MODE_CHALLENGE
         pile = []
         psum = 0
@@ -176,11 +177,15 @@ class Valuer:
             psum += VALUE[c]
         self.pile = pile
         self.psum = psum
-        tv = []
-        tb = []
-        for c in state.track:
-            tv.append(VALUE[c])
-            tb.append(1 if KIND[c] == KIND_BROKEN else 0)
+        # Made at their length: a list grown by append() doubles its room (RAM: dozens of
+        # planners a decision, engine.lookahead).
+        track = state.track
+        tv = [0] * len(track)
+        tb = [0] * len(track)
+        for i in range(len(track)):
+            c = track[i]
+            tv[i] = VALUE[c]
+            tb[i] = 1 if KIND[c] == KIND_BROKEN else 0
         self.tv = tv
         self.tb = tb
         bahead = 0
@@ -216,10 +221,13 @@ class Valuer:
         self.work = len(tv) + len(hand)
 
     def done(self):
-        """Lets go of what valuing filled in (the piles' tops, the big builds' odds): up to 1 KB
-        that engine.lookahead would hold through its samples with the decision's planner,
-        kept for its options (RAM, docs/memory.md). Valuing again after this fails."""
+        """Lets go of what valuing needs (the State, the track's and the pile's values, the
+        hand's counts) and filled in (the piles' tops, the big builds' odds): about 1 KB late
+        in a game that engine.lookahead would hold through its samples with the decision's
+        planner, kept for its options and values (RAM, docs/memory.md). Valuing again after
+        this fails."""
         self.tops = self.far = self.big = None
+        self.tv = self.tb = self.pile = self.hand = self.s = None
 
     # ------------------------------------------------------------- valuing outcomes
 

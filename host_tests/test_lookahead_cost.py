@@ -16,25 +16,30 @@ from engine.state import MODE_NAMES, State, deal
 
 @pytest.mark.parametrize("mode", ["solo", "challenge", "rival", "table"])
 def test_a_search_counts_every_planner_copy_and_step_it_makes(mode, monkeypatch):
-    planners = []
+    planners = []  # the Planner objects made
+    finished = []  # the work of each use of one that was set up again (Search._planner)
     counts = {"apply": 0, "clone": 0}
 
     class CountedPlanner(lookahead.Planner):
         def __init__(self, *args):
+            if any(p is self for p in planners):
+                finished.append(self.work)
+            else:
+                planners.append(self)
             super().__init__(*args)
-            planners.append(self)
 
-    apply, clone = State.apply, State.clone
+    apply, copy_to = State.apply, State.copy_to
 
     def counted_apply(state, action):
         counts["apply"] += 1
         return apply(state, action)
 
-    def counted_clone(state):
+    def counted_copy_to(state, other):  # clone() is a copy_to() into a new State
         counts["clone"] += 1
-        return clone(state)
+        return copy_to(state, other)
 
     monkeypatch.setattr(lookahead, "Planner", CountedPlanner)
+    lookahead.forget()  # the spare Planner is made again, counted
     searched = 0
     for seed in (3, 11):
         chance = Rng(seed, 0)
@@ -49,14 +54,16 @@ def test_a_search_counts_every_planner_copy_and_step_it_makes(mode, monkeypatch)
                 state.apply(state.rival_action())
                 continue
             del planners[:]
+            del finished[:]
             counts["apply"] = counts["clone"] = 0
             search = lookahead.Search(state, weights(state.mode), rng)
             monkeypatch.setattr(State, "apply", counted_apply)
-            monkeypatch.setattr(State, "clone", counted_clone)
+            monkeypatch.setattr(State, "copy_to", counted_copy_to)
             action = search.choose()
             monkeypatch.setattr(State, "apply", apply)
-            monkeypatch.setattr(State, "clone", clone)
-            done = (sum(p.work for p in planners) + lookahead._CLONE * counts["clone"]
+            monkeypatch.setattr(State, "copy_to", copy_to)
+            done = (sum(finished) + sum(p.work for p in planners)
+                    + lookahead._CLONE * counts["clone"]
                     + lookahead._STEP * counts["apply"])
             assert search.work == done, (mode, seed, state.turn, search.work, done, counts)
             searched += search.samples > 0

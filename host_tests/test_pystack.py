@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.fixture(autouse=True)
 def _vm():
     if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which "
+                    "installs it")
 
 
 def test_the_app_plays_under_the_pystack_make_flash_sets():

@@ -56,8 +56,10 @@ CP_SECTION = [
     "Where the VM is harsher than a board, so that the check errs on the safe side: it splits"
     " `-X heapsize` into 4 equal areas, where a board's heap grows by areas on demand; and "
     "displayio allocates a Bitmap's pixels without collecting first, which fails on a heap "
-    "full of garbage where a board would grow its heap. Like a board's, its collector keeps "
-    "whatever a stack slot still points to, stale or not.",
+    "full of garbage where a board would grow its heap; and it keeps a Python call's frame in"
+    " the heap when there is room, where a board keeps frames on its pystack, outside the "
+    "heap (its size is set in settings.toml by make flash: tools/pystack.py). Like a board's,"
+    " its collector keeps whatever a stack slot still points to, stale or not.",
     "",
     "What fails first under a cap is not the peak but a block in one piece. Screens' and "
     "moves' code loaded and dropped again leaves the app's long-lived objects (the engine's "
@@ -68,7 +70,9 @@ CP_SECTION = [
     "still lies above the peak: loading a screen's code needs blocks of up to a few KB, and "
     "the `best` bot's search in a move (a bot's plan, the hint: lnr/think.py) holds copies "
     "of the State, its planners and its frames while it runs, which no reading between two "
-    "frames sees: under the smallest caps that search is what fails first.",
+    "frames sees: under the smallest caps that search is what failed first, until its "
+    "planners and copies became spare objects set up afresh (see below: the smallest .mpy cap"
+    " went from 83 to 79 KB).",
     "",
 ]
 
@@ -286,6 +290,14 @@ def report(census, later, names, forms, heap_kb):
            "code that deals, saves and counts games) nor the other modes' weights "
            "(engine.ai_weights is dropped once engine.bots holds the game's table), and the "
            "play screen lets the last turn's States go at a new turn.",
+           "- The `best` bot's search (engine.lookahead) makes dozens of planners and copies "
+           "of the State in a decision. Each is one spare object set up afresh (a Planner's "
+           "__init__, State.copy_to()): made anew, each object's table of some 30 attributes "
+           "grew step by step, about ten blocks made and dropped, and that left the heap in "
+           "pieces (a 232-byte table was what CircuitPython's VM refused under the smallest "
+           "caps). The spares keep no lists between decisions, the decision's own planner "
+           "keeps only its options (for the hint's words), and a planner's lists are made at "
+           "their length (a list grown by append() doubles its room).",
            "- The board's build folds the constants the modules share into the code that uses "
            "them (tools/fold.py): the names of actions, phases, screens, colours and sprites "
            "are no globals and no interned names there, and lnr.sprites leaves RAM after "
