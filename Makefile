@@ -19,7 +19,7 @@ STUBS := .venv-stubs
 # and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
 # the cores, instead of after them.
 test:
-	$(MAKE) --no-print-directory -j3 --output-sync=target pytest mpcheck cpcheck-report
+	$(MAKE) --no-print-directory -j3 --output-sync=target pytest mpcheck cpcheck
 
 pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp
 	$(PY) -m pytest -q -rs -n auto host_tests/
@@ -32,12 +32,6 @@ mpcheck: $(MPVM)
 # line and a skip where it is missing (tools/cpvm.py, docs/hardware.md).
 cpcheck: $(VENV)/.stamp
 	$(PY) -m tools.cpcheck
-
-# What make test runs while issue 9 is open (the app does not fit the caps yet): the same
-# checks, a run over its cap printed as OVER CAP instead of failing (tools/cpcheck.py).
-.PHONY: cpcheck-report
-cpcheck-report: $(VENV)/.stamp
-	$(PY) -m tools.cpcheck --report-caps
 
 # The Python stack the app needs, on MicroPython's VM with a board's pystack (tools/pystack.py;
 # host_tests/test_pystack.py holds the size make flash sets in settings.toml).

@@ -21,7 +21,7 @@ except ImportError:  # CPython
 
 
 from engine.ai import Planner
-from engine.lookahead import Search
+from engine.lookahead import Search, forget
 from engine.rng import Rng
 from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER
 
@@ -77,6 +77,7 @@ def hint(state, rng=None):
         rng = Rng(state.turn, _STREAM_HINT)
     search = Search(state, weights(state.mode), rng, True)
     action = search.choose()
+    forget()  # the search's spare objects go before the words load (RAM)
     from engine.advice import explain  # its words load with the hint only (RAM)
 
     return action, explain(state, action, search)

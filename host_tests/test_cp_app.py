@@ -65,14 +65,6 @@ def offline_tree(keys, tmp_path_factory):
     return drive
 
 
-# Issue 9 is open: on CircuitPython's VM the .mpy files need about 83 KB today (docs/memory.md:
-# `python -m tools.cpapp --smallest`), over the 80 KB cap; the .py sources fit their 112 KB.
-# The .mpy tests hold the cap as the issue sets it and are expected to fail until the app fits;
-# strict, so the marker must go the moment one passes.
-OVER_CAP = pytest.mark.xfail(strict=True, reason="issue 9 open: the app does not fit the cap yet")
-
-
-@OVER_CAP
 def test_the_mpy_files_play_the_whole_session_under_80_kb(mpy):
     """The issue's step 3: what `make flash` sends plays power-up, every mode, hints, save &
     quit, Continue and every menu with at most 80 KB of the heap (docs/memory.md)."""
@@ -121,7 +113,6 @@ def test_idle_frames_of_the_main_loop_allocate_nothing(keys):
     assert max(r["bytes"] for r in kinds[cpapp.EVENTS]) > 0
 
 
-@OVER_CAP
 def test_an_offline_flash_tree_plays_the_whole_session_under_80_kb(keys, offline_tree):
     f = _form("mpy", keys, offline_tree)
     try:

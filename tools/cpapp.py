@@ -859,10 +859,9 @@ def play_frames(frames_keys=None, form="mpy", runs=2):
 
 # ---------------------------------------------------------------------------------------------
 
-def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print, caps_fail=True):
+def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print):
     """The app's checks on CircuitPython's VM, printed with `out`; returns True if all pass
-    (or are skipped: the VM or its mpy-cross missing, one line each). caps_fail=False: a run
-    over its cap is printed but does not fail the checks."""
+    (or are skipped: the VM or its mpy-cross missing, one line each)."""
     caps = dict(CAPS_KB, **(caps or {}))
     if cpvm.vm() is None:
         for form in forms:
@@ -889,7 +888,7 @@ def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print, caps_f
         cals[form] = f.cal
         out(r.line())
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
-        ok = ok and (r.ok or not caps_fail)
+        ok = ok and r.ok
     if cals:
         out("\n".join(phase_table(cals)))
         out("\n".join(import_lines({form: import_costs(form) for form in cals})))

@@ -12,10 +12,6 @@
 
 --mpy-kb / --py-kb lower or raise a cap (the check fails once it is below what the app needs),
 --smallest bisects the smallest cap each form completes under. Exits 1 if any check fails.
---report-caps (what `make test` runs while issue 9 is open: the app does not fit the caps yet)
-prints the same lines, an over-cap run marked OVER CAP, and fails only on the other checks;
-host_tests/test_cp_app.py holds the caps as known failures that must not start passing
-unnoticed.
 Where the VM is missing (a user's fresh machine) each check prints one line saying so and the
 command exits 0: `make test` still runs everything else.
 """
@@ -52,23 +48,15 @@ def main(argv=None):
                     help="bisect the smallest cap in KB each form completes under")
     ap.add_argument("--no-frames", action="store_true",
                     help="skip the allocation and time of every frame")
-    ap.add_argument("--report-caps", action="store_true",
-                    help="an app run over its cap is printed (OVER CAP), not a failure")
     args = ap.parse_args(argv)
     ok = engine_check()
     sys.stdout.flush()
-    over = []
 
     def out(text):
-        if args.report_caps and text.startswith("circuitpython ") and " FAILED" in text:
-            over.append(text)
-            text += "   <- OVER CAP (issue 9 open)"
         print(text, flush=True)
 
     ok = cpapp.check({"mpy": args.mpy_kb, "py": args.py_kb}, smallest=args.smallest,
-                     frames=not args.no_frames, out=out, caps_fail=not args.report_caps) and ok
-    if over:
-        print("cpcheck: %d run(s) over the cap; `make cpcheck` fails on them" % len(over))
+                     frames=not args.no_frames, out=out) and ok
     return 0 if ok else 1
 
 
