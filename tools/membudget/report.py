@@ -72,7 +72,7 @@ CP_SECTION = [
     "of the State, its planners and its frames while it runs, which no reading between two "
     "frames sees: under the smallest caps that search is what failed first, until its "
     "planners and copies became spare objects set up afresh (see below: the smallest .mpy cap"
-    " went from 83 to 79 KB).",
+    " went from 83 to 80 KB).",
     "",
 ]
 
