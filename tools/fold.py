@@ -375,12 +375,18 @@ def binding_names(node):
     return ()
 
 
-def inline_private(sources):
-    """Returns {module: text} with inline_private_module() applied to each."""
+def each_module(transform, sources):
+    """Returns {module: transform(text)} for {module: text} (the build's steps are each a
+    function of one module's text); a ValueError it raises names its module."""
     out = {}
     for name, text in sources.items():
         try:
-            out[name] = inline_private_module(text)
+            out[name] = transform(text)
         except ValueError as e:
             raise ValueError("%s: %s" % (name, e)) from None
     return out
+
+
+def inline_private(sources):
+    """Returns {module: text} with inline_private_module() applied to each."""
+    return each_module(inline_private_module, sources)

@@ -43,10 +43,4 @@ def strip(text):
 
 def strip_all(sources):
     """Returns {name: text} with strip() applied to each of {name: text}."""
-    out = {}
-    for name, text in sources.items():
-        try:
-            out[name] = strip(text)
-        except ValueError as e:
-            raise ValueError("%s: %s" % (name, e)) from None
-    return out
+    return fold.each_module(strip, sources)

@@ -61,7 +61,8 @@ class Run:
             elif parts[0] in ("FRAMES", "DECISIONS", "PROBE"):
                 self.count = int(parts[1])
         text = " ".join(" ".join(p) for p in lines)
-        if self.fail is None and (EXHAUSTED in text or "Traceback" in text or "rror" in text):
+        if self.fail is None and (EXHAUSTED in text or "Traceback" in text
+                                  or "error" in text.lower()):
             self.fail = text[-2000:]  # lnr.main.run caught it and printed it (its error screen)
         if self.fail is None and self.count is None:
             self.fail = "the run ended without its figures: " + text[-2000:]

@@ -268,11 +268,6 @@ def shrink(sources, keyword_names, locals_too=True):
     """Returns {module: text} for {module: text} of shipped modules, each parameter no call
     passes by keyword (`keyword_names`: keywords() of every shipped module) and each local
     renamed to a short name (locals_too=False: the parameters only)."""
-    out = {}
-    for name, text in sources.items():
-        try:
-            out[name] = shrink_module(text, keyword_names, locals_too=locals_too)
-        except ValueError as e:
-            raise ValueError("%s: %s" % (name, e)) from None
-    return out
+    return fold.each_module(
+        lambda text: shrink_module(text, keyword_names, locals_too=locals_too), sources)
 
