@@ -16,8 +16,8 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fa
 
 import ast
 
-from tools.deploy import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
-                          check_version, say, summary)
+from tools.sync import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
+                        check_version, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
