@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from tools.app_script import Model
-from tools.sim import parse_keys, _script
+from tools.sim import key_script, parse_keys
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -139,7 +139,7 @@ def test_whole_game_runs_on_micropython(tmp_path, device_libs, mode, seed):
     # Then every other screen: title, records, settings (a change), how to play (2 pages).
     tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
             "B", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "RIGHT", "B"]
-    frames = _script(m.keys + tour)
+    frames = key_script(m.keys + tour)
     out = _vm(tmp_path, device_libs, frames, seed)
     played = [int(n) for n in out["PLAYED"].split()]
     assert played == [1 if i == mode else 0 for i in range(4)]

@@ -56,6 +56,29 @@ def test_the_audio_log_of_a_headless_game_lists_its_sounds(tmp_path):
     assert "dice" in names[:first] and "run" in names[:first]
 
 
+def test_a_board_without_a_speaker_plays_the_same_game_silently():
+    # lnr/boards/pybadge.py: hw.player is None where the board has no speaker or it cannot be
+    # opened (lnr/sound.py: "everything is then a no-op"). The same keys then play the same
+    # game: the same screen, LEDs and NVM, nothing heard, no error.
+    seed = 5
+    m = Model(MODE_SOLO, seed)
+    m.play_simple(3)
+    keys = m.keys + [SETTLE]
+
+    def without_speaker(hw):
+        hw.player = None
+        sim.load_app()(hw)
+
+    with sim_fast.fast():
+        heard = sim.run_headless(keys, seed=seed)
+        silent = sim.run_headless(keys, seed=seed, app=without_speaker)
+    assert heard.ok and silent.ok, silent.error
+    assert [name for _, name in heard.audio].count("lay") >= 1  # the keys do play sounds
+    assert silent.audio == []
+    assert silent.screen == heard.screen and silent.leds == heard.leds
+    assert silent.nvm == heard.nvm and silent.frames == heard.frames
+
+
 def test_the_sound_setting_is_saved_and_silences_the_game(tmp_path):
     nvm = str(tmp_path / "nvm.bin")
     with sim_fast.fast():

@@ -4,8 +4,6 @@ not) and changes a line's colour by giving it another of the palettes the lines 
 ink (RAM: a palette is 64 B on the board); the shared palettes never change."""
 import os
 
-import pytest
-
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -41,46 +39,45 @@ def font_lines(root):
     return out
 
 
-@pytest.fixture
-def writes(monkeypatch):
-    """The tiles written to any TileGrid, as (grid, x, y), and the grids given a new
-    pixel_shader, from the moment the test asks for them."""
-    tiles = []
-    shaders = []
-    tile_grid = displayio.TileGrid
-    set_tile = tile_grid._set_tile  # pylint: disable=protected-access
-    shader = tile_grid.pixel_shader
+class WatchedLine(displayio.TileGrid):
+    """A line of text like `like` (the same font sheet, palette and width) that records each
+    tile written to it and each palette given to it, through TileGrid's public API: what
+    Ui.put calls, and what the board's displayio marks for the next refresh."""
 
-    def record_tile(grid, x, y, tile):
-        tiles.append((grid, x, y))
-        set_tile(grid, x, y, tile)
+    def __init__(self, like):
+        super().__init__(like.bitmap, pixel_shader=like.pixel_shader, width=like.width,
+                         height=1, tile_width=like.tile_width, tile_height=like.tile_height)
+        self.tiles = []  # the index of each tile written
+        self.shaders = []  # each palette given
 
-    def record_shader(grid, palette):
-        shaders.append(grid)
-        shader.fset(grid, palette)
+    def __setitem__(self, index, value):
+        self.tiles.append(index)
+        super().__setitem__(index, value)
 
-    monkeypatch.setattr(tile_grid, "_set_tile", record_tile)
-    monkeypatch.setattr(tile_grid, "pixel_shader", property(shader.fget, record_shader))
-    return tiles, shaders
+    def _give_shader(self, palette):
+        self.shaders.append(palette)
+        displayio.TileGrid.pixel_shader.fset(self, palette)
+
+    pixel_shader = property(displayio.TileGrid.pixel_shader.fget, _give_shader)
 
 
-def test_put_writes_only_the_tiles_that_change_and_the_palette_only_when_the_ink_does(writes):
+def test_put_writes_only_the_tiles_that_change_and_the_palette_only_when_the_ink_does():
     r = run(INTO_A_GAME)
     ui = r.app.ui
-    line = ui.side[1]
+    line = WatchedLine(ui.side[1])
     ui.put(line, "Score 12")
-    tiles, shaders = writes
-    del tiles[:], shaders[:]
+    assert line_text(line) == "Score 12" and line_ink(line) == WHITE
+    del line.tiles[:], line.shaders[:]
     ui.put(line, "Score 12")
-    assert tiles == [] and shaders == []  # the same text again: nothing to redraw
+    assert line.tiles == [] and line.shaders == []  # the same text again: nothing to redraw
     ui.put(line, "Score 13")
-    assert tiles == [(line, 7, 0)] and shaders == []
-    del tiles[:]
+    assert line.tiles == [7] and line.shaders == [] and line_text(line) == "Score 13"
+    del line.tiles[:]
     ui.put(line, "Score")  # shorter: only the tiles that were characters become spaces
-    assert [x for _, x, _ in tiles] == [6, 7] and line_text(line) == "Score"
-    del tiles[:]
+    assert line.tiles == [6, 7] and line_text(line) == "Score"
+    del line.tiles[:]
     ui.put(line, "Score", RED)
-    assert tiles == [] and shaders == [line] and line_ink(line) == RED
+    assert line.tiles == [] and line.shaders == [ui.inks[RED]] and line_ink(line) == RED
     ui.put(line, "Score 1234567")  # cut to the line's 8 characters, white again
     assert line_text(line) == "Score 12" and line_ink(line) == WHITE
     ui.put(line, "\x7f~")  # what the font lacks shows as "?"

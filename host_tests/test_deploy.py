@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy, deploy_board, imports  # noqa: E402
+from tools import deploy, deploy_board, imports, sync  # noqa: E402
 from tools.deploy import DeployError  # noqa: E402
 
 def source_root(tmp_path):
@@ -346,18 +346,18 @@ NOTE = "# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
     ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
 ])
 def test_settings_get_the_pystack_size_and_keep_the_users_lines(before, after):
-    assert deploy.settings_with_pystack(before) == after
-    assert deploy.settings_with_pystack(after) == after  # once is enough
+    assert sync.settings_with_pystack(before) == after
+    assert sync.settings_with_pystack(after) == after  # once is enough
 
 
 def test_a_larger_pystack_of_the_users_stays():
     text = "CIRCUITPY_PYSTACK_SIZE = %d  # mine\n" % (2 * SIZE)
-    assert deploy.settings_with_pystack(text) == text
-    assert deploy.settings_change(text.encode()) is None
+    assert sync.settings_with_pystack(text) == text
+    assert sync.settings_change(text.encode()) is None
 
 
 def test_settings_that_are_not_text_are_left_alone(capsys):
-    assert deploy.settings_change(b"\xff\xfe A = 1\n") is None
+    assert sync.settings_change(b"\xff\xfe A = 1\n") is None
     assert "CIRCUITPY_PYSTACK_SIZE = %d to it yourself" % SIZE in capsys.readouterr().out
 
 
@@ -399,7 +399,7 @@ def test_a_board_not_running_circuitpython_is_refused():
     tree = deploy.Tree({"code.py": b""})
     with pytest.raises(DeployError, match="runs micropython, not CircuitPython. Install "
                                           "CircuitPython 10.x first"):
-        deploy.check_version(tree, "micropython", (1, 26, 0), "The board at /dev/ttyACM0")
+        sync.check_version(tree, "micropython", (1, 26, 0), "The board at /dev/ttyACM0")
 
 
 def test_to_a_missing_folder(tmp_path):
@@ -412,8 +412,8 @@ def test_checksums_match_the_boards_algorithms():
     data = bytes(range(256)) * 40 + b"tail"
     import hashlib
     import zlib
-    assert deploy.digest(data, "sha256") == hashlib.sha256(data).hexdigest()
-    assert deploy.digest(data, "crc32") == "%08x" % zlib.crc32(data)
+    assert sync.digest(data, "sha256") == hashlib.sha256(data).hexdigest()
+    assert sync.digest(data, "crc32") == "%08x" % zlib.crc32(data)
     # The board's Adler-32 in Python (deploy_board.SCAN), reduced every 512 bytes.
     a, b = 1, 0
     for i in range(0, len(data), 512):
@@ -422,7 +422,7 @@ def test_checksums_match_the_boards_algorithms():
             b += a
         a %= 65521
         b %= 65521
-    assert deploy.digest(data, "adler32") == "%04x%04x" % (b, a)
+    assert sync.digest(data, "adler32") == "%04x%04x" % (b, a)
 
 
 # ---- finding the board ------------------------------------------------------------------------

@@ -54,12 +54,6 @@ def test_the_log_says_when_and_what(tmp_path):
     assert log.getvalue() == "120 dice\n3030 derail\n"
 
 
-def test_no_speaker_is_silent():
-    sound = Sound(None)
-    sound.play("dice", 0)
-    sound.update(30)
-
-
 def test_synthio_plays_every_effect_without_allocating_per_frame(tmp_path):
     if cpvm.vm() is None:
         pytest.skip(cpvm.MISSING_VM)

@@ -16,8 +16,8 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fa
 
 import ast
 
-from tools.deploy import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
-                          check_version, say, summary)
+from tools.sync import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
+                        check_version, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
@@ -226,7 +226,9 @@ def _close(t):
         pass
 
 
-def _exec(t, code, what):
+def run_code(t, code, what):
+    """Runs `code` in the board's raw REPL and returns its output; raises DeployError naming
+    `what` if it fails there or the board is gone."""
     from mpremote.transport import TransportError, TransportExecError
     try:
         return t.exec(code).decode("utf-8", "replace")
@@ -238,7 +240,7 @@ def _exec(t, code, what):
 
 def probe(t):
     """Returns (implementation, version tuple, machine, write errno or 0, free bytes)."""
-    out = _exec(t, PROBE, "Checking the board")
+    out = run_code(t, PROBE, "Checking the board")
     return ast.literal_eval(out.strip().splitlines()[-1])
 
 
@@ -250,7 +252,7 @@ def scan(t, tree):
     dirs = ["/" + d for d in tree.dirs() if not (d + "/").startswith(owned)]
     want = {"/" + p: len(data) for p, data in tree.files.items()}
     args = ", ".join(repr(a) for a in (walk, files, dirs, want))
-    out = _exec(t, SCAN.replace("__ARGS__", args), "Listing the board's files")
+    out = run_code(t, SCAN.replace("__ARGS__", args), "Listing the board's files")
     found, found_dirs, algo = {}, set(), None
     for line in out.splitlines():
         line = line.strip()
@@ -270,7 +272,7 @@ def scan(t, tree):
 
 def read_settings(t):
     """Returns the bytes of the board's settings.toml, or None if it has none."""
-    out = _exec(t, READ_SETTINGS, "Reading " + SETTINGS)
+    out = run_code(t, READ_SETTINGS, "Reading " + SETTINGS)
     return ast.literal_eval(out.strip().splitlines()[-1])
 
 
@@ -321,7 +323,7 @@ def reset_board(t):
         pass  # it may vanish before acknowledging: that is the reset
 
 
-def _leave(t):
+def leave(t):
     """Back to the friendly REPL and a soft reload, so the game runs again after an error."""
     try:
         t.exit_raw_repl()
@@ -365,7 +367,7 @@ def flash(tree, port=None, reset=True):
         done = True
     finally:
         if not done:
-            _leave(t)
+            leave(t)
         _close(t)
     return 0
 

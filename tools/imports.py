@@ -26,6 +26,8 @@ ROOT_FILES = ("code.py", "boot.py")
 # Packages of ours and where they live in the repository (the board keeps the same names: the
 # deploy writes lib/lnr/ and lib/engine/).
 OUR_PACKAGES = {"lnr": "lib/lnr", "engine": "engine"}
+# Every package of the repository's, the host tools too: no import cycle among any of them.
+REPOSITORY_PACKAGES = dict(OUR_PACKAGES, tools="tools")
 
 # Modules CircuitPython 10 has built in on a PyBadge/PyGamer (its SAMD51 full build) that the app
 # may import: an import of anything else must be a shipped library or one of ours.
@@ -39,11 +41,12 @@ CIRCUITPYTHON_BUILTINS = frozenset((
 ))
 
 
-def module_files(root=ROOT):
-    """Returns {module name: Path} for our packages' modules (a package is its __init__)."""
+def module_files(root=ROOT, packages=None):
+    """Returns {module name: Path} for the modules of `packages` ({package: folder}, default
+    OUR_PACKAGES: the board's; a package is its __init__)."""
     root = Path(root)
     out = {}
-    for pkg, rel in OUR_PACKAGES.items():
+    for pkg, rel in (packages or OUR_PACKAGES).items():
         base = root / rel
         for p in sorted(base.rglob("*.py")):
             if "__pycache__" in p.parts:
@@ -128,13 +131,13 @@ def imports_of(path, modname, known, at_load=False):
     return found
 
 
-def graph(root=ROOT, libraries=None, optional=False, at_load=False):
-    """Returns {module: [imported modules]} for our modules, the drive's root files (named by
-    file, e.g. "code.py") and `libraries` ({module name: Path} of shipped libraries' sources).
-    Optional imports are left out unless `optional` is true; with `at_load`, only the imports
-    that run as each module loads."""
+def graph(root=ROOT, libraries=None, optional=False, at_load=False, packages=None):
+    """Returns {module: [imported modules]} for our modules (those of `packages`, default
+    OUR_PACKAGES), the drive's root files (named by file, e.g. "code.py") and `libraries`
+    ({module name: Path} of shipped libraries' sources). Optional imports are left out unless
+    `optional` is true; with `at_load`, only the imports that run as each module loads."""
     root = Path(root)
-    files = module_files(root)
+    files = module_files(root, packages)
     files.update(libraries or {})
     for name in ROOT_FILES:
         if (root / name).is_file():

@@ -122,14 +122,14 @@ def from_board(port):
     """Returns (NVM bytes, a temporary folder holding the drive's copy, or None) of the
     board at `port`, read with mpremote."""
     from tools.deploy import DeployError
-    from tools.deploy_board import _exec, _leave, connect
+    from tools.deploy_board import connect, leave, run_code
 
     try:
         t = connect(port)
     except DeployError as e:
         raise RecordsError(str(e))
     try:
-        out = _exec(t, READ_NVM, "Reading the NVM")
+        out = run_code(t, READ_NVM, "Reading the NVM")
         nvm = bytearray()
         for line in out.splitlines():
             if line.startswith("NVM "):
@@ -141,7 +141,7 @@ def from_board(port):
     except DeployError as e:
         raise RecordsError(str(e))
     finally:
-        _leave(t)
+        leave(t)
     drive = tempfile.mkdtemp(prefix="lnr-records-")
     if data is not None:
         path = os.path.join(drive, copies.FILE)

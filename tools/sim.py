@@ -108,9 +108,10 @@ def parse_keys(text):
     return script
 
 
-def _script(keys):
-    # A script from a text, or from a sequence of names / key numbers / None; an iterator
-    # is kept as it is (a live script).
+def key_script(keys):
+    """Returns the key script `keys` as run_headless() takes it: a list of key numbers or None
+    from a text (parse_keys) or a sequence of names / key numbers / None; an iterator is kept
+    as it is (a live script). Raises ScriptError on what it cannot read."""
     if isinstance(keys, str):
         return parse_keys(keys)
     if iter(keys) is keys:
@@ -437,7 +438,7 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     sounds started to, one `<ms> <name>` line each (Result.audio has them too)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    script = _script(keys)
+    script = key_script(keys)
     display = _new_display()
     display.render_every = render_every
     fresh = drive is None

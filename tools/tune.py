@@ -22,15 +22,7 @@ from multiprocessing import Pool
 
 from engine import valuer
 from engine.ai import Planner
-from engine.valuer import (  # the feature indices are private consts there (no RAM on a device)
-    N_FEATURES, N_BUCKETS, ONE, bucket,
-    _F_CONST as F_CONST, _F_HAND as F_HAND, _F_CHAOS as F_CHAOS, _F_N1 as F_N1,
-    _F_BROKEN as F_BROKEN, _F_PAIRS as F_PAIRS, _F_C4 as F_C4, _F_ROOM as F_ROOM,
-    _F_A0 as F_A0, _F_BEHIND as F_BEHIND, _F_B0 as F_B0, _F_T0 as F_T0, _F_T1 as F_T1,
-    _F_T2 as F_T2, _F_TOP_T0 as F_TOP_T0, _F_TOP_T1 as F_TOP_T1, _F_TOP_CHAOS as F_TOP_CHAOS,
-    _F_BROKEN_AHEAD as F_BROKEN_AHEAD, _F_BLOCKED as F_BLOCKED, _F_TOP as F_TOP,
-    _F_SHUT as F_SHUT, _F_OPEN as F_OPEN, _F_DERAILS as F_DERAILS, _F_LAST as F_LAST,
-)
+from engine.valuer import N_FEATURES, N_BUCKETS, ONE, bucket
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import Search
 from engine.rng import Rng
@@ -41,6 +33,14 @@ FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pa
                  "room", "a0", "a1", "a2", "behind", "b0", "t0", "t1", "t2", "top=t0",
                  "top=t1", "top=chaos", "broken_ahead", "blocked", "top", "shut", "open",
                  "derails", "last")
+# The features' indices, by name. engine/valuer.py numbers the features in this order with
+# private consts (no RAM on a board), which no other module may import.
+(F_CONST, F_HAND, F_CHAOS, F_N1, F_BROKEN, F_PAIRS, F_C4, F_ROOM, F_A0, F_BEHIND, F_B0, F_T0,
+ F_T1, F_T2, F_TOP_T0, F_TOP_T1, F_TOP_CHAOS, F_BROKEN_AHEAD, F_BLOCKED, F_TOP, F_SHUT, F_OPEN,
+ F_DERAILS, F_LAST) = (FEATURE_NAMES.index(name) for name in (
+    "const", "hand", "chaos", "n1", "broken", "pairs", "c4", "room", "a0", "behind", "b0", "t0",
+    "t1", "t2", "top=t0", "top=t1", "top=chaos", "broken_ahead", "blocked", "top", "shut",
+    "open", "derails", "last"))
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engine",
                    "ai_weights.py")
 TRAIN_SEED = 100000  # training and held-out seeds lie far from the bench's 0-499

@@ -30,7 +30,7 @@ def setup(cfg):
     micro = parts["microcontroller"]
     micro.on_reset = _fbjs.reset
     micro.nvm = micro.Nvm(micro.NVM_SIZE, unhexlify(cfg["nvm"]))
-    _fb_sys.implementation = _fb_sys._Impl(tuple(cfg["version"]), cfg["machine"])
+    _fb_sys.implementation = _fb_sys.Implementation(tuple(cfg["version"]), cfg["machine"])
     sys.modules["sys"] = _fb_sys
     _files(storage, cfg)
     _imports(cfg)

@@ -7,7 +7,9 @@ path = _s.path
 argv = _s.argv
 
 
-class _Impl:
+class Implementation:
+    """sys.implementation as CircuitPython 10 shows it (the board's version and machine)."""
+
     def __init__(self, version, machine):
         self.name = "circuitpython"
         self.version = version

@@ -63,10 +63,10 @@ class Census:
     def skip_library(self):
         """Marks as seen the displayio objects Blinka itself holds: terminalio.FONT's glyphs
         (in the firmware's flash on the board) and the start-up splash."""
+        import busdisplay
         import terminalio
-        from displayio import _group
 
-        todo = [terminalio.FONT, _group.circuitpython_splash]
+        todo = [terminalio.FONT, busdisplay.circuitpython_splash]
         while todo:
             obj = todo.pop()
             if id(obj) in self.seen or isinstance(obj, (type, type(sys))):

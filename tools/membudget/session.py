@@ -50,7 +50,7 @@ def session_keys(seed=SEED):
     """Returns the session's frames (a key number or -1 per frame) and what it plays, in
     words: games of every mode made by playing the engine (tools/app_script.py)."""
     from tools.app_script import Model, SETTLE
-    from tools.sim import _script
+    from tools.sim import key_script
     from engine.rng import Rng
     from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
@@ -90,7 +90,7 @@ def session_keys(seed=SEED):
     keys += ["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
              "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE]
     said.append("records, settings, how to play, mode select and table seats")
-    frames = [-1 if k is None else k for k in _script(keys)]
+    frames = [-1 if k is None else k for k in key_script(keys)]
     return frames, said
 
 
