@@ -31,7 +31,7 @@ CANDIDATES = 4  # the options engine.ai rates best that the coach plays out
 HORIZON = 3  # turns of the seat each sample plays on before engine.ai's estimate ends it
 _PROB = 32768  # engine.ai's values are in 1/16 points x 32768
 MARGIN = 4 * ONE * _PROB  # ... within 4 points of its best (engine.ai's units); none: no search
-_STREAM_DICE = 3  # the rng stream of a sample's dice (engine.selfplay uses 0 and 1)
+_STREAM_DICE = 3  # the rng stream of a sample's dice (engine.playout uses 0 and 1)
 
 
 def same_choice(state, a, b):

@@ -32,21 +32,13 @@ def measure_import():
 def peak_of_game(mode, players, seed):
     # The device's loop: a State, the chance Rng and a bot's Rng; no record is kept.
     from engine.bots import random_bot
-    from engine.rng import Rng
-    from engine.state import MODE_NAMES, new_game
+    from engine.playout import seeded, steps
+    from engine.state import MODE_NAMES
 
     base = live()
-    chance = Rng(seed, 0)
-    bots = Rng(seed, 1)
-    state = new_game(MODE_NAMES.index(mode), chance, players)
+    state, chance, bots = seeded(MODE_NAMES.index(mode), seed, players)
     peak = live() - base
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
-            action = random_bot(state, bots)
+    for action in steps(state, chance, random_bot, bots):
         state.apply(action)
         action = None
         peak = max(peak, live() - base)
@@ -60,19 +52,16 @@ def best_cost():
     # the decision's peak) and the live heap after it (what it keeps: dice odds).
     before = live()
     from engine.bots import best_bot, weights
-    from engine.rng import Rng
-    from engine.state import new_game
+    from engine.playout import DECIDE, seeded, steps
 
     weights(0)
     print("import engine.bots + best's solo weights: %d bytes of live heap" % (live() - before))
-    chance = Rng(1, 0)
-    rng = Rng(1, 1)
-    state = new_game(0, chance)
+    state, chance, rng = seeded(0, 1)
     base = live()
     most = kept = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(chance))
+    for action in steps(state, chance):
+        if action != DECIDE:
+            state.apply(action)
             continue
         a0 = live()
         action = best_bot(state, rng)
