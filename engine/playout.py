@@ -10,21 +10,13 @@ step: through the State, a Recorder, a timer or a check, as it needs.
 The board's app does not import this module (it plays its steps one frame at a time), so it
 costs the board no RAM; tools/membudget puts it in the VM's tree beside the board's modules.
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
-
 from engine.codes import P_SETUP
 from engine.rng import Rng
 from engine.state import deal
 
-STREAM_CHANCE = const(0)
-STREAM_BOT = const(1)
-DECIDE = const(-1)  # steps(): the seat to move decides, and no bot was given
+STREAM_CHANCE = 0
+STREAM_BOT = 1
+DECIDE = -1  # steps(): the seat to move decides, and no bot was given
 
 
 def seeded(mode, seed, players=None):

@@ -104,15 +104,17 @@ async def best_cost():
     # live heap between decisions.
     before = await live()
     from engine.bots import best_bot, weights
-    from engine.playout import DECIDE, seeded, steps
 
     weights(0)
     print("import engine.bots + best's solo weights: %d bytes of live heap"
           % ((await live()) - before))
+    from engine.playout import DECIDE, seeded, steps  # the loop: not a cost of the bot
+
     state, chance, rng = seeded(0, 1)
+    game = steps(state, chance)  # made before the base: the device's play has no such loop
     base = await live()
     most = kept = 0
-    for action in steps(state, chance):
+    for action in game:
         if action != DECIDE:
             state.apply(action)
             continue
