@@ -63,7 +63,7 @@ def best_bot(state, rng):
 BOTS = {"random": random_bot, "greedy": greedy_bot, "best": best_bot}
 
 _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
-_STREAM_HINT = const(2)  # the hint's own rng stream (engine.selfplay: 0 chance, 1 the bots)
+_STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
 def hint(state, rng=None):

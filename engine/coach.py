@@ -17,11 +17,9 @@ from engine.valuer import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
 from engine import planner_weights
+from engine.playout import DECIDE, steps
 from engine.rng import Rng
-from engine.state import (
-    A_CHAOS, A_LAY, A_PILE, A_ROLL0, A_ROLL1, MODE_RIVAL, P_DICE, P_ORDER, P_TURN,
-    REMOVED_AT_SETUP,
-)
+from engine.state import A_CHAOS, A_LAY, A_PILE, MODE_RIVAL, P_ORDER, P_TURN, REMOVED_AT_SETUP
 
 ROUND = 8  # samples per round
 SAMPLES = 32  # at most this many samples per option
@@ -31,7 +29,7 @@ CANDIDATES = 4  # the options engine.ai rates best that the coach plays out
 HORIZON = 3  # turns of the seat each sample plays on before engine.ai's estimate ends it
 _PROB = 32768  # engine.ai's values are in 1/16 points x 32768
 MARGIN = 4 * ONE * _PROB  # ... within 4 points of its best (engine.ai's units); none: no search
-_STREAM_DICE = 3  # the rng stream of a sample's dice (engine.selfplay uses 0 and 1)
+_STREAM_DICE = 3  # the rng stream of a sample's dice (engine.playout uses 0 and 1)
 
 
 def same_choice(state, a, b):
@@ -103,12 +101,8 @@ def rollout(state, seat, dice, table, horizon=0):
     value of the seat's next turn (its score now plus the estimate of the rest of the game:
     exact over that turn's dice), less the rival's cards in rival mode (§8)."""
     started = 0
-    while not state.is_terminal():
-        if state.phase == P_DICE:
-            state.apply(A_ROLL1 if dice.randbelow(3) < 2 else A_ROLL0)
-        elif state.is_rival(state.seat):
-            state.apply(state.rival_action())
-        else:
+    for action in steps(state, dice):
+        if action == DECIDE:
             if state.seat == seat and state.phase == P_TURN:
                 if horizon and started == horizon:
                     p = Planner(state, table)
@@ -118,7 +112,8 @@ def rollout(state, seat, dice, table, horizon=0):
                         v -= state.score(0)
                     return v
                 started += 1
-            state.apply(Planner(state, table).choose())
+            action = Planner(state, table).choose()
+        state.apply(action)
     return outcome(state, seat)
 
 

@@ -99,7 +99,7 @@ class Search:
         if 0 in _spare:
             _spare[0].done()
         if 1 in _spare:
-            _spare[1].release()
+            _release(_spare[1])
         return a
 
     def _choose(self):
@@ -364,6 +364,13 @@ class Search:
         if c.mode == MODE_RIVAL:
             v -= ONE * _PROB * len(c.piles[0])
         return v
+
+
+def _release(c):
+    # Lets go of the spare State's cards, track and log (RAM, see _spare): nothing but
+    # copy_to() into it may be asked of it until the next search.
+    c.deck = c.track = c.bends = c.cells = c.hands = c.piles = None
+    c.box = c.penalty = c.log = None
 
 
 def _roll(c, u):

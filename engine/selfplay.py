@@ -4,17 +4,13 @@
     python -m engine.selfplay --mode MODE [--players N] --seed S [--bot NAME]
 prints the record as JSON.
 """
-from engine.rng import Rng
-from engine.state import MODE_NAMES, deal
+from engine.state import MODE_NAMES
 from engine.record import Recorder
 from engine.bots import BOTS
+from engine.playout import seeded, steps
 
 # Bots of the desktop alone: their modules are never shipped to the board (tools/imports.py).
 DESKTOP_BOTS = ("coach",)
-# Chance (setup and dice) and the bots' choices draw from separate streams of one seed, so
-# that two bots given the same seed face the same deck and the same dice.
-_STREAM_CHANCE = 0
-_STREAM_BOT = 1
 
 
 def bot_names():
@@ -40,18 +36,9 @@ def play(mode, seed, players=None, bot=None):
     choose = find_bot(bot or "random")
     if choose is None:
         raise ValueError("unknown bot %s: one of %s" % (bot, ", ".join(bot_names())))
-    chance = Rng(seed, _STREAM_CHANCE)
-    bot_rng = Rng(seed, _STREAM_BOT)
-    state = deal(MODE_NAMES.index(mode), chance, players)
+    state, chance, bot_rng = seeded(MODE_NAMES.index(mode), seed, players)
     recorder = Recorder(state)
-    state.start()
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
-            action = choose(state, bot_rng)
+    for action in steps(state, chance, choose, bot_rng):
         recorder.apply(state, action)
     return recorder.record
 

@@ -71,7 +71,8 @@ class State:
         self.dice_left = 0
         self.wheels = 0
         self.pending = -1  # the curve card waiting for its bend
-        # What the last move of the loco did, for the screen and the LEDs (not rules state).
+        # What the last move of the loco did (not rules state, not in __eq__): here because only
+        # _move() knows it (§5, §6: D4's forfeited penalties), for the app's screen and LEDs.
         self.moved = 0
         self.hits = 0  # broken cards entered (D1)
         self.derail_left = 0  # moves left when it derailed; 0: no derailment
@@ -342,8 +343,9 @@ class State:
 
     def copy_to(self, s):
         """Makes the State `s` an independent copy of this one and returns it: clone() into an
-        object made before (engine.lookahead copies into one again and again: the table of its
-        attributes is made once, not grown step by step for every copy; RAM)."""
+        object made before. Here, not in the search that reuses one State for its copies
+        (engine.lookahead; RAM: CircuitPython grows a new object's table of attributes step by
+        step), because only State knows every field a copy must take."""
         s.mode = self.mode
         s.players = self.players
         s.deck = self.deck[:]
@@ -373,13 +375,6 @@ class State:
         s.taken = self.taken
         s.log = None if self.log is None else self.log.copy()
         return s
-
-    def release(self):
-        """Lets go of this State's cards, track and log: a State kept only to be copied into
-        again (copy_to(); engine.lookahead) holds none of them meanwhile (RAM). Nothing else
-        may be asked of it until then."""
-        self.deck = self.track = self.bends = self.cells = self.hands = self.piles = None
-        self.box = self.penalty = self.log = None
 
     def _key(self):
         return (

@@ -9,6 +9,7 @@ whole games of every kind of seat run without keys.
 """
 import pytest
 
+from engine.playout import play_out
 from engine.state import MODE_TABLE, MODE_SOLO, MODE_CHALLENGE
 from lnr import game as games
 from lnr.moves import new_game
@@ -33,13 +34,7 @@ def _game(mode, seed, players, bots):
 
 def _step_by_step(g):
     # The engine's way: each decision asked of the bot when it is due.
-    s = g.state
-    while not s.is_terminal():
-        if s.is_chance():
-            s.apply(s.sample_chance(g.rng))
-        else:
-            s.apply(g.bot(s.seat)(s, g.bot_rng))
-    return s
+    return play_out(g.state, g.rng, lambda s, rng: g.bot(s.seat)(s, rng), g.bot_rng)
 
 
 def _planned(g):

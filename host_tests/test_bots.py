@@ -11,6 +11,7 @@ from engine.bots import BOTS, hint
 from engine.cards import VALUE, KIND, KIND_CHAOS
 from engine.record import check
 from engine.risk import wheel_counts
+from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.selfplay import play
 from engine.state import (
@@ -25,18 +26,12 @@ CONFIGS = [("solo", None), ("challenge", None), ("rival", None), ("table", 2), (
 def positions(mode, players, seeds, bot="best"):
     """Yields every state where a bot decides, in seeded games played by `bot`."""
     for seed in seeds:
-        chance = Rng(seed, 0)
-        rng = Rng(seed, 1)
-        s = new_game(MODE_NAMES.index(mode), chance, players)
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(s.sample_chance(chance))
-                continue
-            if s.is_rival(s.seat):
-                s.apply(s.rival_action())
-                continue
-            yield s
-            s.apply(BOTS[bot](s, rng))
+        s, chance, rng = seeded(MODE_NAMES.index(mode), seed, players)
+        for a in steps(s, chance):
+            if a == DECIDE:
+                yield s
+                a = BOTS[bot](s, rng)
+            s.apply(a)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "best"])

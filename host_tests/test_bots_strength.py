@@ -3,25 +3,16 @@ lower (docs/rules.md §7), more challenges survived (§8: no 4th derailment) and
 (§8). `make bench` prints the same on 500 seeds; here fewer keep the suite quick. The games are
 seeded, so this is deterministic: it fails only if a change makes `best` weaker."""
 from engine.bots import BOTS
-from engine.rng import Rng
-from engine.state import MODE_NAMES, deal
+from engine.playout import play_out, seeded
+from engine.state import MODE_NAMES
 
 SEEDS = range(1000, 1120)  # not the bench's 0-499, nor the tuner's
 
 
 def _play(bot, mode, seed):
-    chance = Rng(seed, 0)
-    rng = Rng(seed, 1)
-    state = deal(MODE_NAMES.index(mode), chance)
+    state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
     me = state.players - 1
-    state.start()
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(chance))
-        elif state.is_rival(state.seat):
-            state.apply(state.rival_action())
-        else:
-            state.apply(BOTS[bot](state, rng))
+    play_out(state, chance, BOTS[bot], rng)
     return state.score(me), state.lost, state.winners() == [me]
 
 
@@ -56,15 +47,8 @@ def test_best_beats_greedy_at_the_table():
     share = 0.0
     for seed in SEEDS:
         roles = ["best", "greedy"] if seed % 2 else ["greedy", "best"]
-        chance = Rng(seed, 0)
-        rng = Rng(seed, 1)
-        state = deal(MODE_NAMES.index("table"), chance, 2)
-        state.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(chance))
-            else:
-                state.apply(BOTS[roles[state.seat]](state, rng))
+        state, chance, rng = seeded(MODE_NAMES.index("table"), seed, 2)
+        play_out(state, chance, lambda s, r: BOTS[roles[s.seat]](s, r), rng)
         winners = state.winners()
         for seat in winners:
             if roles[seat] == "best":
@@ -82,15 +66,7 @@ def test_best_looks_ahead_to_a_lower_solo_score_than_before():
     for name in ("before", "best"):
         total = 0
         for seed in SEEDS:
-            chance = Rng(seed, 0)
-            rng = Rng(seed, 1)
-            state = deal(MODE_NAMES.index("solo"), chance)
-            state.start()
-            while not state.is_terminal():
-                if state.is_chance():
-                    state.apply(state.sample_chance(chance))
-                else:
-                    state.apply(bots[name](state, rng))
-            total += state.score(0)
+            state, chance, rng = seeded(MODE_NAMES.index("solo"), seed)
+            total += play_out(state, chance, bots[name], rng).score(0)
         solo[name] = total
     assert solo["best"] <= solo["before"] - len(SEEDS), solo

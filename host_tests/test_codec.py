@@ -12,6 +12,7 @@ import pytest
 from engine.bots import BOTS
 from engine.cards import SHAPE, SHAPE_CURVE, VALUE, KIND, KIND_CHAOS
 from engine.codec import FORMAT, MAX_META, crc16, pack, unpack, _walk
+from engine.playout import play_out, seeded, steps
 from engine.rng import Rng
 from engine.codes import BEND_L, BEND_R, BEND_S, EAST, P_OVER, P_SETUP, PHASE_NAMES, TURN
 from engine.state import MODE_SOLO, MODE_TABLE, State, deal
@@ -23,22 +24,12 @@ META = b"\x00\x01\x02\x03\x11"  # like the app's: a 4-byte seed and the seats' r
 
 def states_of_game(mode, players, seed):
     """Yields (state, chance_rng) at every step of one random game, setup included."""
-    chance = Rng(seed, 0)
-    bot = Rng(seed, 1)
-    s = deal(mode, chance, players)
+    s, chance, bot = seeded(mode, seed, players)
     yield s, chance
-    s.start()
-    while True:
+    for a in steps(s, chance, BOTS["random"], bot):
         yield s, chance
-        if s.is_terminal():
-            return
-        if s.is_chance():
-            a = s.sample_chance(chance)
-        elif s.is_rival(s.seat):
-            a = s.rival_action()
-        else:
-            a = BOTS["random"](s, bot)
         s.apply(a)
+    yield s, chance
 
 
 def curves_on_track(s):
@@ -84,22 +75,16 @@ def test_unpacked_game_plays_on_exactly_like_the_original():
     # ends in the same state as the one that was never saved.
     for mode, players in CONFIGS:
         for seed in (3, 4):
-            steps = list(range(0, 400, 7))
+            at = list(range(0, 400, 7))
             for k, (s, chance) in enumerate(states_of_game(mode, players, seed)):
-                if k not in steps or s.phase == P_SETUP or s.is_terminal():
+                if k not in at or s.phase == P_SETUP or s.is_terminal():
                     continue
                 a, ra = s.clone(), Rng()
                 ra.setstate(chance.getstate())
                 b, rb, _ = unpack(pack(s, chance))
                 bot_a, bot_b = Rng(seed, 7), Rng(seed, 7)
                 for st, rng, bot in ((a, ra, bot_a), (b, rb, bot_b)):
-                    while not st.is_terminal():
-                        if st.is_chance():
-                            st.apply(st.sample_chance(rng))
-                        elif st.is_rival(st.seat):
-                            st.apply(st.rival_action())
-                        else:
-                            st.apply(BOTS["random"](st, bot))
+                    play_out(st, rng, BOTS["random"], bot)
                 assert a == b and a.result() == b.result()
                 assert ra.getstate() == rb.getstate()
 

@@ -85,7 +85,7 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
         # The engine's desktop tools (json, argparse) and the desktop's deep player (issue 12)
         # with its rollouts' weights never reach the board.
         assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup", "coach",
-                                          "planner_weights")), \
+                                          "planner_weights", "playout")), \
             src.name
         assert shipped or src.stem not in device_engine, src.name
     reach = imports.reachable(clone)
@@ -107,7 +107,7 @@ def test_tree_layout_from_sources(tmp_path):
     assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
     for p in (src / "engine").glob("*.py"):
         if p.stem not in ("record", "replay", "selfplay", "setup", "coach",
-                          "planner_weights"):  # desktop-only
+                          "planner_weights", "playout"):  # desktop-only
             assert tree.files["lib/engine/" + p.name] == p.read_bytes()
     reach = imports.reachable(src)
     for p in (src / "lib").rglob("*.py"):

@@ -8,8 +8,9 @@ import pytest
 
 from engine.bots import BOTS, hint
 from engine.coach import Coach
+from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
-from engine.state import MODE_NAMES, REMOVED_AT_SETUP, new_game
+from engine.state import MODE_NAMES, REMOVED_AT_SETUP
 
 CONFIGS = [("solo", None), ("challenge", None), ("rival", None), ("table", 3)]
 
@@ -53,17 +54,12 @@ def redealt(state, seed):
 def unfair_steps(bot, mode, players, seed):
     """Plays a game with `bot` (every seat but the rival); returns (decisions, the decisions
     where the redealt copy got another action or another use of the rng)."""
-    chance = Rng(seed, 0)
-    rng = Rng(seed, 1)
-    s = new_game(MODE_NAMES.index(mode), chance, players)
+    s, chance, rng = seeded(MODE_NAMES.index(mode), seed, players)
     n = 0
     bad = []
-    while not s.is_terminal():
-        if s.is_chance():
-            s.apply(s.sample_chance(chance))
-            continue
-        if s.is_rival(s.seat):
-            s.apply(s.rival_action())
+    for action in steps(s, chance):
+        if action != DECIDE:
+            s.apply(action)
             continue
         other = redealt(s, 1000 * seed + n)
         assert other.deck + other.box != s.deck + s.box  # the hidden cards did move
@@ -117,14 +113,9 @@ def test_the_check_catches_a_sampler_that_starts_from_the_real_deck():
 
 
 def _positions(mode, players, seed):
-    chance = Rng(seed, 0)
-    rng = Rng(seed, 1)
-    s = new_game(MODE_NAMES.index(mode), chance, players)
-    while not s.is_terminal():
-        if s.is_chance():
-            s.apply(s.sample_chance(chance))
-        elif s.is_rival(s.seat):
-            s.apply(s.rival_action())
-        else:
+    s, chance, rng = seeded(MODE_NAMES.index(mode), seed, players)
+    for action in steps(s, chance):
+        if action == DECIDE:
             yield s
-            s.apply(BOTS["best"](s, rng))
+            action = BOTS["best"](s, rng)
+        s.apply(action)

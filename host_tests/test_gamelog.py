@@ -9,6 +9,7 @@ import pytest
 
 from engine.bots import BOTS
 from engine.gamelog import GameLog, MAX_BYTES, OVERFLOW, width
+from engine.playout import DECIDE, seeded, steps
 from engine.record import Reader, Recorder, RecordError, from_log, replay
 from engine.rng import Rng
 from engine.selfplay import play
@@ -17,19 +18,10 @@ from engine.state import MODE_NAMES, MODE_TABLE, deal
 
 def logged_game(mode, seed, bot, players=None):
     """Plays a game as engine/selfplay.py does, its State logging; returns (state, record)."""
-    chance = Rng(seed, 0)
-    bot_rng = Rng(seed, 1)
-    state = deal(mode, chance, players)
+    state, chance, bot_rng = seeded(mode, seed, players)
     state.log = GameLog()
     recorder = Recorder(state)
-    state.start()
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
-            action = BOTS[bot](state, bot_rng)
+    for action in steps(state, chance, BOTS[bot], bot_rng):
         recorder.apply(state, action)
     return state, recorder.record
 
@@ -52,20 +44,18 @@ def test_the_log_rebuilds_the_exact_record_of_every_mode(mode, bot):
 def test_forced_steps_and_dice_take_no_bits():
     # A decision among n legal actions takes width(n) bits: 0 for a forced step; dice none.
     assert [width(n) for n in (0, 1, 2, 3, 4, 5, 16, 17)] == [0, 0, 1, 2, 2, 3, 4, 5]
-    chance = Rng(11, 0)
-    state = deal(2, chance)  # rival: its every step is forced or a bend
+    state, chance, _ = seeded(2, 11)  # rival: its every step is forced or a bend
     state.log = GameLog()
-    state.start()
     want = forced = dice = 0
-    while not state.is_terminal():
+    for action in steps(state, chance):
         if state.is_chance():
             dice += 1
-            action = state.sample_chance(chance)
         else:
             acts = state.legal_actions()
             forced += len(acts) == 1
             want += width(len(acts))
-            action = state.rival_action() if state.is_rival(state.seat) else acts[-1]
+            if action == DECIDE:
+                action = acts[-1]
         state.apply(action)
     assert dice > 0 and forced > 0
     assert state.log.bits == want

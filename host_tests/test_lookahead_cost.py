@@ -10,8 +10,8 @@ import pytest
 
 from engine import lookahead
 from engine.bots import weights
-from engine.rng import Rng
-from engine.state import MODE_NAMES, State, deal
+from engine.playout import DECIDE, seeded, steps
+from engine.state import MODE_NAMES, State
 
 
 @pytest.mark.parametrize("mode", ["solo", "challenge", "rival", "table"])
@@ -42,16 +42,10 @@ def test_a_search_counts_every_planner_copy_and_step_it_makes(mode, monkeypatch)
     lookahead.forget()  # the spare Planner is made again, counted
     searched = 0
     for seed in (3, 11):
-        chance = Rng(seed, 0)
-        rng = Rng(seed, 1)
-        state = deal(MODE_NAMES.index(mode), chance, 4 if mode == "table" else None)
-        state.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(chance))
-                continue
-            if state.is_rival(state.seat):
-                state.apply(state.rival_action())
+        state, chance, rng = seeded(MODE_NAMES.index(mode), seed, 4 if mode == "table" else None)
+        for action in steps(state, chance):
+            if action != DECIDE:
+                state.apply(action)
                 continue
             del planners[:]
             del finished[:]

@@ -12,6 +12,7 @@ Seeded, so every run plays the same games.
 """
 import pytest
 
+from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1,
@@ -111,29 +112,22 @@ def move_of(s, a):
 
 
 def play_checked(mode, players, seed):
-    chance = Rng(seed, 0)
-    bot = Rng(seed, 1)
-    s = new_game(mode, chance, players)
-    steps = 0
-    while True:
+    s, chance, bot = seeded(mode, seed, players)
+    count = 0
+    for a in steps(s, chance):
         check_invariants(s)
         check_agreement(s, bot)
-        if s.is_terminal():
-            break
-        if s.is_chance():
-            a = s.sample_chance(chance)
-        elif s.is_rival(s.seat):
-            a = s.rival_action()
-            assert a in s.legal_actions()
-        else:
+        if a == DECIDE:
             legal = s.legal_actions()
             a = legal[bot.randbelow(len(legal))]
+        elif s.is_rival(s.seat):
+            assert a in s.legal_actions()
         move = move_of(s, a)
         before = s.clone()
         deck_empty = not s.deck
         seat = s.seat
         s.apply(a)
-        steps += 1
+        count += 1
         if move is not None:
             moves, is_pass, is_rival = move
             if isinstance(moves, tuple):  # the rival's lay (§8): the model lays it first
@@ -162,7 +156,9 @@ def play_checked(mode, players, seed):
         elif s.turn != before.turn:
             assert not deck_empty, "§4: the turn that drew the last card ends the game"
             assert s.seat == (seat + 1) % s.players
-        assert steps < 5000
+        assert count < 5000
+    check_invariants(s)
+    check_agreement(s, bot)
     r = s.result()
     assert len(r["scores"]) == players
     if mode == MODE_TABLE:
@@ -175,7 +171,7 @@ def play_checked(mode, players, seed):
     if mode == MODE_RIVAL:
         assert r["scores"][0] == len(s.piles[0])
         assert r["winners"] == ([1] if r["scores"][1] < r["scores"][0] else [0])
-    return s, steps
+    return s, count
 
 
 CONFIGS = [(MODE_SOLO, 1), (MODE_CHALLENGE, 1), (MODE_RIVAL, 2), (MODE_TABLE, 2),
@@ -187,7 +183,7 @@ def test_random_games_follow_the_rules(mode, players):
     """Whole random games, every step checked (see the module docstring)."""
     lost = derailed = 0
     for seed in range(40):
-        s, steps = play_checked(mode, players, 1000 * mode + 10 * players + seed)
+        s, _ = play_checked(mode, players, 1000 * mode + 10 * players + seed)
         lost += s.lost
         derailed += s.derails > 0
     assert derailed > 0  # the checks saw derailments
@@ -201,19 +197,16 @@ def test_fuzz_model_sees_rival_straight_and_curve_lays():
     for seed in range(10):
         s = new_game(MODE_RIVAL, Rng(seed), None)
         chance, bot = Rng(seed), Rng(seed, 1)
-        while not s.is_terminal():
-            if s.is_chance():
-                a = s.sample_chance(chance)
+        for a in steps(s, chance):
+            if a == DECIDE:
+                legal = s.legal_actions()
+                a = legal[bot.randbelow(len(legal))]
             elif s.is_rival(s.seat):
-                a = s.rival_action()
                 if a in (A_BEND_L, A_BEND_R):
                     seen.add("curve")
                 elif A_LAY <= a < A_LAY + 55:
                     seen.add("lay")
                 elif a == A_PASS:
                     seen.add("pass")
-            else:
-                legal = s.legal_actions()
-                a = legal[bot.randbelow(len(legal))]
             s.apply(a)
     assert seen == {"curve", "lay", "pass"}

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from engine.cards import KIND, KIND_CHAOS, VALUE
+from engine.playout import seeded, steps
 from engine.record import Recorder, replay
-from engine.rng import Rng
 from engine.codes import A_END, P_OVER
-from engine.state import IllegalAction, MODE_NAMES, MODE_CHALLENGE, MODE_RIVAL, deal
+from engine.state import IllegalAction, MODE_NAMES, MODE_CHALLENGE, MODE_RIVAL
 from engine.bots import random_bot
 
 # (mode, players) and how many seeded games of each: 2 000 in all.
@@ -56,25 +56,14 @@ def check_invariants(state):
 
 
 def play_checked(mode, seed, players):
-    chance = Rng(seed, 0)
-    bot_rng = Rng(seed, 1)
-    state = deal(MODE_NAMES.index(mode), chance, players)
+    state, chance, bot_rng = seeded(MODE_NAMES.index(mode), seed, players)
     recorder = Recorder(state)
-    state.start()
-    steps = 0
-    while True:
+    count = 0
+    for action in steps(state, chance, random_bot, bot_rng):
         legal = check_invariants(state)
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-            assert action in legal
-        else:
-            action = random_bot(state, bot_rng)
+        assert action in legal
         before = state.clone()
-        if steps % 7 == 0:  # an illegal action is refused and changes nothing
+        if count % 7 == 0:  # an illegal action is refused and changes nothing
             for bad in range(A_END):
                 if bad not in legal:
                     with pytest.raises(IllegalAction):
@@ -83,8 +72,9 @@ def play_checked(mode, seed, players):
                     break
         recorder.apply(state, action)
         assert state != before or action in (4, 5), "every decision changes the state"
-        steps += 1
-        assert steps < 2000, "a game ends"
+        count += 1
+        assert count < 2000, "a game ends"
+    check_invariants(state)
     return state, recorder.record
 
 

@@ -19,8 +19,7 @@ from flashmodel import (
 )
 from engine.bots import BOTS
 from engine.gamelog import GameLog
-from engine.rng import Rng
-from engine.state import deal
+from engine.playout import play_out, seeded
 from lnr import copies
 from lnr.storage import Storage
 
@@ -115,19 +114,9 @@ def boot(nvm, qspi, writable=True):
 
 def logged(mode, seed, players=None):
     """A finished game played by bots: (score, won, seed, seats, log) for finish_game."""
-    chance = Rng(seed, 0)
-    bot = Rng(seed, 1)
-    s = deal(mode, chance, players)
+    s, chance, bot = seeded(mode, seed, players)
     s.log = GameLog()
-    s.start()
-    while not s.is_terminal():
-        if s.is_chance():
-            a = s.sample_chance(chance)
-        elif s.is_rival(s.seat):
-            a = s.rival_action()
-        else:
-            a = BOTS["greedy"](s, bot)
-        s.apply(a)
+    play_out(s, chance, BOTS["greedy"], bot)
     me = 1 if mode == 2 else 0
     return s.score(me), me in s.winners(), seed, s.players, s.log
 

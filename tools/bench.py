@@ -41,9 +41,9 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import weights
-from engine.rng import Rng
+from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
-from engine.state import MODE_NAMES, deal
+from engine.state import MODE_NAMES
 from tools.best_before import best_before_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,19 +92,12 @@ def play(args):
     """Plays one game; returns (score, derailments, lost, won, decision times in seconds)."""
     name, mode, seed = args
     bot = find(name)
-    chance = Rng(seed, 0)
-    rng = Rng(seed, 1)
-    state = deal(MODE_NAMES.index(mode), chance)
+    state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
     me = state.players - 1  # rival mode: seat 0 is the rival
-    state.start()
     times = []
     clock = time.perf_counter
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
+    for action in steps(state, chance):
+        if action == DECIDE:
             t0 = clock()
             action = bot(state, rng)
             times.append(clock() - t0)

@@ -27,8 +27,8 @@ import time
 import mpvm
 
 await mpvm.collect()  # noqa: F704 - top-level await is how this VM collects (tools/mpvm)
-from engine.state import MODE_NAMES, deal  # noqa: E402
-from engine.rng import Rng  # noqa: E402
+from engine.state import MODE_NAMES  # noqa: E402
+from engine.playout import DECIDE, seeded, steps  # noqa: E402
 
 await mpvm.collect()  # noqa: F704
 _before = gc.mem_alloc()
@@ -52,16 +52,10 @@ async def main(argv):
     where = "-"
     alloc_max = 0
     for seed in range(first, first + games):
-        chance = Rng(seed, 0)
-        rng = Rng(seed, 1)
-        state = deal(MODE_NAMES.index(mode), chance, 4 if mode == "table" else None)
-        state.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(chance))
-                continue
-            if state.is_rival(state.seat):
-                state.apply(state.rival_action())
+        state, chance, rng = seeded(MODE_NAMES.index(mode), seed, 4 if mode == "table" else None)
+        for action in steps(state, chance):
+            if action != DECIDE:
+                state.apply(action)
                 continue
             before = rng.getstate()
             a0 = gc.mem_alloc()

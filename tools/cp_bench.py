@@ -110,8 +110,8 @@ def fastest(bot, state, rng, before):
 
 def bench(name, mode, first, games):
     from engine.bots import BOTS, weights
-    from engine.rng import Rng
-    from engine.state import MODE_NAMES, deal
+    from engine.playout import DECIDE, seeded, steps
+    from engine.state import MODE_NAMES
 
     if name == "best-before":
         from tools.best_before import best_before_bot as bot
@@ -125,16 +125,10 @@ def bench(name, mode, first, games):
     worst = 0  # the slowest decision's time (µs)
     where = "-"
     for seed in range(first, first + games):
-        chance = Rng(seed, 0)
-        rng = Rng(seed, 1)
-        state = deal(MODE_NAMES.index(mode), chance, seats)
-        state.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(chance))
-                continue
-            if state.is_rival(state.seat):
-                state.apply(state.rival_action())
+        state, chance, rng = seeded(MODE_NAMES.index(mode), seed, seats)
+        for action in steps(state, chance):
+            if action != DECIDE:
+                state.apply(action)
                 continue
             gc.collect()
             before = rng.getstate()

@@ -3,8 +3,8 @@
     python -m tools.cpcheck          # runs this file on the VM, with the repository on sys.path
 
 Prints what the engine costs there: the live heap that importing the engine's play modules
-keeps, and the peak live heap while a game of each mode is played (the State and both Rngs), as
-tools/mpcheck.py prints them from the MicroPython VM. Unlike that port, gc.collect() works inside
+keeps, and the peak live heap while a game of each mode is played (the State, both Rngs and
+engine.playout's loop), as tools/mpcheck.py prints them from the MicroPython VM. Unlike that port, gc.collect() works inside
 a script here, so the game is measured after every step. Exits 1 over issue 2's budgets
 (import <= 32 KB, game peak < 16 KB).
 """
@@ -32,21 +32,13 @@ def measure_import():
 def peak_of_game(mode, players, seed):
     # The device's loop: a State, the chance Rng and a bot's Rng; no record is kept.
     from engine.bots import random_bot
-    from engine.rng import Rng
-    from engine.state import MODE_NAMES, new_game
+    from engine.playout import seeded, steps
+    from engine.state import MODE_NAMES
 
     base = live()
-    chance = Rng(seed, 0)
-    bots = Rng(seed, 1)
-    state = new_game(MODE_NAMES.index(mode), chance, players)
+    state, chance, bots = seeded(MODE_NAMES.index(mode), seed, players)
     peak = live() - base
-    while not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
-            action = random_bot(state, bots)
+    for action in steps(state, chance, random_bot, bots):
         state.apply(action)
         action = None
         peak = max(peak, live() - base)
@@ -60,19 +52,18 @@ def best_cost():
     # the decision's peak) and the live heap after it (what it keeps: dice odds).
     before = live()
     from engine.bots import best_bot, weights
-    from engine.rng import Rng
-    from engine.state import new_game
 
     weights(0)
     print("import engine.bots + best's solo weights: %d bytes of live heap" % (live() - before))
-    chance = Rng(1, 0)
-    rng = Rng(1, 1)
-    state = new_game(0, chance)
+    from engine.playout import DECIDE, seeded, steps  # the loop: not a cost of the bot
+
+    state, chance, rng = seeded(0, 1)
+    game = steps(state, chance)  # made before the base: the device's play has no such loop
     base = live()
     most = kept = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(chance))
+    for action in game:
+        if action != DECIDE:
+            state.apply(action)
             continue
         a0 = live()
         action = best_bot(state, rng)
@@ -96,8 +87,8 @@ def main():
     for mode, players in MODES:
         peak = max(peak_of_game(mode, players, seed) for seed in (1, 2, 3))
         worst = max(worst, peak)
-        print("peak live heap during a %s game%s: %d bytes (State and both Rngs; worst of 3 "
-              "seeds, every step)" % (mode, "" if players is None else " of %d" % players,
+        print("peak live heap during a %s game%s: %d bytes (State, both Rngs and the loop; "
+              "worst of 3 seeds, every step)" % (mode, "" if players is None else " of %d" % players,
                                       peak))
     print("worst game peak: %d bytes (budget < %d)" % (worst, GAME_BUDGET))
     ok = cost <= IMPORT_BUDGET and worst < GAME_BUDGET

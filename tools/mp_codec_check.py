@@ -15,6 +15,7 @@ import mpvm
 
 from engine.bots import BOTS
 from engine.codec import crc16, pack, unpack
+from engine.playout import seeded, steps
 from engine.rng import Rng
 from engine.state import deal
 
@@ -28,36 +29,28 @@ def fail(msg):
 
 
 def check_codec(mode, players, seeds):
-    count = 0
-    largest = 0
-    digest = 0
+    got = [0, 0, 0]  # states packed, the largest blob, a digest of every blob
+
+    def check(s, chance, seed):
+        # Packs `s` with the dice's generator, unpacks it and packs it again.
+        blob = pack(s, chance, META)
+        s2, r2, meta = unpack(blob)
+        if s2 != s or r2.getstate() != chance.getstate() or meta != META:
+            fail("round trip: mode %d seed %d turn %d" % (mode, seed, s.turn))
+        if pack(s2, r2, meta) != blob:
+            fail("repack: mode %d seed %d turn %d" % (mode, seed, s.turn))
+        got[0] += 1
+        got[1] = max(got[1], len(blob))
+        got[2] = (got[2] * 31 + crc16(blob, 0, len(blob) - 2)) % 1000000007
+
     for seed in range(seeds):
-        chance = Rng(seed, 0)
-        bot = Rng(seed, 1)
-        s = deal(mode, chance, players)
-        started = False
-        while True:
-            blob = pack(s, chance, META)
-            s2, r2, meta = unpack(blob)
-            if s2 != s or r2.getstate() != chance.getstate() or meta != META:
-                fail("round trip: mode %d seed %d turn %d" % (mode, seed, s.turn))
-            if pack(s2, r2, meta) != blob:
-                fail("repack: mode %d seed %d turn %d" % (mode, seed, s.turn))
-            count += 1
-            largest = max(largest, len(blob))
-            digest = (digest * 31 + crc16(blob, 0, len(blob) - 2)) % 1000000007
-            if not started:
-                s.start()
-                started = True
-            elif s.is_terminal():
-                break
-            elif s.is_chance():
-                s.apply(s.sample_chance(chance))
-            elif s.is_rival(s.seat):
-                s.apply(s.rival_action())
-            else:
-                s.apply(BOTS["random"](s, bot))
-    return count, largest, digest
+        s, chance, bot = seeded(mode, seed, players)
+        check(s, chance, seed)  # before the start
+        for action in steps(s, chance, BOTS["random"], bot):
+            check(s, chance, seed)
+            s.apply(action)
+        check(s, chance, seed)  # the end
+    return got[0], got[1], got[2]
 
 
 def check_storage(blob):

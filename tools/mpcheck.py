@@ -35,23 +35,17 @@ async def measure_import():
     return (await live()) - before
 
 
-def play_to(mode, players, seed, steps):
+def play_to(mode, players, seed, count):
     # The device's loop: a State, the chance Rng and a bot's Rng; no record is kept.
-    from engine.rng import Rng
-    from engine.state import MODE_NAMES, new_game
     from engine.bots import random_bot
+    from engine.playout import seeded, steps
+    from engine.state import MODE_NAMES
 
-    chance = Rng(seed, 0)
-    bots = Rng(seed, 1)
-    state = new_game(MODE_NAMES.index(mode), chance, players)
+    state, chance, bots = seeded(MODE_NAMES.index(mode), seed, players)
     done = 0
-    while done < steps and not state.is_terminal():
-        if state.is_chance():
-            action = state.sample_chance(chance)
-        elif state.is_rival(state.seat):
-            action = state.rival_action()
-        else:
-            action = random_bot(state, bots)
+    for action in steps(state, chance, random_bot, bots):
+        if done == count:
+            break
         state.apply(action)
         done += 1
     return state, chance, bots, done
@@ -110,20 +104,19 @@ async def best_cost():
     # live heap between decisions.
     before = await live()
     from engine.bots import best_bot, weights
-    from engine.rng import Rng
-    from engine.state import new_game
 
     weights(0)
     print("import engine.bots + best's solo weights: %d bytes of live heap"
           % ((await live()) - before))
-    chance = Rng(1, 0)
-    rng = Rng(1, 1)
-    state = new_game(0, chance)
+    from engine.playout import DECIDE, seeded, steps  # the loop: not a cost of the bot
+
+    state, chance, rng = seeded(0, 1)
+    game = steps(state, chance)  # made before the base: the device's play has no such loop
     base = await live()
     most = kept = 0
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(chance))
+    for action in game:
+        if action != DECIDE:
+            state.apply(action)
             continue
         a0 = await live()
         action = best_bot(state, rng)

@@ -156,26 +156,15 @@ def capacity(seeds=40):
     fit at worst, and the mean entry and games that fit for bots' games of every mode."""
     from engine.bots import BOTS
     from engine.gamelog import GameLog
-    from engine.rng import Rng
-    from engine.state import deal
+    from engine.playout import play_out, seeded
 
     sizes = []
     for mode in range(4):
         for bot in sorted(BOTS):
             for seed in range(seeds):
-                chance = Rng(seed, 0)
-                bot_rng = Rng(seed, 1)
-                s = deal(mode, chance, 2 + seed % 3 if mode == 3 else None)
+                s, chance, bot_rng = seeded(mode, seed, 2 + seed % 3 if mode == 3 else None)
                 s.log = GameLog()
-                s.start()
-                while not s.is_terminal():
-                    if s.is_chance():
-                        a = s.sample_chance(chance)
-                    elif s.is_rival(s.seat):
-                        a = s.rival_action()
-                    else:
-                        a = BOTS[bot](s, bot_rng)
-                    s.apply(a)
+                play_out(s, chance, BOTS[bot], bot_rng)
                 sizes.append(len(image.entry(seed, mode, s.players, 0, True, s.log)))
     worst = image.ENTRY_HEAD + MAX_BYTES
     mean = sum(sizes) / len(sizes)

@@ -25,8 +25,8 @@ from engine.ai import Planner
 from engine.valuer import N_FEATURES, N_BUCKETS, ONE, bucket
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import Search
-from engine.rng import Rng
-from engine.state import MODE_NAMES, CHALLENGE_DERAILS, deal
+from engine.playout import DECIDE, seeded, steps
+from engine.state import MODE_NAMES, CHALLENGE_DERAILS
 
 MODES = ("solo", "challenge", "rival", "table")  # the weight tables, in bots.weights() order
 FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pairs", "c4",
@@ -130,29 +130,23 @@ def play(args):
     and won returned are those of the first seat the weights play (won: a shared win counts
     its share)."""
     mode, seed, weights, player = args
-    chance = Rng(seed, 0)
-    rng = Rng(seed, 1)
     table = mode == "table"
-    state = deal(MODE_NAMES.index(mode), chance, 2 + seed % 3 if table else None)
+    state, chance, rng = seeded(MODE_NAMES.index(mode), seed, 2 + seed % 3 if table else None)
     if table:
         mine = [seat for seat in range(state.players) if (seat + seed) % 2 == 0]
     else:
         mine = [state.players - 1]  # rival mode: seat 0 is the rival
-    state.start()
     samples = []
     under_way = 0  # the number of a tuned seat's turn under way, 0 between such turns
     seat = -1
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(chance))
-        elif state.is_rival(state.seat):
-            state.apply(state.rival_action())
-        elif state.seat in mine:
+    for action in steps(state, chance):
+        if action == DECIDE and state.seat in mine:
             under_way = state.turn
             seat = state.seat
-            state.apply(decide(player, state, weights, rng))
-        else:
-            state.apply(Planner(state).choose())  # greedy at the table
+            action = decide(player, state, weights, rng)
+        elif action == DECIDE:
+            action = Planner(state).choose()  # greedy at the table
+        state.apply(action)
         if under_way and (state.turn != under_way or state.is_terminal()):
             # The turn ended (after the bot's own step, a die or its last penalty card). The
             # next turn has begun with a draw: the position at the end of the bot's turn is

@@ -14,11 +14,21 @@ VM_CODE = os.path.join(ROOT, "tools", "membudget", "vm")
 STANDINS = os.path.join(ROOT, "tools", "standins")
 
 
+# Engine modules the VM's scripts import beside the board's: the game loop that vm/pystack.py
+# plays whole games with (the app never imports it, so the board's tree goes without it).
+SCRIPT_MODULES = ("engine/playout.py",)
+
+
 def sources():
     """Returns [(VM path, host path)] of every module the board may import (tools/deploy.py's
     list, without code.py and boot.py: the app is started by the scripts)."""
     return [("/" + rel, str(path)) for rel, path in deploy.source_files()
             if rel.startswith("lib/")]
+
+
+def script_sources():
+    """Returns [(VM path, host path)] of SCRIPT_MODULES."""
+    return [("/lib/" + rel, os.path.join(ROOT, rel)) for rel in SCRIPT_MODULES]
 
 
 def mpy_cross():
@@ -39,7 +49,7 @@ def _tree(tmp, form="py"):
     lib = os.path.join(tmp, "lib")
     os.makedirs(lib)
     files = {}
-    for vm, host in sources():
+    for vm, host in sources() + script_sources():
         if not vm.endswith(".py"):  # a data file (the sprites): as it is, in either form
             path = os.path.join(tmp, vm.lstrip("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -82,22 +82,14 @@ def session(frames, seed):
 
 def bots(seeds, pad):
     from engine.bots import best_bot
-    from engine.rng import Rng
-    from engine.state import deal
+    from engine.playout import DECIDE, seeded, steps
 
     decisions = 0
     for mode in range(4):
         for seed in range(1, seeds + 1):
-            chance = Rng(seed, 0)
-            rng = Rng(seed, 1)
-            s = deal(mode, chance, None)
-            s.start()
-            while not s.is_terminal():
-                if s.is_chance():
-                    a = s.sample_chance(chance)
-                elif s.is_rival(s.seat):
-                    a = s.rival_action()
-                else:
+            s, chance, rng = seeded(mode, seed)
+            for a in steps(s, chance):
+                if a == DECIDE:
                     a = down(pad, lambda: best_bot(s, rng))
                     decisions += 1
                 s.apply(a)
