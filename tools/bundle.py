@@ -88,19 +88,26 @@ def is_ours(path):
         return False
 
 
-def write(data, dest):
-    """Writes the bundle's bytes to dest, through a file beside it. Refuses to replace a file
-    this tool did not write."""
+def check_dest(dest):
+    """Raises BundleError unless the bundle may be written at dest: its folder is a folder (or
+    absent) and no file is there that this tool did not write."""
     dest = Path(dest)
     if dest.parent.exists() and not dest.parent.is_dir():
         raise BundleError(f"{dest.parent} is not a folder")
     if dest.exists() and not (dest.is_file() and is_ours(dest)):
         raise BundleError(f"{dest} exists and is not a bundle make bundle wrote: "
                           "move it away, or choose another folder with --out")
-    dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(dest.name + ".part")
     if part.exists():
         raise BundleError(f"{part} is in the way: move it away")
+
+
+def write(data, dest):
+    """Writes the bundle's bytes to dest, through a file beside it (check_dest() first)."""
+    dest = Path(dest)
+    check_dest(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    part = dest.with_name(dest.name + ".part")
     part.write_bytes(data)
     part.replace(dest)
 
@@ -115,20 +122,18 @@ def main(argv=None):
     ap.add_argument("--mpy-cross", metavar="PATH",
                     help="CircuitPython's mpy-cross to use (default: as make flash finds it)")
     args = ap.parse_args(argv)
+    name, when = version()
+    dest = Path(args.out) / (PREFIX + name + SUFFIX)
     try:
+        check_dest(dest)  # before the build, which takes a while
         compiler, note = deploy.find_mpy_cross(args.mpy_cross)
         if compiler is None:
             raise BundleError(note + "\n  A bundle holds .mpy files only: install "
                               "requirements/flash.txt (make bundle does).")
         deploy.say(note)
-        name, when = version()
         files = drive_files(deploy.build(ROOT, compiler))
-        dest = Path(args.out) / (PREFIX + name + SUFFIX)
         write(pack(files, when), dest)
-    except (deploy.DeployError, BundleError) as e:
-        print(f"bundle: {e}", file=sys.stderr, flush=True)
-        return 2
-    except OSError as e:
+    except (deploy.DeployError, BundleError, OSError) as e:
         print(f"bundle: {e}", file=sys.stderr, flush=True)
         return 2
     deploy.say(f"Wrote {dest} ({len(files)} files). Unzip it onto the CIRCUITPY drive; if the "
