@@ -1,5 +1,6 @@
 # Lok'n'Roll Handheld. Every target sets up what it needs on a fresh machine:
-# a venv with pinned packages (.venv), the MicroPython VM from npm (tools/mpvm/node_modules).
+# a venv with pinned packages (.venv; flashing has its own, .venv-flash), the MicroPython VM
+# from npm (tools/mpvm/node_modules).
 #   make test      host tests (pytest host_tests/), the engine on the real MicroPython VM and
 #                  on CircuitPython's own VM where it exists (make cpcheck)
 #   make play      the simulator in a window

@@ -263,6 +263,9 @@ def test_the_readme_is_for_players():
         if not target.startswith("http"):
             assert (ROOT / target).exists(), target
     assert len(re.findall(r"!\[[^\]]*\]\(docs/screenshots/\w+\.png\)", text)) >= 6
+    # The line it tells a player to add to their own settings.toml is the one make flash adds.
+    told = re.findall(r"`(%s = \d+)`" % deploy.PYSTACK_KEY, text)
+    assert told == ["%s = %d" % (deploy.PYSTACK_KEY, deploy.PYSTACK_SIZE)]
 
 
 # ---- docs/engine.md's examples ----------------------------------------------------------------
