@@ -158,9 +158,10 @@ def bundle(cmd, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     zips = list((copy / "dist").glob("*.zip"))
     assert len(zips) == 1, zips
-    commit = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=ROOT,
+    # The copy is this checkout's commit with its files as they were (checkout_copy()).
+    commit = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=copy,
                             capture_output=True, text=True, check=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=copy, capture_output=True,
                            text=True, check=True).stdout.strip()
     name = zips[0].name
     assert name.startswith("loknroll-") and commit in name, name
