@@ -1,9 +1,11 @@
 # Lok'n'Roll Handheld. Every target sets up what it needs on a fresh machine:
-# a venv with pinned packages (.venv), the MicroPython VM from npm (tools/mpvm/node_modules).
+# a venv with pinned packages (.venv; flashing has its own, .venv-flash), the MicroPython VM
+# from npm (tools/mpvm/node_modules).
 #   make test      host tests (pytest host_tests/), the engine on the real MicroPython VM and
 #                  on CircuitPython's own VM where it exists (make cpcheck)
 #   make play      the simulator in a window
 #   make flash     copy the game to a connected board (PORT=/dev/ttyACM0 to choose)
+#   make bundle    the zip to unzip onto a board's CIRCUITPY drive, in dist/
 #   make bench     bot strength and speed
 #   make pystack   the Python stack the app needs on a board (make flash sets it)
 
@@ -12,8 +14,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MPVM := tools/mpvm/node_modules/.package-lock.json
 STUBS := .venv-stubs
+FLASH_VENV := .venv-flash
+FLASH_PY := $(FLASH_VENV)/bin/python
 
-.PHONY: test pytest mpcheck cpcheck typecheck play flash bench screenshots clean pystack
+.PHONY: test pytest mpcheck cpcheck typecheck play flash bundle bench screenshots clean pystack
 
 # The three at once (each one's output kept together), and on a fresh machine the two venvs
 # and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
@@ -21,7 +25,8 @@ STUBS := .venv-stubs
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target pytest mpcheck cpcheck
 
-pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp
+# The flashing venv too: host_tests/test_readme.py runs make flash and make bundle as shown.
+pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp $(FLASH_VENV)/.stamp
 	$(PY) -m pytest -q -rs -n auto host_tests/
 
 # The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
@@ -49,6 +54,14 @@ $(STUBS)/.stamp: requirements/typecheck.txt
 	$(STUBS)/bin/python -m pip install -q --disable-pip-version-check -r requirements/typecheck.txt
 	touch $@
 
+# Flashing and the bundle have a venv of their own holding requirements/flash.txt exactly
+# (--no-deps: every version there is pinned), so that flashing a board installs no simulator
+# (pygame, numpy) and no test tools.
+$(FLASH_VENV)/.stamp: requirements/flash.txt
+	test -x $(FLASH_PY) || $(PYTHON) -m venv $(FLASH_VENV)
+	$(FLASH_PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements/flash.txt
+	touch $@
+
 $(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
 	npm ci --prefix tools/mpvm --no-audit --no-fund
 
@@ -69,8 +82,14 @@ membudget: $(VENV)/.stamp $(MPVM)
 # Copy the game to the connected board over USB serial with mpremote: only changed files, then
 # a reset. PORT=/dev/ttyACM0 picks a board; TO=/media/$USER/CIRCUITPY writes a mounted drive
 # (or any folder) instead: the first install.
-flash: $(VENV)/.stamp
-	$(PY) -m tools.deploy $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
+flash: $(FLASH_VENV)/.stamp
+	$(FLASH_PY) -m tools.deploy $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
+
+# The release bundle: the drive's tree (code.py, boot.py, settings.toml, lib/ of .mpy files for
+# CircuitPython 10) in dist/loknroll-<commit>-circuitpython10.zip, the tree make flash TO=DIR
+# writes (tools/bundle.py).
+bundle: $(FLASH_VENV)/.stamp
+	$(FLASH_PY) -m tools.bundle
 
 # Device code against circuitpython-stubs for the PyBadge and the PyGamer (also in make test).
 typecheck: $(VENV)/.stamp $(STUBS)/.stamp
@@ -82,4 +101,4 @@ screenshots: $(VENV)/.stamp
 	$(PY) -m tools.screenshots --out docs/screenshots
 
 clean:
-	rm -rf $(VENV) $(STUBS) tools/mpvm/node_modules build
+	rm -rf $(VENV) $(STUBS) $(FLASH_VENV) tools/mpvm/node_modules build

@@ -3,7 +3,7 @@
 Normal start: the board's own code may write it (so `make flash` can copy files over USB serial
 with mpremote); the computer then sees the drive read-only.
 SELECT held while the board starts: the drive stays writable by the computer, for drag-and-drop
-(and for deleting this file to go back to CircuitPython's default). See README "Flash your board".
+(and for deleting this file to go back to CircuitPython's default). See README "Putting it on a board".
 """
 
 import time

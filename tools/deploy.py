@@ -4,7 +4,7 @@
     python -m tools.deploy --port /dev/ttyACM0
     python -m tools.deploy --to /media/$USER/CIRCUITPY   # a mounted drive or any folder
 
-The tree mirrors the repository's drive files (see README "Flash your board"), and holds
+The tree mirrors the repository's drive files (see README "Putting it on a board"), and holds
 exactly the modules the board can import (tools/imports.py reads every import statement from
 code.py and boot.py on): nothing the board never imports is copied.
 
