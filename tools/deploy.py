@@ -41,7 +41,7 @@ import urllib.request
 import zlib
 from pathlib import Path
 
-from tools import fold, imports, nodocs, rename, shrink
+from tools import fold, imports
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -467,69 +467,26 @@ class Tree:
 
 
 def is_ours(path):
-    """True for a module of the app's or the engine's (the build renames its names)."""
+    """True for a module of the app's or the engine's (the build folds their constants)."""
     return path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py")
 
 
-def folded_sources(items, names=None, program_names=True):
-    """Returns {device path: source bytes} of the shipped lib/ modules as the build sends or
-    compiles them: RAM on the board, docs/memory.md. Our own modules (the app's and the
-    engine's) get the constants they share folded and their private constants written as
-    their values (tools/fold.py), then the parameters no shipped call passes by keyword and
-    their locals renamed to short names (tools/shrink.py), then the names the program defines
-    renamed to names in ROM or short ones (tools/rename.py); the libraries get their
-    parameters and locals renamed too (tools/shrink.py); every module's docstrings are left
-    out (tools/nodocs.py). Only the parameters' and the program's names change a .mpy file:
-    the other steps are for a board that compiles the .py file. `names`: a dict that receives
-    {old name: new name} of tools/rename.py's step; program_names=False leaves that step out."""
+def folded_sources(items):
+    """Returns {device path: source bytes} of our own shipped modules (the app's and the
+    engine's) with the constants they share folded (tools/fold.py): every other name, every
+    docstring and every line stays as the source has it, so a board's traceback names what
+    the repository holds."""
     ours = {}
     for path, src in items:
         if is_ours(path):
             ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
     texts = fold.fold({name: text for name, (_, text) in ours.items()})
-    try:
-        texts = fold.inline_private(texts)
-    except ValueError as e:
-        raise DeployError(f"tools/fold.py can't write a private constant's value: {e}") from None
-    # Any shipped module might call one of ours by keyword: the libraries' calls count too.
-    shipped = {path: src.read_text(encoding="utf-8")
-               for path, src in items if path.endswith(".py")}
-    try:
-        keyword_names = shrink.keywords(shipped)
-        texts = shrink.shrink(texts, keyword_names)
-        libraries = shrink.shrink({path: text for path, text in shipped.items()
-                                   if path.startswith("lib/") and not is_ours(path)},
-                                  keyword_names)
-    except ValueError as e:
-        raise DeployError(f"tools/shrink.py can't rename parameters or locals: {e}") from None
-    others = {path: text for path, text in shipped.items() if not is_ours(path)}
-    if program_names:
-        try:
-            texts, mapping = rename.rename(texts, rename.outside_names(others))
-        except ValueError as e:
-            raise DeployError(f"tools/rename.py can't rename the program's names: {e}") from None
-        if names is not None:
-            names.update(mapping)
-    out = dict(libraries)
-    out.update({path: texts[name] for name, (path, _) in ours.items()})
-    try:
-        out = nodocs.strip_all(out)
-    except ValueError as e:
-        raise DeployError(f"tools/nodocs.py can't leave a docstring out: {e}") from None
-    return {path: text.encode("utf-8") for path, text in out.items()}
-
-
-def build_names(root=ROOT):
-    """Returns {old name: new name} of the names the build renames (tools/rename.py)."""
-    names = {}
-    folded_sources(source_files(root), names)
-    return names
+    return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
 
 
 def build(root=ROOT, compiler=None, folded=True):
     """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given; our
-    own modules with their shared constants folded and their parameters renamed unless
-    folded=False (folded_sources()).
+    own modules with their shared constants folded unless folded=False (folded_sources()).
 
     Compiled, each module's source name (what a traceback prints) is its module name, e.g.
     `lnr.turns`: a name the board interns anyway for the import, where `lnr/turns.py` would be

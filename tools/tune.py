@@ -8,7 +8,7 @@ Fitted policy iteration: play seeded games with the current weights (at first no
 the game still added to its score, fit per row of turns left the feature weights by least
 squares (a small ridge keeps rare features tame), and play again with the new weights. The
 weights of the iteration that scored best on held-out seeds (not the bench's seeds 0-499) are
-kept. The targets: solo, the final score; challenge, the final score plus valuer.LOSS for a lost
+kept. The targets: solo, the final score; challenge, the final score plus ai.LOSS for a lost
 game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
 games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
 
@@ -20,10 +20,9 @@ import sys
 import time
 from multiprocessing import Pool
 
-from engine import valuer
-from engine.ai import Planner
-from engine.valuer import (  # the feature indices are private consts there (no RAM on a device)
-    N_FEATURES, N_BUCKETS, ONE, bucket,
+from engine import ai
+from engine.ai import (  # the feature indices are private consts there (no RAM on a device)
+    Planner, N_FEATURES, N_BUCKETS, ONE, bucket,
     _F_CONST as F_CONST, _F_HAND as F_HAND, _F_CHAOS as F_CHAOS, _F_N1 as F_N1,
     _F_BROKEN as F_BROKEN, _F_PAIRS as F_PAIRS, _F_C4 as F_C4, _F_ROOM as F_ROOM,
     _F_A0 as F_A0, _F_BEHIND as F_BEHIND, _F_B0 as F_B0, _F_T0 as F_T0, _F_T1 as F_T1,
@@ -73,7 +72,7 @@ def features(state, seat, hand):
         if abs(v - lastv) == 2:
             f[F_BLOCKED] += n[v] * v
     f[F_C4] = 1 if cmask & 16 else 0
-    op = valuer.open_ahead(state.cells, state.head)
+    op = ai.open_ahead(state.cells, state.head)
     f[F_OPEN] = op
     f[F_SHUT] = 1 if op == 0 else 0
     loco = state.loco
@@ -172,7 +171,7 @@ def play(args):
     for seat, b, f, score, r in samples:
         y = state.score(seat) - score
         if mode == "challenge" and state.lost:
-            y += valuer.LOSS / ONE
+            y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
         out.append((b, f, y))
@@ -248,7 +247,7 @@ def objective(mode, results):
 
 
 def pack(weights):
-    """Returns flat int weights as the bytes engine.valuer.weight_row() reads."""
+    """Returns flat int weights as the bytes engine.ai.weight_row() reads."""
     out = bytearray()
     for x in weights:
         if not -32768 <= x < 32768:
@@ -261,7 +260,7 @@ def unpack(table):
     """Returns the flat int weights of a table of engine/ai_weights.py."""
     out = []
     for b in range(N_BUCKETS):
-        out += valuer.weight_row(table, b)
+        out += ai.weight_row(table, b)
     return out
 
 
@@ -270,8 +269,8 @@ def write(all_weights, path=OUT):
     cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
         '"""Weights of the `best` bot (engine/ai.py); written by tools/tune.py."""',
-        "# Per mode one row of valuer.N_FEATURES ints (1/16 points) per row of turns left",
-        "# (valuer.bucket), stored as signed 16-bit little-endian ints (valuer.weight_row): bytes take",
+        "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
+        "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
         "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.tune.",
         "# Feature order: " + ", ".join(FEATURE_NAMES[:10]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",
