@@ -33,8 +33,10 @@ pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp $(FLASH_VENV)/.stamp
 mpcheck: $(MPVM)
 	node tools/mpvm/run.mjs --tree engine tools/mpcheck.py
 
-# The game on CircuitPython 10's own VM (CIRCUITPYTHON_VM, or the build beside the clone): one
-# line and a skip where it is missing (tools/cpvm.py, docs/hardware.md).
+# The game on CircuitPython 10's own VM (CIRCUITPYTHON_VM, or the build beside the clone), the
+# one judge of the board's heap: the session from .mpy under the 88 KB cap, the smallest cap
+# it completes under, and docs/memory.md written from this run. One line and a skip where the
+# VM is missing (tools/cpvm.py, docs/hardware.md).
 cpcheck: $(VENV)/.stamp
 	$(PY) -m tools.cpcheck
 
@@ -73,11 +75,6 @@ play: $(VENV)/.stamp
 # decision timed on the MicroPython VM (tools/bench.py; --no-vm, --seeds N, --vm-games N).
 bench: $(VENV)/.stamp $(MPVM)
 	$(PY) -m tools.bench
-
-# RAM the app's displayio objects and device modules cost, against a PyBadge heap.
-.PHONY: membudget
-membudget: $(VENV)/.stamp $(MPVM)
-	$(PY) -m tools.membudget
 
 # Copy the game to the connected board over USB serial with mpremote: only changed files, then
 # a reset. PORT=/dev/ttyACM0 picks a board; TO=/media/$USER/CIRCUITPY writes a mounted drive

@@ -4,7 +4,7 @@ panel) and an action in words (say(): the phrases lib/lnr/hint.py puts on the pa
 names are engine.cards.card_name's for both; host_tests/test_review.py holds them equal)."""
 # Loaded only when advice is given (the hint's key press, the review): its strings cost RAM on
 # the device, which the table's bots do not need.
-from engine.valuer import open_ahead
+from engine.ai import open_ahead
 from engine.cards import VALUE, card_name
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_BEND, P_CHAOS, TURN, BEND_L,

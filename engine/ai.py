@@ -1,5 +1,6 @@
 """Turn planning for the built-in players `greedy` and `best` (engine/bots.py): the plans of a
-turn enumerated; engine/valuer.py values their outcomes."""
+turn enumerated (Planner), and their outcomes valued, exactly over the dice (Valuer: the score
+and the weighted features of the position, docs/rules.md §1, §5, §6)."""
 # One decision looks one whole turn ahead: every way to finish the turn from the current step
 # (pass; each chaos discard order; each build: how many cards of one value, in which order and
 # bends) is valued by its exact expectation over the dice (docs/rules.md §1: a die shows a wheel with
@@ -31,15 +32,438 @@ from engine.tops import pile_tops
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, STEP, TURN, BEND_S, BEND_L, BEND_R,
+    MODE_CHALLENGE, CHALLENGE_DERAILS,
 )
-from engine.valuer import Valuer, open_ahead
+
+# Feature indices (the order of every weight row in engine/ai_weights.py).
+_F_CONST = const(0)
+_F_HAND = const(1)  # values of the track and broken cards in hand
+_F_CHAOS = const(2)  # values of the chaos cards in hand
+_F_N1 = const(3)  # _F_N1.._F_N1 + 3: track cards in hand of value 1..4
+_F_BROKEN = const(7)  # broken cards in hand
+_F_PAIRS = const(8)  # values held at least twice (a build of several cards)
+_F_C4 = const(9)  # a chaos 4 in hand
+_F_ROOM = const(10)  # cards ahead of the loco, up to 8
+_F_A0 = const(11)  # no card ahead
+_F_A1 = const(12)
+_F_A2 = const(13)
+_F_BEHIND = const(14)  # cards behind the loco (what penalties can take, §6), up to 8
+_F_B0 = const(15)  # none: penalties are forfeited (D4)
+_F_T0 = const(16)  # value of the next card a penalty takes, 0 if none can be taken
+_F_T1 = const(17)
+_F_T2 = const(18)
+_F_TOP_T0 = const(19)  # the pile's top, if the next penalty card would combine with it
+_F_TOP_T1 = const(20)
+_F_TOP_CHAOS = const(21)  # the pile's top, if a chaos card in hand would combine with it
+_F_BROKEN_AHEAD = const(22)  # broken cards the loco will still enter (D1)
+_F_BLOCKED = const(23)  # values in hand the value rule keeps off the track's end (§2.2)
+_F_TOP = const(24)  # the pile's top value
+_F_SHUT = const(25)  # the end has no free cell straight ahead
+_F_OPEN = const(26)  # free cells straight ahead of the end, up to 4
+_F_DERAILS = const(27)
+_F_LAST = const(28)  # challenge: one more derailment loses
+N_FEATURES = const(29)
+
+ONE = const(16)  # values are in 1/16 points
+LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
+_PROB = const(32768)  # dice probabilities in 1/32768
+_NONE = const(9999)  # no value yet (more than any change of a pile's sum)
+
+
+def turns_left(state):
+    """Returns how many turns the deciding seat still gets after this one."""
+    return len(state.deck) // state.players
+
+
+def bucket(turns):
+    """Returns the weight row for `turns` turns left."""
+    # One row per turn near the end, where every card counts; wider rows earlier.
+    if turns <= 3:
+        return turns
+    if turns <= 5:
+        return 4
+    if turns <= 8:
+        return 5
+    if turns <= 12:
+        return 6
+    if turns <= 18:
+        return 7
+    if turns <= 26:
+        return 8
+    return 9
+
+
+N_BUCKETS = const(10)
+
+
+def weight_row(table, row):
+    """Returns row `row` of a weight table of engine/ai_weights.py as N_FEATURES ints."""
+    # Stored as signed 16-bit little-endian ints: bytes take a quarter of a tuple's RAM.
+    out = []
+    i = row * N_FEATURES * 2
+    for _ in range(N_FEATURES):
+        x = table[i] | table[i + 1] << 8
+        out.append(x - 65536 if x >= 32768 else x)
+        i += 2
+    return out
+
+_last = [None, -1, None]  # the table, row and weights _row() returned last
+
+
+def _row(table, row):
+    # weight_row(), the last one kept: engine.lookahead makes dozens of planners a decision,
+    # nearly all on one row (a list of N_FEATURES small ints: little RAM).
+    last = _last
+    if last[0] is not table or last[1] != row:
+        last[2] = weight_row(table, row)
+        last[0] = table
+        last[1] = row
+    return last[2]
+
+
+_probs = {}
+
+
+def dice_weights(dice):
+    """Returns p with p[k] the chance of k wheels from `dice` dice (§1) in 1/32768: C(dice, k)
+    * 2**k / 3**dice, rounded, the remainder on the likeliest count."""
+    p = _probs.get(dice)
+    if p is None:
+        # From the likeliest count outwards by the ratio p[k+1] / p[k] = 2 (dice - k) / (k + 1),
+        # the likeliest as 2**21: small ints all the way (the exact counts over 3**dice need
+        # long ints from 10 dice on, slow on a device), far finer than the final 1/32768.
+        q = [0] * (dice + 1)
+        mode = 2 * (dice + 1) // 3
+        q[mode] = 1 << 21
+        for k in range(mode, dice):
+            q[k + 1] = q[k] * 2 * (dice - k) // (k + 1)
+        for k in range(mode, 0, -1):
+            q[k - 1] = q[k] * k // (2 * (dice - k + 1))
+        total = 0
+        for x in q:
+            total += x
+        total >>= 7
+        left = _PROB
+        for k in range(dice + 1):
+            q[k] = (q[k] * 256 + total // 2) // total
+            left -= q[k]
+        q[mode] += left  # the rounding remainder onto the likeliest count
+        p = tuple(q)
+        if dice <= 12:  # kept: the usual builds; rarer big ones are worked out again
+            _probs[dice] = p
+    return p
+
+
+def open_ahead(cells, head):
+    """Returns the free cells in a straight line ahead of the track's end `cells[-1]` heading
+    `head`, up to 4 (D8: room to build)."""
+    c = cells[-1]
+    step = STEP[head]
+    n = 0
+    while n < 4:
+        c += step
+        if c in cells:
+            break
+        n += 1
+    return n
+
+
+class Valuer:
+    """The values of the outcomes of one seat's turn; `weights`: a table of
+    engine/ai_weights.py, or None for the score after the turn alone (`greedy`). `seat`,
+    `hand` and `turns` may name a seat other than the one to move, the hand it held and the
+    turns it had left (engine.lookahead: the end of its last turn)."""
+
+    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1):
+        self.s = state
+        if seat < 0:
+            seat = state.seat
+        if hand is None:
+            hand = state.hands[seat]
+        self.seat = seat
+        if turns < 0:
+            turns = turns_left(state)
+        self.w = None
+        if weights is not None and turns > 0:
+            self.w = _row(weights, bucket(turns))
+        self.challenge = state.mode == MODE_CHALLENGE
+        pile = []
+        psum = 0
+        for c in state.piles[seat]:
+            pile.append(VALUE[c])
+            psum += VALUE[c]
+        self.pile = pile
+        self.psum = psum
+        # Made at their length: a list grown by append() doubles its room (RAM: dozens of
+        # planners a decision, engine.lookahead).
+        track = state.track
+        tv = [0] * len(track)
+        tb = [0] * len(track)
+        for i in range(len(track)):
+            c = track[i]
+            tv[i] = VALUE[c]
+            tb[i] = 1 if KIND[c] == KIND_BROKEN else 0
+        self.tv = tv
+        self.tb = tb
+        bahead = 0
+        for i in range(state.loco + 1, len(tb)):
+            bahead += tb[i]
+        self.bahead = bahead
+        self.tops = [None] * (len(tv) + 1)  # pile_tops() of the track's first n cards
+        self.big = {}  # dice_weights() of builds over 12 dice
+        self.far = {}  # pile_tops() of penalties that reach cards laid this turn
+        # The hand as counts: [track values, chaos values, 1s, 2s, 3s, 4s, broken, chaos mask]
+        hs = 0
+        cs = 0
+        n = [0, 0, 0, 0, 0]
+        br = 0
+        cmask = 0
+        for c in hand:
+            x = VALUE[c]
+            if KIND[c] == KIND_CHAOS:
+                cs += x
+                cmask |= 1 << x
+            else:
+                hs += x
+                n[x] += 1
+                if KIND[c] == KIND_BROKEN:
+                    br += 1
+        self.hand = [hs, cs, n[1], n[2], n[3], n[4], br, cmask]
+        self.cmask = cmask
+        self.hscore = 0
+        self.last_risk = 0
+        # The work this planner did, in steps of its inner loops (an outcome of the dice, a
+        # step of the build search, a penalty card weighed): engine.lookahead caps its search
+        # by it, the same count on every runtime, so the cap holds the time on a SAMD51.
+        self.work = len(tv) + len(hand)
+
+    def done(self):
+        """Lets go of what valuing needs (the State, the track's and the pile's values, the
+        hand's counts) and filled in (the piles' tops, the big builds' odds): about 1 KB late
+        in a game that engine.lookahead would hold through its samples with the decision's
+        planner, kept for its options and values (RAM, docs/memory.md). Valuing again after
+        this fails."""
+        self.tops = self.far = self.big = None
+        self.tv = self.tb = self.pile = self.hand = self.s = None
+
+    # ------------------------------------------------------------- valuing outcomes
+
+    def hand_part(self, k, v, broken, chaos, lastv, open_):
+        # 16 * the score once k cards of value v (`broken` of them broken) are laid and the
+        # chaos values in bitmask-free sum `chaos` discarded, plus the weighted features that
+        # depend on the hand and the track's end only (the same for every roll of the dice).
+        h = self.hand
+        hs = h[0] - k * v
+        cs = h[1] - chaos
+        total = ONE * (hs + cs + self.psum)
+        self.hscore = total
+        w = self.w
+        if w is None:
+            return total
+        n1 = h[2]
+        n2 = h[3]
+        n3 = h[4]
+        n4 = h[5]
+        if v == 1:
+            n1 -= k
+        elif v == 2:
+            n2 -= k
+        elif v == 3:
+            n3 -= k
+        else:
+            n4 -= k
+        pairs = (n1 >= 2) + (n2 >= 2) + (n3 >= 2) + (n4 >= 2)
+        if lastv == 1:
+            blocked = 3 * n3
+        elif lastv == 2:
+            blocked = 4 * n4
+        elif lastv == 3:
+            blocked = n1
+        else:
+            blocked = 2 * n2
+        total += (w[_F_CONST] + w[_F_HAND] * hs + w[_F_CHAOS] * cs + w[_F_N1] * n1
+                  + w[_F_N1 + 1] * n2 + w[_F_N1 + 2] * n3 + w[_F_N1 + 3] * n4
+                  + w[_F_PAIRS] * pairs + w[_F_BLOCKED] * blocked + w[_F_OPEN] * open_)
+        br = h[6] - broken
+        if br:
+            total += w[_F_BROKEN] * br
+        if self.cmask & 16:
+            total += w[_F_C4]
+        if open_ == 0:
+            total += w[_F_SHUT]
+        return total
+
+    def _tops(self, n, k, v):
+        # pile_tops() for penalties taking the first n cards of the track with k cards of
+        # value v laid at its end; cached while n stays within the track as it was.
+        if n <= len(self.tv):
+            t = self.tops[n]
+            if t is None:
+                t = pile_tops(self.pile, self.tv[:n])
+                self.tops[n] = t
+            return t
+        key = n * 8 + v  # past the track's end every card is one of this build's
+        t = self.far.get(key)
+        if t is None:
+            t = pile_tops(self.pile, self.tv + [v] * (n - len(self.tv)))
+            self.far[key] = t
+        return t
+
+    def outcome(self, hpart, k, v, broken_laid, m, hits, n, derails):
+        # The value of the position after the loco moved m cards (entering `hits` broken ones)
+        # and penalties took the first n track cards: hpart from hand_part(), then what the
+        # track and the pile add.
+        w = self.w
+        if w is None or (self.challenge and derails >= CHALLENGE_DERAILS):
+            best = _NONE
+            for t, d in self._tops(n, k, v):
+                if d < best:
+                    best = d
+            if w is not None:  # §8: the 4th derailment ends the challenge, lost
+                return self.hscore + ONE * best + LOSS
+            return hpart + ONE * best
+        tv = self.tv
+        nt = len(tv)
+        loco = self.s.loco + m  # before the penalties
+        behind = loco - n
+        ahead = nt + k - 1 - loco
+        x = hpart + w[_F_BROKEN_AHEAD] * (self.bahead + broken_laid - hits)
+        x += w[_F_DERAILS] * derails
+        if derails == CHALLENGE_DERAILS - 1:
+            x += w[_F_LAST]
+        x += w[_F_ROOM] * (ahead if ahead < 8 else 8)
+        if ahead < 3:
+            x += w[_F_A0 + ahead]
+        x += w[_F_BEHIND] * (behind if behind < 8 else 8)
+        t0 = t1 = 0
+        if behind == 0:
+            x += w[_F_B0]
+        else:
+            t0 = tv[n] if n < nt else v
+            x += w[_F_T0] * t0
+            if behind >= 2:
+                t1 = tv[n + 1] if n + 1 < nt else v
+                x += w[_F_T1] * t1
+                if behind >= 3:
+                    x += w[_F_T2] * (tv[n + 2] if n + 2 < nt else v)
+        cmask = self.cmask
+        best = None
+        for t, d in self._tops(n, k, v):
+            y = ONE * d + w[_F_TOP] * t
+            if t:
+                if t == t0:
+                    y += w[_F_TOP_T0] * t
+                if t == t1:
+                    y += w[_F_TOP_T1] * t
+                if cmask & (1 << t):
+                    y += w[_F_TOP_CHAOS] * t
+            if best is None or y < best:
+                best = y
+        return x + best
+
+    def expected(self, k, v, broken_laid, dice, open_):
+        # Expected value (in 1/16 points times 32768, so that nothing is rounded but the dice
+        # odds) of laying k more cards of value v (bit i of broken_laid: the i-th of them is
+        # broken) and rolling `dice` dice; dice 0 is a pass (§4).
+        s = self.s
+        tv = self.tv
+        nt = len(tv)
+        nbroken = _bits(broken_laid)
+        hpart = self.hand_part(k, v, nbroken, 0, v if k else tv[-1], open_)
+        loco = s.loco
+        ahead = nt + k - 1 - loco
+        tb = self.tb
+        if dice == 0:  # §4: 1 card forward unless on the last card, 1 penalty; no derailment
+            m = 1 if ahead > 0 else 0
+            hits = tb[loco + 1] if m else 0
+            earned = 1 + hits
+            n = earned if earned < loco + m else loco + m  # §6, D4
+            self.last_risk = 0
+            return _PROB * self.outcome(hpart, 0, v, 0, m, hits, n, s.derails)
+        if dice <= 12:
+            p = dice_weights(dice)
+        else:  # big builds: worked out once per decision, not kept (RAM)
+            p = self.big.get(dice)
+            if p is None:
+                p = dice_weights(dice)
+                self.big[dice] = p
+        self.work += dice + 1
+        total = 0
+        hits = 0
+        last_key = -1
+        last_val = 0
+        risk = 0
+        for wheels in range(dice + 1):
+            if wheels <= ahead:
+                m = wheels
+                if m:
+                    i = loco + m
+                    hits += tb[i] if i < nt else (broken_laid >> (i - nt)) & 1  # D1
+                earned = hits
+                der = 0
+            else:
+                m = ahead
+                earned = hits + wheels - ahead  # §5: one penalty per move left
+                der = 1
+                risk += p[wheels]
+            if p[wheels] == 0:
+                continue  # under 1/65536: many dice make the extremes that rare
+            n = earned if earned < loco + m else loco + m  # §6, D4
+            key = m * 4096 + n * 2 + der
+            if key != last_key:
+                last_val = self.outcome(hpart, k, v, nbroken, m, hits, n, s.derails + der)
+                last_key = key
+            total += p[wheels] * last_val
+        self.last_risk = risk
+        return total
+
+    def settled(self):
+        """Returns the value (as choose()'s: 1/16 points x 32768) of the seat's position as it
+        stands, its turn over: the score plus the estimate of the rest of the game."""
+        return self.still(0, open_ahead(self.s.cells, self.s.head))
+
+    def still(self, chaos, open_):
+        # The value (as expected's) of ending the turn with the loco where it is, `chaos`
+        # discarded.
+        hpart = self.hand_part(0, 1, 0, chaos, self.tv[-1], open_)
+        return _PROB * self.outcome(hpart, 0, 1, 0, 0, 0, 0, self.s.derails)
+
+    def put(self, v):
+        # Puts a card of value v on the pile (§6: an equal top and it both go, D3); returns
+        # True if they combined, for unput().
+        pile = self.pile
+        if pile and pile[-1] == v:
+            pile.pop()
+            self.psum -= v
+            return True
+        pile.append(v)
+        self.psum += v
+        return False
+
+    def unput(self, v, combined):
+        if combined:
+            self.pile.append(v)
+            self.psum += v
+        else:
+            self.pile.pop()
+            self.psum -= v
+
+
+def _bits(mask):
+    # How many bits are set: the broken cards among those laid.
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
+
 
 _MAX_BUILD = const(6)  # cards laid in one build that the search considers
 _NODES = const(40)  # steps one search for a build's order may try
 
 
 class Planner(Valuer):
-    """One decision of the seat to move (engine.valuer's Valuer: its arguments). To value a
+    """One decision of the seat to move (Valuer: its arguments). To value a
     position with settled() rather than decide, `seat`, `hand` and `turns` may name a seat
     other than the one to move (engine.lookahead)."""
 

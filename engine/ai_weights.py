@@ -1,6 +1,6 @@
 """Weights of the `best` bot (engine/ai.py); written by tools/tune.py."""
-# Per mode one row of valuer.N_FEATURES ints (1/16 points) per row of turns left
-# (valuer.bucket), stored as signed 16-bit little-endian ints (valuer.weight_row): bytes take
+# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left
+# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take
 # a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.tune.
 # Feature order: const, hand, chaos, n1, n2, n3, n4, broken, pairs, c4,
 #   room, a0, a1, a2, behind, b0, t0, t1, t2, top=t0,

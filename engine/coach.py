@@ -13,7 +13,7 @@ ids, engine.lookahead.unseen) and are shuffled with the coach's own rng; the sam
 gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
 """
 from engine.ai import Planner
-from engine.valuer import ONE, LOSS
+from engine.ai import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
 from engine import planner_weights

@@ -23,7 +23,7 @@ except ImportError:  # CPython
 
 
 from engine.ai import Planner
-from engine.valuer import dice_weights, turns_left, ONE, LOSS
+from engine.ai import dice_weights, turns_left, ONE, LOSS
 from engine.state import (
     A_ROLL0, A_ROLL1, P_TURN, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL, REMOVED_AT_SETUP,
     CHALLENGE_DERAILS,

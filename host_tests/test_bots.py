@@ -1,4 +1,4 @@
-"""The built-in players (engine/bots.py, engine/ai.py, engine/valuer.py): legal records, the exact one-turn
+"""The built-in players (engine/bots.py, engine/ai.py): legal records, the exact one-turn
 search of `greedy` against a brute force over the engine itself, no peeking at hidden cards, and
 the hint. (The penalty-order shortcut the planner uses is tested in test_order.py.)"""
 import json
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import ai, valuer
+from engine import ai
 from engine.bots import BOTS, hint
 from engine.cards import VALUE, KIND, KIND_CHAOS
 from engine.record import check
@@ -120,7 +120,7 @@ def test_dice_weights_are_the_exact_odds_rounded():
     # docs/rules.md §1: a die shows a wheel with chance 2/3; k wheels of n dice: C(n,k) 2^k / 3^n.
     # (A build and its additions can reach 48 dice: 6 + 6 cards of 4.)
     for n in range(1, 49):
-        p = valuer.dice_weights(n)
+        p = ai.dice_weights(n)
         assert sum(p) == 32768
         counts = wheel_counts(n)
         for k in range(n + 1):
@@ -175,19 +175,19 @@ def test_tuner_features_are_what_the_planner_values():
     # tools/tune.py fits weights on features it computes itself; the planner must value a
     # position by exactly those features (else the fitted weights mean something else).
     rng = Rng(99)
-    weights = [rng.randbelow(61) - 30 for _ in range(valuer.N_FEATURES * valuer.N_BUCKETS)]
+    weights = [rng.randbelow(61) - 30 for _ in range(ai.N_FEATURES * ai.N_BUCKETS)]
     assert unpack(pack(weights)) == weights
     n = 0
     for mode, players in CONFIGS:
         for s in positions(mode, players, range(2), bot="random"):
-            if s.phase != P_TURN or valuer.turns_left(s) == 0:
+            if s.phase != P_TURN or ai.turns_left(s) == 0:
                 continue
             p = ai.Planner(s, pack(weights))
-            got = p.still(0, valuer.open_ahead(s.cells, s.head)) // 32768
-            row = valuer.bucket(valuer.turns_left(s)) * valuer.N_FEATURES
+            got = p.still(0, ai.open_ahead(s.cells, s.head)) // 32768
+            row = ai.bucket(ai.turns_left(s)) * ai.N_FEATURES
             f = features(s, s.seat, s.hands[s.seat])
             want = 16 * s.score(s.seat) + sum(
-                weights[row + i] * f[i] for i in range(valuer.N_FEATURES))
+                weights[row + i] * f[i] for i in range(ai.N_FEATURES))
             assert got == want
             n += 1
     assert n > 100

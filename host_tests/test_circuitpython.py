@@ -114,7 +114,7 @@ def test_circuitpython_refuses_a_micropython_header(circuitpython, tmp_path):
 def test_without_circuitpython_cpcheck_says_so_in_one_line_per_check_and_passes(
         monkeypatch, tmp_path, capsys):
     """A user's fresh machine: no $CIRCUITPYTHON_VM and nothing beside the clone. Each check
-    (the engine; the app from .mpy and from .py; the frames) skips in one line."""
+    (the engine; the app from .mpy, with its frames) skips in one line."""
     from tools import cpcheck
 
     monkeypatch.delenv("CIRCUITPYTHON_VM", raising=False)
@@ -124,7 +124,7 @@ def test_without_circuitpython_cpcheck_says_so_in_one_line_per_check_and_passes(
     assert cpcheck.main([]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "circuitpython engine", "circuitpython mpy", "circuitpython py", "circuitpython frames"]
+        "circuitpython engine", "circuitpython mpy"]
     assert all(line.endswith(": " + cpvm.MISSING_VM) for line in lines)
 
 

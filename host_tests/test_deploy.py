@@ -179,11 +179,16 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     # Every module compiled; the sprites' pixels (lnr/sheet.py reads them) go as they are.
     assert libs and all(p.endswith(".mpy") for p in libs if p != "lib/lnr/sprites.bin")
     assert tree.files["lib/lnr/sprites.bin"] == (src / "lib" / "lnr" / "sprites.bin").read_bytes()
-    # Compiled from the build's text: folded and its parameters renamed (tools/fold.py,
-    # tools/shrink.py), as the sources are sent with --no-mpy.
+    # Compiled from the build's text: our modules with the constants they share folded
+    # (tools/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
+    # as they are.
     sources = deploy.build(src, None)
-    assert tree.files["lib/engine/rng.mpy"] == b"C\x06" + sources.files["lib/engine/rng.py"]
-    assert sources.files["lib/engine/rng.py"] != (src / "engine" / "rng.py").read_bytes()
+    assert tree.files["lib/engine/ai.mpy"] == b"C\x06" + sources.files["lib/engine/ai.py"]
+    assert sources.files["lib/engine/ai.py"] != (src / "engine" / "ai.py").read_bytes()
+    assert sources.files["lib/engine/rng.py"] == (src / "engine" / "rng.py").read_bytes()
+    for rel, path in deploy.third_party_files():
+        if "lib/" + rel in sources.files:
+            assert sources.files["lib/" + rel] == path.read_bytes(), rel
     assert "lib/neopixel.mpy" in tree.files
     assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files
     assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]

@@ -221,8 +221,7 @@ def test_first_install_read_only_then_drag_and_drop_then_flash(tmp_path, start_b
     # ... press RESET: boot.py now makes CIRCUITPY writable by code, and make flash works.
     board.press_reset()
     assert [e for e in board.events() if e["event"] == "boot.py"][-1]["writable"] is True
-    # An edit that keeps the module's names (the build renames names across the program,
-    # tools/rename.py: an edit that adds or drops one may move a few in other modules).
+    # An edit to one module: only that module is copied (the build changes no other).
     rng = tmp_path / "src" / "engine" / "rng.py"
     rng.write_text(rng.read_text() + "# an update\n")
     r = flash(tmp_path, board, "--no-mpy")

@@ -137,21 +137,21 @@ def test_the_fold_removes_the_shared_names():
 
 
 def test_the_app_plays_the_same_game_from_the_folded_tree():
-    # The session of make cpcheck, uncapped, from the build's tree (folded, and its parameters
-    # renamed: tools/shrink.py, host_tests/test_shrink.py) and from the sources (as
-    # .mpy files where CircuitPython's mpy-cross is at hand: loaded faster than compiled):
-    # the same screens and steps frame by frame, the same NVM at the end.
+    # The session of make cpcheck, uncapped, from the build's tree (folded) and from the
+    # sources, both as the .mpy files CircuitPython's mpy-cross writes: the same screens and
+    # steps frame by frame, the same NVM at the end.
     if cpvm.vm() is None:
         pytest.skip(cpvm.MISSING_VM)
+    if cpvm.mpy_cross() is None:
+        pytest.skip(cpvm.MISSING_MPY_CROSS)
     keys, _ = cpapp.session()
-    exe = cpvm.mpy_cross()
-    compiler = deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR) if exe is not None else None
+    compiler = deploy.MpyCross(cpvm.mpy_cross(), deploy.CIRCUITPY_MAJOR)
     traces = []
     for folded in (True, False):
         tree = Path(cpapp.tempfile.mkdtemp(prefix="fold-"))
         try:
             deploy.build(ROOT, compiler, folded=folded).write(tree)
-            work = cpapp.Workdir("mpy" if compiler else "py", keys, tree)
+            work = cpapp.Workdir(keys, tree)
             try:
                 run = work.run("calibrate")
             finally:

@@ -46,19 +46,14 @@ def test_cycles_are_found_and_lazy_pairs_count():
     assert imports.cycles({"x": ["y"], "y": []}) == []
 
 
-# tools/rename.py goes with the program-wide renaming (issue 23, item 1); until then its lazy
-# import of tools.deploy is the one cycle left. Delete this line with the file.
-LEAVING = {"tools.rename"}
-
-
 def test_no_import_cycle_in_the_engine_the_app_or_the_tools():
     """A lazily imported pair (A imports B inside a function, B imports A at the top) is a
     cycle too: what both sides need lives in a module of their own (tools/sync.py for
     tools.deploy and tools.deploy_board)."""
     packages = imports.REPOSITORY_PACKAGES
     g = imports.graph(ROOT, packages=packages)
-    ours = {n: [m for m in deps if m.split(".")[0] in packages and m not in LEAVING]
-            for n, deps in g.items() if n.split(".")[0] in packages and n not in LEAVING}
+    ours = {n: [m for m in deps if m.split(".")[0] in packages]
+            for n, deps in g.items() if n.split(".")[0] in packages}
     assert len([n for n in ours if n.startswith("tools.")]) > 30, "tools/ not read"
     assert imports.cycles(ours) == []
 

@@ -1,22 +1,19 @@
-"""The whole app on CircuitPython 10's own VM, under the board's heap (part of `make cpcheck`).
+"""The whole app on CircuitPython 10's own VM, under the board's heap (`make cpcheck`,
+tools/cpcheck.py, runs check()).
 
-    python -m tools.cpapp [--form mpy|py] [--mpy-kb 80] [--py-kb 112] [--smallest] [--no-frames]
-
-membudget's session (tools/membudget/session.py session_keys(): power-up, every mode to its end,
-hints, save & quit and Continue, every menu) plays on CircuitPython's VM (tools/cpvm.py) in one
-process (tools/cp_app_session.py runs there), from the tree `make flash` writes (tools/deploy.py
-build(); code.py and boot.py are left out: the harness starts the app as code.py does):
-
-    mpy  every module as the .mpy CircuitPython's own mpy-cross writes, capped at 80 KB: what
-         `make flash` sends; the game must leave well over half of the PyBadge's 192 KB free
-    py   the .py sources, compiled on the VM as a board compiles them, capped at 112 KB: the
-         fallback `make flash --no-mpy`; a board has about 150 KB free at start
+The session (tools/membudget/session.py session_keys(): power-up, every mode to its end, hints,
+save & quit and Continue, every menu) plays on CircuitPython's VM (tools/cpvm.py) in one process
+(tools/cp_app_session.py runs there), from the tree `make flash` writes (tools/deploy.py build():
+every module as the .mpy CircuitPython's own mpy-cross writes; code.py and boot.py are left out:
+the harness starts the app as code.py does), capped at CAP_KB: the game must leave over half of
+the PyBadge's 192 KB free, and room for what comes next. Then the smallest cap it completes
+under (Form.smallest()), and the figures go to docs/memory.md (write_doc()).
 
 The VM's own displayio.Bitmap and Palette hold the app's real pixels; tools/standins stand in for
 what the VM lacks (Group, TileGrid, board, keypad, microcontroller.nvm, supervisor, terminalio,
 and the C modules under the neopixel library, which is the tree's own).
 
-What counts. Each form is played twice:
+What counts. The session is played twice:
 
 1. Calibration, uncapped: after every frame a real collection (gc works inside a script on this
    VM) and the live heap; and just before each module loaded for a moment is dropped
@@ -52,21 +49,20 @@ the profile's wait_frame) and its time. Idle frames (no key read, no refresh, no
 LED effect) must allocate nothing; the animations' figures are printed. Times are the Python work
 of a frame (the firmware's display refresh is not run here), also multiplied by tools/bench.py's
 SAMD51 factor.
-
---smallest finds, for each form, the smallest cap (in KB) the session completes under.
 """
-import argparse
 import shutil
 import statistics
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tools import cpvm, deploy
 
 ROOT = cpvm.ROOT
-CAPS_KB = {"mpy": 80, "py": 112}
-FORMS = ("mpy", "py")
+# The heap the game may take of a PyBadge's 192 KB, from the .mpy files make flash sends:
+# well under half, with room for the next feature (docs/memory.md).
+CAP_KB = 88
 SCRIPT = ROOT / "tools" / "cp_app_session.py"
 USABLE_SCRIPT = "import gc\ngc.collect()\nprint(gc.mem_alloc() + gc.mem_free())\n"
 
@@ -121,23 +117,18 @@ def momentary():
 # The run
 
 class Workdir:
-    """A temporary folder with the device tree in one form, the harness and the keys."""
+    """A temporary folder with the device tree, the harness and the keys."""
 
-    def __init__(self, form, frames, tree=None):
+    def __init__(self, frames, tree=None):
         """`tree`: a device tree already written (e.g. by `make flash TO=DIR`) to play from;
-        else the deploy's tree in `form` is built here: .mpy by CircuitPython's own mpy-cross,
-        or .py sources."""
-        self.form = form
+        else the deploy's tree is built here, .mpy by CircuitPython's own mpy-cross."""
         self.tmp = Path(tempfile.mkdtemp(prefix="cpapp-"))
         if tree is None:
-            if form == "mpy":
-                exe = cpvm.mpy_cross()
-                if exe is None:
-                    raise CpAppError(cpvm.MISSING_MPY_CROSS)
-                compiler = deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR)
-            else:
-                compiler = None
-            deploy.build(ROOT, compiler).write(self.tmp / "tree")
+            exe = cpvm.mpy_cross()
+            if exe is None:
+                raise CpAppError(cpvm.MISSING_MPY_CROSS)
+            deploy.build(ROOT, deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR)).write(
+                self.tmp / "tree")
             tree = self.tmp / "tree"
         self.lib = Path(tree) / "lib"
         if not self.lib.is_dir():
@@ -161,12 +152,19 @@ class Workdir:
         # characters more for each of some 50 modules, charged to the app's heap: 1.4 KB).
         (self.cwd / "lib").symlink_to(self.lib.resolve(), target_is_directory=True)
 
+    def slot(self, k):
+        """Returns run slot k's folder (runs in different slots may run at once): names of
+        one length, as argv is interned and the base must not vary."""
+        d = self.tmp / ("run%d" % k)
+        d.mkdir(exist_ok=True)
+        return d
+
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900):
-        """Runs the harness in `mode` (calibrate, session, frames); returns the Run (for
-        frames, the CompletedProcess)."""
+            timeout=900, slot=0):
+        """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
+        the Run (for frames, the CompletedProcess)."""
         _, _, sc_play, _, s_info = app_consts()
-        conf = self.tmp / "run.conf"  # one name: argv is interned, and the base must not vary
+        conf = self.slot(slot) / "run.conf"
         conf.write_text("\n".join([
             "mode " + mode,
             "frames " + str(self.tmp / "frames.bin"),
@@ -177,12 +175,12 @@ class Workdir:
             "collect %d" % int(collect),
             "expect %d" % expect,
             "intern %d" % intern,
-            "ballast " + str(self.tmp / "ballast.txt"),
+            "ballast " + str(self.slot(slot) / "ballast.txt"),
         ]) + "\n")
-        (self.tmp / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
+        (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd)
-        return proc if mode == "frames" else Run(self.form, proc)
+        return proc if mode == "frames" else Run(proc)
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -235,10 +233,10 @@ QSTR_HEADER = 24
 QSTR_ENTRY_VM = 7
 QSTR_ENTRY_BOARD = 6
 BALLAST_STEP = 256
-SMALLEST_STEADY = 3
+PROBES = 2  # caps played at once while the smallest is sought (Form.smallest): the 2 cores
 # A run's base may exceed the one its heap was sized for by this much (the app then has that
 # much less than its cap: strict); tools/cp_app_session.py BASE_SLACK, the same.
-BASE_SLACK = 512  # caps above the smallest that must fit too (Form.smallest)
+BASE_SLACK = 512
 
 
 def pool_block(k, entry):
@@ -279,8 +277,7 @@ def _pool_count(parts):
 class Run:
     """One run's output: the harness's figures, the readings (calibrate), how it ended."""
 
-    def __init__(self, form, proc):
-        self.form = form
+    def __init__(self, proc):
         self.stdout = proc.stdout
         self.stderr = proc.stderr
         # (frame, phase, live bytes less base, the firmware's display objects beyond the
@@ -347,14 +344,12 @@ class Calibration:
 
         run = work.run("calibrate")
         if not run.ok:
-            raise CpAppError("the uncapped %s run failed: %s\n%s" % (
-                work.form, run.fail, run.stderr[-3000:]))
+            raise CpAppError("the uncapped run failed: %s\n%s" % (run.fail, run.stderr[-3000:]))
         missing = [LABELS[i] for i in range(len(LABELS))
                    if not any(r[1] == i for r in run.readings)]
         if missing:
-            raise CpAppError("the uncapped %s session never reached %s: it no longer plays "
-                             "what tools/membudget/session.py meant" % (work.form,
-                                                                       ", ".join(missing)))
+            raise CpAppError("the uncapped session never reached %s: it no longer plays what "
+                             "tools/membudget/session.py meant" % ", ".join(missing))
         self.run = run
         self.base = run.base
         self.harness_qstrs = run.qstrs
@@ -449,8 +444,7 @@ class Result:
     """One capped session run: ok, the app's peak (from the calibration: the same frames),
     frames, the line to print."""
 
-    def __init__(self, form, cap_kb, heap_bytes, cal, run, base):
-        self.form = form
+    def __init__(self, cap_kb, heap_bytes, cal, run, base):
         self.base = base
         self.cap_kb = cap_kb
         self.heap_bytes = heap_bytes
@@ -477,28 +471,26 @@ class Result:
         return self.cal.peak()
 
     def line(self):
-        """`circuitpython FORM heapsize N peak BYTES frames F` (N: the cap, in bytes)."""
+        """`circuitpython mpy heapsize N peak BYTES frames F` (N: the cap, in bytes)."""
         if not self.ok:
-            return "circuitpython %s heapsize %d FAILED: %s" % (self.form, self.cap_kb * 1024,
-                                                               self.fail)
-        return "circuitpython %s heapsize %d peak %d frames %d" % (
-            self.form, self.cap_kb * 1024, self.peak(), self.frames)
+            return "circuitpython mpy heapsize %d FAILED: %s" % (self.cap_kb * 1024, self.fail)
+        return "circuitpython mpy heapsize %d peak %d frames %d" % (
+            self.cap_kb * 1024, self.peak(), self.frames)
 
 
 class Form:
-    """One form's tree and calibration, ready for capped runs."""
+    """The .mpy tree and its calibration, ready for capped runs."""
 
-    def __init__(self, form, frames, tree=None):
-        self.form = form
-        self.work = Workdir(form, frames, tree)
+    def __init__(self, frames, tree=None):
+        self.work = Workdir(frames, tree)
         try:
             self.cal = Calibration(self.work)
         except BaseException:
             self.work.close()
             raise
 
-    def play(self, cap_kb, collect=False):
-        """Plays the session capped at cap_kb; returns its Result.
+    def play(self, cap_kb, collect=False, slot=0):
+        """Plays the session capped at cap_kb (in run slot `slot`); returns its Result.
 
         The base (what is not the app's) varies by some bytes with the heap's size (where the
         harness's interned names and dicts could grow in place), back and forth: a run whose
@@ -509,55 +501,49 @@ class Form:
         for _ in range(8):
             if base is None:  # the names interned in advance are base too: a first guess
                 base = self.cal.base + self.cal.intern * 4 + 8992
-            heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.tmp)
+            heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
             run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
-                                ballast=self.cal.ballast, intern=self.cal.intern)
+                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
             if run.base is None or base <= run.base <= base + BASE_SLACK:
                 break
             base = run.base
-        return Result(self.form, cap_kb, heap, self.cal, run, base)
+        return Result(cap_kb, heap, self.cal, run, base)
 
-    def smallest(self, start_kb, steady=SMALLEST_STEADY):
-        """Returns (the smallest cap in KB under which the session completes, and under each
-        of the `steady` caps above it too; the Result there). Fragmentation makes a fit not
-        quite monotonic in the cap: a bisection finds a boundary, then the caps above it are
-        tried, and the search goes on above any that fails."""
-        hi = start_kb
-        best = self.play(hi)
-        while not best.ok:
-            hi += 16
-            best = self.play(hi)
-        lo = min(hi, self.cal.peak() // 1024) - 1  # under the app's own peak: never fits
-        while True:
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                r = self.play(mid)
-                if r.ok:
-                    hi, best = mid, r
-                else:
-                    lo = mid
-            failed = None
-            for kb in range(hi + 1, hi + 1 + steady):
-                if not self.play(kb).ok:
-                    failed = kb
-            if failed is None:
-                return hi, best
-            lo = failed
-            hi = failed + 1
-            best = self.play(hi)
-            while not best.ok:
-                hi += 1
-                best = self.play(hi)
+    def smallest(self, cap_kb, fits=None, probes=PROBES):
+        """Returns the smallest cap in KB, at most cap_kb, under which the session completes
+        (`fits`: the Result at cap_kb if played already), or None if it fails at cap_kb.
+
+        Every cap under the app's own peak fails, so the answer lies between that and cap_kb:
+        each round plays `probes` caps that split what is left evenly, at once (one VM each),
+        and keeps the smallest that fits and the largest below it that fails. Fragmentation
+        makes a fit not quite monotonic in the cap: a cap above the answer may fail now and
+        then; make cpcheck's own cap is played in full every time."""
+        if fits is None:
+            fits = self.play(cap_kb)
+        if not fits.ok:
+            return None
+        lo, hi = -(-self.cal.peak() // 1024) - 1, cap_kb  # fails, fits
+        while hi - lo > 1:
+            step = (hi - lo) / (probes + 1)
+            caps = sorted(set(int(lo + step * (k + 1)) for k in range(probes)) - {lo, hi})
+            with ThreadPoolExecutor(len(caps)) as pool:  # each run a VM process of its own
+                oks = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0]).ok,
+                                    enumerate(caps)))
+            for kb, ok in zip(caps, oks):
+                if ok:
+                    hi = min(hi, kb)
+            lo = max([lo] + [kb for kb, ok in zip(caps, oks) if not ok and kb < hi])
+        return hi
 
     def close(self):
         self.work.close()
 
 
-def play_capped(form, cap_kb, frames=None):
-    """Calibrates `form` and plays the session capped at cap_kb; returns its Result."""
+def play_capped(cap_kb, frames=None):
+    """Calibrates the .mpy tree and plays the session capped at cap_kb; returns its Result."""
     if frames is None:
         frames, _ = session()
-    f = Form(form, frames)
+    f = Form(frames)
     try:
         return f.play(cap_kb)
     finally:
@@ -567,46 +553,31 @@ def play_capped(form, cap_kb, frames=None):
 # ---------------------------------------------------------------------------------------------
 # The phase table
 
-def phase_rows(cals):
-    """Returns [(phase, {form: bytes})] for calibrations {form: Calibration}, in membudget's
-    order."""
+def phase_rows(cal):
+    """Returns [(phase, bytes)] of a Calibration, in membudget's order."""
     from tools.membudget.session import LABELS, MOMENTARY
 
-    found = {form: cal.phase_peaks() for form, cal in cals.items()}
+    phases, moments = cal.phase_peaks()
     rows = []
-
-    def row(name, get):
-        vals = {}
-        for form, (phases, moments) in found.items():
-            v = get(phases, moments)
-            if v is not None:
-                vals[form] = v[0]
-        if vals:
-            rows.append((name, vals))
-
-    row("start-up: lnr.make resident, every display object built",
-        lambda p, m: m.get("lnr.make"))
+    if "lnr.make" in moments:
+        rows.append(("start-up: lnr.make resident, every display object built",
+                     moments["lnr.make"][0]))
     for lab, name in enumerate(LABELS):
-        row(name if lab == 0 else "playing: " + name, lambda p, m, lab=lab: p.get(lab))
+        if lab in phases:
+            rows.append((name if lab == 0 else "playing: " + name, phases[lab][0]))
         if lab == 0:
             for module in MOMENTARY:
-                if module == "lnr.make":
-                    continue
-                where = sorted(set(LABELS[m[module][2]] for m in (f[1] for f in found.values())
-                                   if module in m))
-                row("for a moment: %s loaded (at its most: %s)" % (module, ", ".join(where)),
-                    lambda p, m, module=module: m.get(module))
+                if module != "lnr.make" and module in moments:
+                    rows.append(("for a moment: %s loaded (at its most: %s)" % (
+                        module, LABELS[moments[module][2]]), moments[module][0]))
     return rows
 
 
-def phase_table(results):
-    forms = list(results)
+def phase_table(cal):
     out = ["Peaks by phase on CircuitPython's VM: the app's heap (live, after a real collection; "
-           "stand-in Group/TileGrid as the firmware's bytes)",
-           "  %-72s%s" % ("", "".join("%10s" % (".%s" % f) for f in forms))]
-    for name, vals in phase_rows(results):
-        out.append("  %-72s%s" % (name, "".join(
-            "%10s" % ("%.1f KB" % (vals[f] / 1024) if f in vals else "-") for f in forms)))
+           "stand-in Group/TileGrid as the firmware's bytes)"]
+    for name, b in phase_rows(cal):
+        out.append("  %-88s %7.1f KB" % (name, b / 1024))
     return out
 
 
@@ -754,7 +725,7 @@ def import_all(tree):
     lib = Path(tree) / "lib"
     names = sorted(deploy.module_name(p.relative_to(lib).as_posix()[:-4] + ".py")
                    for p in lib.rglob("*.mpy"))
-    work = Workdir("mpy", [], tree)
+    work = Workdir([], tree)
     try:
         script = work.tmp / "harness" / "import_all.py"
         script.write_text(IMPORT_ALL)
@@ -797,17 +768,15 @@ for name in names.split(","):
 """
 
 
-def import_costs(form):
+def import_costs():
     """Imports every device module on the VM on its own, after the modules it imports at load
-    (tools/membudget/modules.py's order), from `form`'s tree; returns {module: (the live heap
-    it keeps, the most it needs above what was live while it loads)}: compiling a .py source
-    needs its parse tree and the compiler's tables for a moment, which it frees itself (so a
-    reading after the import never sees them; micropython.mem_peak() does)."""
+    (tools/membudget/modules.py's order), from the .mpy tree; returns {module: (the live heap
+    it keeps, the most it needs above what was live while it loads)}."""
     _lib_path()
     from tools.membudget.modules import device_modules
 
     names = device_modules(with_libraries=True)
-    work = Workdir(form, [])
+    work = Workdir([])
     try:
         script = work.tmp / "harness" / "import_costs.py"
         script.write_text(IMPORT_COSTS)
@@ -823,25 +792,22 @@ def import_costs(form):
 
 
 def import_lines(costs, top=8):
-    out = ["Importing a module on CircuitPython's VM, alone after those it imports: the most the "
-           "heap holds above what it held before, while it loads (micropython.mem_peak(); "
-           "this VM's name pools included), the %d neediest:" % top,
-           "  %-38s %12s %12s" % ("module", "from .py", "from .mpy")]
-    py, mpy = costs.get("py", {}), costs.get("mpy", {})
-    both = py or mpy
-    for name in sorted(both, key=lambda n: -both[n][1])[:top]:
-        out.append("  %-38s %12s %12s" % (name, py[name][1] if name in py else "-",
-                                          mpy[name][1] if name in mpy else "-"))
+    out = ["Importing a module on CircuitPython's VM from .mpy, alone after those it imports: "
+           "what it keeps, and the most the heap holds above what it held before while it "
+           "loads (micropython.mem_peak(); this VM's name pools included), the %d neediest:"
+           % top, "  %-38s %8s %8s" % ("module", "keeps", "needs")]
+    for name in sorted(costs, key=lambda n: -costs[n][1])[:top]:
+        out.append("  %-38s %8d %8d" % (name, costs[name][0], costs[name][1]))
     return out
 
 
-def play_frames(frames_keys=None, form="mpy", runs=2):
-    """Plays the session `runs` times from `form`'s tree, uncapped, measuring every frame;
+def play_frames(frames_keys=None, runs=2):
+    """Plays the session `runs` times from the .mpy tree, uncapped, measuring every frame;
     a frame's time is its fastest (other processes on the machine stall the VM now and then),
     its bytes the most it allocated (the same every run)."""
     if frames_keys is None:
         frames_keys, _ = session()
-    work = Workdir(form, frames_keys)
+    work = Workdir(frames_keys)
     try:
         out = Frames(work.run("frames"))
         for _ in range(runs - 1):
@@ -858,66 +824,66 @@ def play_frames(frames_keys=None, form="mpy", runs=2):
 
 
 # ---------------------------------------------------------------------------------------------
+# docs/memory.md: its figures are this run's
 
-def check(caps=None, forms=FORMS, smallest=False, frames=True, out=print):
-    """The app's checks on CircuitPython's VM, printed with `out`; returns True if all pass
-    (or are skipped: the VM or its mpy-cross missing, one line each)."""
-    caps = dict(CAPS_KB, **(caps or {}))
-    if cpvm.vm() is None:
-        for form in forms:
-            out("circuitpython %s: %s" % (form, cpvm.MISSING_VM))
-        if frames:
-            out("circuitpython frames: %s" % cpvm.MISSING_VM)
+DOC = ROOT / "docs" / "memory.md"
+DOC_BEGIN = "<!-- make cpcheck writes from here: its own run's figures (tools/cpapp.py) -->"
+DOC_END = "<!-- make cpcheck writes up to here -->"
+
+
+def write_doc(lines, doc=DOC):
+    """Puts `lines` (the run's figures) between DOC_BEGIN and DOC_END in `doc`, the rest of it
+    as it is; a CpAppError if the doc lacks the two lines."""
+    text = Path(doc).read_text(encoding="utf-8")
+    a, b = text.find(DOC_BEGIN), text.find(DOC_END)
+    if a < 0 or b < a:
+        raise CpAppError("%s has no lines %r and %r to write the figures between" % (
+            doc, DOC_BEGIN, DOC_END))
+    body = "\n".join(["", "```"] + lines + ["```", ""])
+    new = text[:a + len(DOC_BEGIN)] + "\n" + body + "\n" + text[b:]
+    if new != text:
+        Path(doc).write_text(new, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
+    """The app's checks on CircuitPython's VM, printed with `out`, and the figures written to
+    `doc` (None: not written); returns True if all pass (or are skipped: the VM or its
+    mpy-cross missing, one line each)."""
+    missing = (cpvm.MISSING_VM if cpvm.vm() is None
+               else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
+    if missing:
+        out("circuitpython mpy: %s" % missing)
         return True
     keys, _ = session()
-    ok = True
-    cals = {}
-    for form in forms:
-        if form == "mpy" and cpvm.mpy_cross() is None:
-            out("circuitpython mpy: %s" % cpvm.MISSING_MPY_CROSS)
-            continue
-        f = Form(form, keys)
-        try:
-            if smallest:
-                kb, r = f.smallest(caps[form])
-                out("circuitpython %s: smallest heapsize %d KB" % (form, kb))
-            else:
-                r = f.play(caps[form])
-        finally:
-            f.close()
-        cals[form] = f.cal
-        out(r.line())
+    figures = []
+
+    def say(lines):
+        figures.extend(lines)
+        out("\n".join(lines))
+
+    f = Form(keys)
+    try:
+        r = f.play(cap_kb)
+        say([r.line()])
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
-        ok = ok and r.ok
-    if cals:
-        out("\n".join(phase_table(cals)))
-        out("\n".join(import_lines({form: import_costs(form) for form in cals})))
+        kb = f.smallest(cap_kb, r)
+        if kb is not None:
+            say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
+    finally:
+        f.close()
+    ok = r.ok
+    say(phase_table(f.cal))
+    say(import_lines(import_costs()))
     if frames:
-        form = "mpy" if cpvm.mpy_cross() is not None else "py"
         loop = loop_us()  # before and after the frames: the fastest is the least stalled
-        f = play_frames(keys, form)
+        played = play_frames(keys)
         loop = min(loop, loop_us())
-        out("\n".join(allocation_lines(f)))
-        out("\n".join(time_lines(f, loop)))
-        ok = ok and not f.idle_allocations()
+        say(allocation_lines(played))
+        out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
+        ok = ok and not played.idle_allocations()
+    if doc is not None:
+        write_doc(figures, doc)
+        out("(figures written to %s)" % Path(doc).relative_to(ROOT).as_posix())
     return ok
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.cpapp", description=__doc__.split("\n")[0])
-    ap.add_argument("--form", choices=FORMS, action="append",
-                    help="the tree to play from (default: both)")
-    ap.add_argument("--mpy-kb", type=int, default=CAPS_KB["mpy"], help="the .mpy run's cap")
-    ap.add_argument("--py-kb", type=int, default=CAPS_KB["py"], help="the .py run's cap")
-    ap.add_argument("--smallest", action="store_true",
-                    help="bisect the smallest cap in KB each form completes under")
-    ap.add_argument("--no-frames", action="store_true",
-                    help="skip the allocation and time of every frame")
-    args = ap.parse_args(argv)
-    ok = check({"mpy": args.mpy_kb, "py": args.py_kb}, tuple(args.form or FORMS),
-               args.smallest, not args.no_frames)
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

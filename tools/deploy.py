@@ -40,7 +40,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tools import fold, imports, nodocs, rename, shrink
+from tools import fold, imports
 from tools.sync import (CIRCUITPY_MAJOR, PYSTACK_KEY, PYSTACK_SIZE, SETTINGS, DeployError, Plan,
                         check_version, digest, say, settings_with_pystack, summary)
 
@@ -196,12 +196,12 @@ def source_files(root=ROOT, libraries=None):
 # ---------------------------------------------------------------------------------------------
 # CircuitPython's mpy-cross
 
-# mpy-cross at optimisation level 3 keeps no line numbers in the bytecode: the .mpy files are
-# about 7% smaller, and so is their code in the board's RAM (2.7 KB of the play screen's peak
-# on CircuitPython's VM, docs/memory.md). The price: a traceback on the board names each
-# frame's module and function, with line 1 for its line. Level 3 also drops `assert`s, which
-# the device code does not use for checks (docs/style.md).
-MPY_FLAGS = ("-O3",)
+# mpy-cross at its default level keeps each function's line numbers, so a traceback on the
+# board names the module, the function and the line of our sources. They cost the board about
+# 2.4 KB of code in RAM at the app's peak, and 2 KB of the smallest heap the session completes
+# under on CircuitPython's VM (86 KB with them, 84 KB at -O3 without them, when they were
+# measured): inside make cpcheck's 88 KB cap, so they stay.
+MPY_FLAGS = ()
 
 
 class MpyCross:
@@ -443,69 +443,26 @@ class Tree:
 
 
 def is_ours(path):
-    """True for a module of the app's or the engine's (the build renames its names)."""
+    """True for a module of the app's or the engine's (the build folds their constants)."""
     return path.startswith(("lib/lnr/", "lib/engine/")) and path.endswith(".py")
 
 
-def folded_sources(items, names=None, program_names=True):
-    """Returns {device path: source bytes} of the shipped lib/ modules as the build sends or
-    compiles them: RAM on the board, docs/memory.md. Our own modules (the app's and the
-    engine's) get the constants they share folded and their private constants written as
-    their values (tools/fold.py), then the parameters no shipped call passes by keyword and
-    their locals renamed to short names (tools/shrink.py), then the names the program defines
-    renamed to names in ROM or short ones (tools/rename.py); the libraries get their
-    parameters and locals renamed too (tools/shrink.py); every module's docstrings are left
-    out (tools/nodocs.py). Only the parameters' and the program's names change a .mpy file:
-    the other steps are for a board that compiles the .py file. `names`: a dict that receives
-    {old name: new name} of tools/rename.py's step; program_names=False leaves that step out."""
+def folded_sources(items):
+    """Returns {device path: source bytes} of our own shipped modules (the app's and the
+    engine's) with the constants they share folded (tools/fold.py): every other name, every
+    docstring and every line stays as the source has it, so a board's traceback names what
+    the repository holds."""
     ours = {}
     for path, src in items:
         if is_ours(path):
             ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
     texts = fold.fold({name: text for name, (_, text) in ours.items()})
-    try:
-        texts = fold.inline_private(texts)
-    except ValueError as e:
-        raise DeployError(f"tools/fold.py can't write a private constant's value: {e}") from None
-    # Any shipped module might call one of ours by keyword: the libraries' calls count too.
-    shipped = {path: src.read_text(encoding="utf-8")
-               for path, src in items if path.endswith(".py")}
-    try:
-        keyword_names = shrink.keywords(shipped)
-        texts = shrink.shrink(texts, keyword_names)
-        libraries = shrink.shrink({path: text for path, text in shipped.items()
-                                   if path.startswith("lib/") and not is_ours(path)},
-                                  keyword_names)
-    except ValueError as e:
-        raise DeployError(f"tools/shrink.py can't rename parameters or locals: {e}") from None
-    others = {path: text for path, text in shipped.items() if not is_ours(path)}
-    if program_names:
-        try:
-            texts, mapping = rename.rename(texts, rename.outside_names(others))
-        except ValueError as e:
-            raise DeployError(f"tools/rename.py can't rename the program's names: {e}") from None
-        if names is not None:
-            names.update(mapping)
-    out = dict(libraries)
-    out.update({path: texts[name] for name, (path, _) in ours.items()})
-    try:
-        out = nodocs.strip_all(out)
-    except ValueError as e:
-        raise DeployError(f"tools/nodocs.py can't leave a docstring out: {e}") from None
-    return {path: text.encode("utf-8") for path, text in out.items()}
-
-
-def build_names(root=ROOT):
-    """Returns {old name: new name} of the names the build renames (tools/rename.py)."""
-    names = {}
-    folded_sources(source_files(root), names)
-    return names
+    return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
 
 
 def build(root=ROOT, compiler=None, folded=True):
     """Returns the Tree, compiling lib/ modules with compiler (an MpyCross) when given; our
-    own modules with their shared constants folded and their parameters renamed unless
-    folded=False (folded_sources()).
+    own modules with their shared constants folded unless folded=False (folded_sources()).
 
     Compiled, each module's source name (what a traceback prints) is its module name, e.g.
     `lnr.turns`: a name the board interns anyway for the import, where `lnr/turns.py` would be

@@ -5,10 +5,9 @@ MicroPython and CircuitPython fold a `NAME = const(7)` inside the module that de
 a module that imports it (`from engine.codes import A_LAY`) looks it up at run time: the name
 is interned (never freed), it is a global of the defining module and of every importer, and
 each use is a dictionary lookup. The app shares some 240 such names (screen ids, actions,
-colours, sprite numbers), a few KB of a heap whose budget is 80 KB.
+colours, sprite numbers), a few KB of a heap whose budget is 88 KB.
 
-fold(sources) rewrites the shipped sources before they are compiled (or copied, for a board
-that compiles them):
+fold(sources) rewrites the shipped sources before mpy-cross compiles them:
 
 - in an importer, each use of an imported constant becomes its value, and the name leaves the
   module-level `from M import ...` (the statement goes if nothing is left, so a module of
@@ -118,7 +117,7 @@ def _folds(tree, known):
 
 def replace_spans(lines, spans):
     """Replaces (line, start col, end col, text) spans in `lines` (str, one a line): byte
-    columns of the UTF-8 lines, as ast gives them (tools/shrink.py uses it too)."""
+    columns of the UTF-8 lines, as ast gives them."""
     for line, start, end, text in sorted(spans, reverse=True):
         b = lines[line - 1].encode()
         lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()
@@ -296,97 +295,3 @@ def fold(sources):
         unused = [n for n in own_constants(trees[name]) if n not in others]
         out[name] = hide_module(text, unused)
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# A module's own private constants, written as their values
-
-def inline_private_module(text):
-    """Returns `text` with each of its private int constants (`_NAME = const(...)` at module
-    level, bound nowhere else) written as its value where it is read, and its definition a
-    `pass` on the same lines.
-
-    The compiler folds a private constant too and keeps it out of the module's globals, so a
-    .mpy file is the same either way; but a board that compiles the .py file (`make flash
-    --no-mpy`) interns every name its lexer reads, each private constant's included, for good:
-    some 200 names (docs/memory.md)."""
-    tree = ast.parse(text)
-    mine = {n: v for n, v in own_constants(tree).items() if n.startswith("_")}
-    bound = {}
-    for node in ast.walk(tree):
-        stored = isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-        for name in (node.id,) if stored else binding_names(node):
-            bound[name] = bound.get(name, 0) + 1
-    values = {n: v for n, v in mine.items() if bound.get(n) == 1}
-    if not values:
-        return text
-    parents = _parents(tree)
-    lines = text.split("\n")
-    spans = []
-    definitions = []
-    for stmt in tree.body:
-        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in values):
-            definitions.append(stmt)
-    inside = {id(n) for stmt in definitions for n in ast.walk(stmt)}
-    for node in ast.walk(tree):  # every other use is a read: the name is bound once
-        if (isinstance(node, ast.Name) and node.id in values and id(node) not in inside):
-            if node.lineno != node.end_lineno:
-                raise ValueError("a name over two lines at line %d" % node.lineno)
-            spans.append((node.lineno, node.col_offset, node.end_col_offset,
-                          _literal(values[node.id], parents.get(node))))
-    replace_spans(lines, spans)
-    for stmt in definitions:
-        replace_statement(lines, stmt, "pass", "a constant")
-    return "\n".join(lines)
-
-
-def replace_statement(lines, stmt, text, what):
-    """Puts `text` (indented as the statement) where a statement stood in `lines` (str, one a
-    line), the statement's other lines blank: the lines below stay where they were
-    (tools/nodocs.py uses it too). ValueError, naming `what` the statement is, if it shares a
-    line with other code (a comment after it goes with it)."""
-    head = lines[stmt.lineno - 1].encode()[:stmt.col_offset].decode()
-    tail = lines[stmt.end_lineno - 1].encode()[stmt.end_col_offset:].decode().strip()
-    if head.strip() or (tail and not tail.startswith("#")):
-        raise ValueError("line %d: %s shares its line" % (stmt.lineno, what))
-    lines[stmt.lineno - 1:stmt.end_lineno] = (
-        [head + text if text else ""] + [""] * (stmt.end_lineno - stmt.lineno))
-
-
-def binding_names(node):
-    """Returns the names a node binds other than as an ast.Name: a parameter, a def or class,
-    an import, `except ... as`, a global or nonlocal statement, a match pattern's capture
-    (tools/shrink.py uses it too)."""
-    if isinstance(node, ast.arg):
-        return (node.arg,)
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return (node.name,)
-    if isinstance(node, ast.alias):
-        return ((node.asname or node.name).split(".")[0],)
-    if isinstance(node, ast.ExceptHandler) and node.name:
-        return (node.name,)
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return tuple(node.names)
-    if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-        return (node.name,)
-    if isinstance(node, ast.MatchMapping) and node.rest:
-        return (node.rest,)
-    return ()
-
-
-def each_module(transform, sources):
-    """Returns {module: transform(text)} for {module: text} (the build's steps are each a
-    function of one module's text); a ValueError it raises names its module."""
-    out = {}
-    for name, text in sources.items():
-        try:
-            out[name] = transform(text)
-        except ValueError as e:
-            raise ValueError("%s: %s" % (name, e)) from None
-    return out
-
-
-def inline_private(sources):
-    """Returns {module: text} with inline_private_module() applied to each."""
-    return each_module(inline_private_module, sources)

@@ -15,8 +15,8 @@ Measured on MicroPython's VM (tools/mpvm/run.mjs --pystack), which keeps its fra
 the way CircuitPython does (the same py/ code: a frame is a 20-byte header, 4 bytes per local
 and stack slot, 8 per active try, in 8-byte steps); CircuitPython's own unix VM has no pystack
 (its frames are in the heap). The modules run as the .mpy files MicroPython's mpy-cross writes
-(CircuitPython's writes the same code; membudget's tree: the sources, unfolded, whose frames the
-build's renaming and folding leave as they are). Two runs, both under the size checked:
+(CircuitPython's writes the same code; the sources, unfolded, whose frames the build's folding
+leaves as they are). Two runs, both under the size checked:
 
 - the session (tools/membudget/session.py: power-up, every mode, hints, saves, every menu)
   played through lnr.main.run as code.py plays it; it also reads how deep in the pystack the app

@@ -8,7 +8,7 @@ Fitted policy iteration: play seeded games with the current weights (at first no
 the game still added to its score, fit per row of turns left the feature weights by least
 squares (a small ridge keeps rare features tame), and play again with the new weights. The
 weights of the iteration that scored best on held-out seeds (not the bench's seeds 0-499) are
-kept. The targets: solo, the final score; challenge, the final score plus valuer.LOSS for a lost
+kept. The targets: solo, the final score; challenge, the final score plus ai.LOSS for a lost
 game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
 games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
 
@@ -20,9 +20,8 @@ import sys
 import time
 from multiprocessing import Pool
 
-from engine import valuer
-from engine.ai import Planner
-from engine.valuer import N_FEATURES, N_BUCKETS, ONE, bucket
+from engine import ai
+from engine.ai import Planner, N_FEATURES, N_BUCKETS, ONE, bucket
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import Search
 from engine.playout import DECIDE, seeded, steps
@@ -33,7 +32,7 @@ FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pa
                  "room", "a0", "a1", "a2", "behind", "b0", "t0", "t1", "t2", "top=t0",
                  "top=t1", "top=chaos", "broken_ahead", "blocked", "top", "shut", "open",
                  "derails", "last")
-# The features' indices, by name. engine/valuer.py numbers the features in this order with
+# The features' indices, by name. engine/ai.py numbers the features in this order with
 # private consts (no RAM on a board), which no other module may import.
 (F_CONST, F_HAND, F_CHAOS, F_N1, F_BROKEN, F_PAIRS, F_C4, F_ROOM, F_A0, F_BEHIND, F_B0, F_T0,
  F_T1, F_T2, F_TOP_T0, F_TOP_T1, F_TOP_CHAOS, F_BROKEN_AHEAD, F_BLOCKED, F_TOP, F_SHUT, F_OPEN,
@@ -73,7 +72,7 @@ def features(state, seat, hand):
         if abs(v - lastv) == 2:
             f[F_BLOCKED] += n[v] * v
     f[F_C4] = 1 if cmask & 16 else 0
-    op = valuer.open_ahead(state.cells, state.head)
+    op = ai.open_ahead(state.cells, state.head)
     f[F_OPEN] = op
     f[F_SHUT] = 1 if op == 0 else 0
     loco = state.loco
@@ -166,7 +165,7 @@ def play(args):
     for seat, b, f, score, r in samples:
         y = state.score(seat) - score
         if mode == "challenge" and state.lost:
-            y += valuer.LOSS / ONE
+            y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
         out.append((b, f, y))
@@ -242,7 +241,7 @@ def objective(mode, results):
 
 
 def pack(weights):
-    """Returns flat int weights as the bytes engine.valuer.weight_row() reads."""
+    """Returns flat int weights as the bytes engine.ai.weight_row() reads."""
     out = bytearray()
     for x in weights:
         if not -32768 <= x < 32768:
@@ -255,7 +254,7 @@ def unpack(table):
     """Returns the flat int weights of a table of engine/ai_weights.py."""
     out = []
     for b in range(N_BUCKETS):
-        out += valuer.weight_row(table, b)
+        out += ai.weight_row(table, b)
     return out
 
 
@@ -264,8 +263,8 @@ def write(all_weights, path=OUT):
     cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
         '"""Weights of the `best` bot (engine/ai.py); written by tools/tune.py."""',
-        "# Per mode one row of valuer.N_FEATURES ints (1/16 points) per row of turns left",
-        "# (valuer.bucket), stored as signed 16-bit little-endian ints (valuer.weight_row): bytes take",
+        "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
+        "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
         "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.tune.",
         "# Feature order: " + ", ".join(FEATURE_NAMES[:10]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",

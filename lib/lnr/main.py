@@ -99,7 +99,11 @@ def scrub(n):
     The collector scans the stack conservatively; the handler that asked for a move has
     returned but left pointers there to the code it ran (e.g. the play screen's functions),
     and the move's own frames, made over them, would keep that code in RAM through the move
-    and beside the next screen's (docs/memory.md)."""
+    and beside the next screen's (docs/memory.md; without it the session no longer completes
+    under make cpcheck's cap: host_tests/test_cp_app.py). It holds on a board too, whose
+    Python frames live on a pystack: each Python call nests C calls (the VM's call and its
+    bytecode loop) whose frames on the C stack hold the function objects, and the collector
+    scans the C stack as it does here."""
     if n:
         scrub(n - 1)
 

@@ -1,6 +1,6 @@
-"""2. Modules: every module the board may import (tools/imports.py's graph from code.py and
-boot.py: the app, the engine and the shipped libraries) is imported on the MicroPython VM on its
-own, after the modules it imports at load, so each is charged only its own cost."""
+"""The modules the board may import (tools/imports.py's graph from code.py and boot.py: the
+app, the engine and the shipped libraries) in an order where each comes after those it imports
+at load: make cpcheck imports each on its own in this order (tools/cpapp.py import_costs())."""
 from pathlib import Path
 
 from tools import deploy, imports
@@ -13,7 +13,6 @@ FIRST = ("lnr.keys", "lnr.leds", "lnr.storage")
 # The C modules' stand-ins: all but neopixel's (the real library is measured, on the stand-ins
 # of the C modules under it).
 STANDINS = tuple(n for n in NAMES if n != "neopixel") + UNDER_NEOPIXEL
-QSTR_ENTRY = 7  # a qstr pool entry: the pointer, a 2-byte hash, a 1-byte length
 
 
 def _libraries():
@@ -74,45 +73,3 @@ def device_modules(with_libraries=False):
     if not with_libraries:
         order = [m for m in order if group(m)]
     return order
-
-
-def _qstr_info(parts):
-    # "qstr pool: n_pool=1, n_qstr=12, n_str_data_bytes=101, n_total_bytes=277"
-    out = {}
-    for word in parts[2:]:
-        key, _, value = word.rstrip(",").partition("=")
-        out[key] = int(value)
-    return out
-
-
-def import_costs(names, form="py"):
-    """Imports each module on the VM after its dependencies; returns ({module: (kept, import
-    needs, the live heap it added)}, {module: failure}, the board's Hardware object's bytes,
-    {(characters, scale): the bytes of one bitmap_label.Label} when the app imports it).
-
-    MicroPython keeps interned names in pools it grows by doubling, so the module that
-    happens to overflow a pool would be charged the whole new pool: `kept` counts instead
-    what the module's own names take (their text, and a pool entry each)."""
-    lines = vmrun.run("import_costs.py", [",".join(STANDINS), ",".join(names)], form)
-    costs = {}
-    fails = {}
-    hardware = 0
-    labels = {}
-    q = []
-    for i, parts in enumerate(lines):
-        if parts[0] == "QSTR":
-            q.append(_qstr_info(lines[i + 1]))
-        elif parts[0] == "IMPORT":
-            before, after = q[-2], q[-1]
-            pools = after["n_total_bytes"] - before["n_total_bytes"]
-            own = (after["n_str_data_bytes"] - before["n_str_data_bytes"]
-                   + QSTR_ENTRY * (after["n_qstr"] - before["n_qstr"]))
-            costs[parts[1]] = (int(parts[2]) - pools + own, int(parts[3]), int(parts[2]))
-        elif parts[0] == "FAIL":
-            fails[parts[1]] = " ".join(parts[2:])
-            q.pop()
-        elif parts[0] == "HARDWARE":
-            hardware = int(parts[1])
-        elif parts[0] == "LABEL":
-            labels[(int(parts[1]), int(parts[2]))] = int(parts[3])
-    return costs, fails, hardware, labels

@@ -1,26 +1,12 @@
-"""3. Phases: the real app plays one session on the MicroPython VM as a player would, from
-power-up (session_keys()), with the live heap read after every frame (vm/session.py); then the
-moments inside a move once more each, and start-up (vm/startup.py)."""
-from tools.membudget import vmrun
+"""The session the app plays on the VMs as a player would, from power-up (session_keys()):
+make cpcheck's on CircuitPython's VM (tools/cpapp.py), make pystack's on MicroPython's
+(tools/pystack.py)."""
 
 SEED = 11  # the session's first game; the app counts up from it
 LATE_TURN = 8  # the session's games ask for a hint and save after this many of your turns
 
-# The phases vm/session.py's label() tells apart, in its order.
+# The phases tools/cp_app_session.py's label() tells apart, in its order.
 LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "hint shown")
-# Moments inside a move, when a module is loaded for that moment only (between two frames, so
-# the per-frame reading cannot see them): (kind, what the app is doing, the module). The kinds
-# are vm/session.py moment()'s.
-MOMENTS = (
-    ("load", "start-up: the saves read (lnr.copies loaded)", "lnr.copies"),
-    ("over", "game over: the game counted (lnr.copies loaded)", "lnr.copies"),
-    ("save", "save & quit: the game packed (engine.codec loaded)", "engine.codec"),
-    ("saved", "save & quit: the save written (lnr.copies loaded)", "lnr.copies"),
-    ("resume", "Continue: the save unpacked (engine.codec loaded)", "engine.codec"),
-    ("settings", "settings changed: written (lnr.copies loaded)", "lnr.copies"),
-    ("records", "records: the history read (lnr.copies loaded)", "lnr.copies"),
-)
-
 # What the modules loaded for a moment are loaded for (the modules table says it).
 MOMENTARY = {
     "lnr.powerup": "start-up",
@@ -92,58 +78,3 @@ def session_keys(seed=SEED):
     said.append("records, settings, how to play, mode select and table seats")
     frames = [-1 if k is None else k for k in key_script(keys)]
     return frames, said
-
-
-def phases(names, form="py"):
-    """Runs the session on the VM (modules as `form`), then once more up to the last time of
-    each moment inside a move, and the start-up probe; returns what they found."""
-    from lnr.app import SC_PLAY
-    from lnr.hud import S_INFO
-    from lnr.screens import W_SAVE, W_OVER, W_SETTINGS
-
-    frames, said = session_keys()
-    # The app's numbers, given: the board's build folds them away (tools/fold.py).
-    args = [",".join(str(k) for k in frames), SEED, SC_PLAY, S_INFO,
-            ",".join(m[0] for m in MOMENTS), "%d,%d,%d" % (W_SAVE, W_OVER, W_SETTINGS)]
-    out = {"said": said, "mods": [], "peaks": {}, "loaded": set(), "seen": {},
-           "moments": {}}
-    for parts in vmrun.run("session.py", [",".join(names), "-", "0"] + args, form):
-        tag = parts[0]
-        if tag == "UNIT":
-            out["unit"] = parts[1]
-        elif tag == "IMPORTED":
-            out["imported"] = int(parts[1])
-        elif tag == "STARTED":
-            out["started"] = (int(parts[1]), int(parts[2]))
-        elif tag == "MODS":
-            out["mods"].append((int(parts[1]), int(parts[2]),
-                                parts[3].split(",") if len(parts) > 3 else []))
-        elif tag == "PEAK":
-            out["peaks"][int(parts[1])] = tuple(int(x) for x in parts[2:])
-        elif tag == "SEEN":
-            out["seen"][parts[1]] = int(parts[2])
-        elif tag == "LOADED":
-            out["loaded"] = set(parts[1].split(",")) if len(parts) > 1 else set()
-        elif tag == "FRAMES":
-            out["frames"] = int(parts[1])
-    for kind, _, _ in MOMENTS:  # the last time: in the session's biggest game
-        n = out["seen"].get(kind, 0)
-        if n:
-            for parts in vmrun.run("session.py", [",".join(names), kind, str(n)] + args,
-                                   form):
-                if parts[0] == "PROBE":
-                    out["moments"][kind] = (int(parts[2]), parts[4].split(","))
-    for parts in vmrun.run("startup.py", [out["unit"]], form):
-        if parts[0] == "MAKE":
-            out["make"] = int(parts[1])
-    return out
-
-
-def resident_at(mods, frame):
-    """Returns the device modules in sys.modules at the end of `frame` of the session."""
-    names = []
-    for f, _, ms in mods:
-        if f > frame:
-            break
-        names = ms
-    return names

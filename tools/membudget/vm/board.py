@@ -1,4 +1,4 @@
-"""The board the app runs on in membudget's VM scripts (vm/session.py, vm/pystack.py): a display
+"""The board the app runs on in membudget's VM scripts (vm/pystack.py): a display
 that draws nothing, five pixels, an 8 KB NVM, a folder for the drive, and the session's keys one
 frame at a time."""
 import os
