@@ -19,12 +19,13 @@ from tools import sim, sim_fast  # noqa: E402
 from tools.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
 from screen_text import line_text  # noqa: E402
-from lnr.hud import S_MENU, S_ORDER, S_LOOK  # noqa: E402
+from lnr.play.view import S_MENU, S_ORDER, S_LOOK  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
-PLAY = ("lnr.play", "lnr.turns", "lnr.moveshow", "lnr.hud", "lnr.mapview")
-MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.moves", "lnr.think", "lnr.hint", "lnr.howto",
+PLAY = ("lnr.play.screen", "lnr.play.view", "lnr.play.mapview")
+MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.switch", "lnr.play.think",
+             "lnr.play.hint", "lnr.menus.howto",
              "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames",
              "engine.order")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
@@ -104,8 +105,8 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
     # loads; momentary modules are dropped before the frame ends. The menus' text library
     # (adafruit_display_text) is gone after start-up; the engine is in RAM only while a game is
     # on (docs/memory.md).
-    seen = {"play": 0, "menus": 0, "frames": 0, "lnr.actions": 0, "lnr.penalty": 0,
-            "lnr.look": 0, "lnr.refusal": 0}
+    seen = {"play": 0, "menus": 0, "frames": 0, "lnr.play.actions": 0, "lnr.play.penalty": 0,
+            "lnr.play.look": 0, "lnr.play.refusal": 0}
 
     def check(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -113,14 +114,14 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
             return
         mods = sys.modules
         playing = [m for m in PLAY if m in mods]
-        assert not (playing and "lnr.menus" in mods), "both resident: %s" % playing
+        assert not (playing and "lnr.menus.screen" in mods), "both resident: %s" % playing
         left = [m for m in MOMENTARY if m in mods]
         assert not left, "still resident at a frame's end: %s" % left
         # The play screen's action menu, penalty order panel and look around are in RAM while
-        # they are up, and only then (lnr/actions.py, lnr/penalty.py, lnr/look.py); a refused
-        # card's words with the menu, or for the toast's frame only (lnr/refusal.py).
-        for name, step in (("lnr.actions", S_MENU), ("lnr.penalty", S_ORDER),
-                           ("lnr.look", S_LOOK), ("lnr.refusal", S_MENU)):
+        # they are up, and only then (lnr/play/actions.py, penalty.py, look.py); a refused
+        # card's words with the menu, or for the toast's frame only (lnr/play/refusal.py).
+        for name, step in (("lnr.play.actions", S_MENU), ("lnr.play.penalty", S_ORDER),
+                           ("lnr.play.look", S_LOOK), ("lnr.play.refusal", S_MENU)):
             if name in mods:
                 assert app.play is not None and app.play.step == step, name + " kept"
                 seen[name] += 1
@@ -131,20 +132,20 @@ def test_menus_and_play_screen_never_resident_together(as_on_the_device):
         if app.play is not None:
             seen["play"] += 1
             assert "engine.bots" not in mods, "bots kept in a game without bots"
-            assert app.labels is None, "the menus' text in a game"
+            assert app.menus.labels is None, "the menus' text in a game"
             # One engine: the game's State is of the engine.state loaded now, never of an
             # earlier copy dropped under it (that would hold two engines in RAM).
             assert type(app.game.state) is mods["engine.state"].State
         else:
             assert not playing, "play screen code in the menus: %s" % playing
-            assert "lnr.menus" in mods and app.labels is not None
+            assert "lnr.menus.screen" in mods and app.menus.labels is not None
             engine = [m for m in mods if m.startswith("engine.")]
             assert app.game is None and not engine, "the engine in the menus: %s" % engine
             seen["menus"] += 1
         seen["frames"] += 1
 
     session(check)
-    assert seen["play"] > 100 and seen["menus"] > 50 and seen["lnr.actions"] > 4
+    assert seen["play"] > 100 and seen["menus"] > 50 and seen["lnr.play.actions"] > 4
 
 
 def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device):
@@ -204,7 +205,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
 
 def test_the_saves_are_written_with_neither_screens_code_in_ram(as_on_the_device, monkeypatch):
     # docs/memory.md: the saves' code and their 8 KB image (lnr.copies) load for a commit only,
-    # in a move (lnr/moves.py), never beside the menus' code and text nor the play screen's:
+    # in a move (lnr/switch.py), never beside the menus' code and text nor the play screen's:
     # a game's end, save & quit, and the settings screen left with a change. Left unchanged,
     # it commits nothing.
     from lnr.storage import Storage  # the app's (as_on_the_device imports the app afresh)
@@ -214,8 +215,8 @@ def test_the_saves_are_written_with_neither_screens_code_in_ram(as_on_the_device
 
     def commit(self, finished=None):
         mods = sys.modules
-        beside = [m for m in ("lnr.menus", "lnr.labels", "adafruit_display_text.bitmap_label")
-                  + PLAY if m in mods]
+        beside = [m for m in ("lnr.menus.screen", "lnr.menus.labels",
+                              "adafruit_display_text.bitmap_label") + PLAY if m in mods]
         assert not beside, "a commit beside %s" % beside
         commits.append(finished is not None)
         return real(self, finished)
@@ -243,8 +244,8 @@ def test_records_reads_the_history_with_neither_screens_code_in_ram(as_on_the_de
 
     def history(self):
         mods = sys.modules
-        beside = [m for m in ("lnr.menus", "lnr.labels", "adafruit_display_text.bitmap_label")
-                  + PLAY if m in mods]
+        beside = [m for m in ("lnr.menus.screen", "lnr.menus.labels",
+                              "adafruit_display_text.bitmap_label") + PLAY if m in mods]
         assert not beside, "the history read beside %s" % beside
         got = real(self)
         reads.append(len(got))
@@ -254,18 +255,18 @@ def test_records_reads_the_history_with_neither_screens_code_in_ram(as_on_the_de
     with sim_fast.fast():
         r = sim.run_headless(KEYS + ["DOWN", "A", SETTLE], seed=5)
     assert r.ok, r.error
-    assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.last) == 6
+    assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.menus.last) == 6
     assert "lnr.lastgames" not in sys.modules and "lnr.copies" not in sys.modules
 
 
 def test_a_bots_plan_keeps_its_games_weight_table_only(as_on_the_device, monkeypatch):
-    # lnr/think.py: the `best` bot plans its turn with its game's weight table alone in RAM;
+    # lnr/play/think.py: the `best` bot plans its turn with its game's weight table alone in RAM;
     # engine.ai_weights, the four modes' tables, is dropped before the search and never loads
     # again during it (about 2 KB less beside the search as .mpy). The plan is the same.
     from engine.state import MODE_TABLE
     from lnr import game as games
-    from lnr import think
-    from lnr.moves import new_game
+    from lnr.play import think
+    from lnr.switch import new_game
     from lnr.screens import W_THINK
 
     def table_game():

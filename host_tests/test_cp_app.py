@@ -93,7 +93,7 @@ def test_the_calibration_plays_every_phase_and_counts_the_display_objects(mpy):
 
     assert sorted(phases) == list(range(len(LABELS)))
     # The moments inside a move: start-up's sprite drawing, a save's codec, a hint.
-    assert {"lnr.make", "engine.codec", "lnr.hint"} <= set(moments)
+    assert {"lnr.make", "engine.codec", "lnr.play.hint"} <= set(moments)
     # The firmware's TileGrids hold a tile map the stand-ins keep in a pool of their own: the
     # display objects weigh more on a board, and the readings say so.
     assert mpy.cal.display_extra > 0

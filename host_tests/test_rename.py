@@ -103,7 +103,7 @@ def test_the_build_ships_the_renamed_modules():
 def test_an_edit_moves_few_names():
     # make flash copies the modules whose text changed: a module's names gone (or new) must
     # not move the other modules' names, but for the few that met them.
-    for gone in ("engine.rng", "lnr.menus", "lnr.play"):
+    for gone in ("engine.rng", "lnr.menus.screen", "lnr.play.screen"):
         rest = {m: t for m, t in SHRUNK.items() if m != gone}
         again = rename.plan(rest, OUTSIDE)
         moved = [n for n in again if again[n] != MAPPING.get(n)]
@@ -114,9 +114,9 @@ def test_a_boards_traceback_is_written_back(capsys):
     # `python -m tools.rename < traceback.txt`: the names it prints are the sources'.
     new_play = MAPPING["Play"]
     method = next(old for old in ("key_hand", "pick") if old in MAPPING)
-    text = 'File "lnr.play", line 1, in %s\n  %s\n' % (MAPPING[method], new_play)
+    text = 'File "lnr.play.screen", line 1, in %s\n  %s\n' % (MAPPING[method], new_play)
     back = {new: old for old, new in MAPPING.items()}
-    assert rename.decode(text, back) == 'File "lnr.play", line 1, in %s\n  Play\n' % method
+    assert rename.decode(text, back) == 'File "lnr.play.screen", line 1, in %s\n  Play\n' % method
     assert rename.main([MAPPING[method]]) == 0
     assert capsys.readouterr().out.split() == [MAPPING[method], method]
 

@@ -36,7 +36,7 @@ CircuitPython's mpy-cross cannot be had) is over. How each number is found:
    holds ready for names to come is taken out (pools double when full, on the VM and on a board
    at different moments: the VM's first doubling inside the session, a new pool of several KB
    at the first hint, would otherwise weigh on every later phase). A new peak is read twice and the lower
-   kept (a collection now and then finds more a moment later). Moments inside a move, when a
+   kept (a collection now and then finds more a moment later). Moments inside a switch, when a
    module is loaded for that moment only (lnr.copies, with the Storage's 8 KB image buffer (here its own), to read the
    saves at start-up and to write them at a game's end, on save & quit and when changed
    settings are left; engine.codec to pack or unpack a save), fall between two frames: the

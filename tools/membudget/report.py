@@ -5,14 +5,14 @@ from tools.membudget.session import LABELS, MOMENTARY, MOMENTS, resident_at
 # How the same session is checked on CircuitPython's own VM (tools/cpapp.py, `make cpcheck`):
 # its figures are that tool's to print, the reasoning is written here.
 CP_BULLETS = [
-    "- A move (a new game, Continue, save & quit, game over, settings changed, a bot's plan, "
+    "- A switch (a new game, Continue, save & quit, game over, settings changed, a bot's plan, "
     "the hint) is made by lnr.main.step once the handler that asked for it has returned, in "
-    "a call of its own (lnr/app.py App.move()), on a scrubbed stack (lnr/main.py settle()): "
+    "a call of its own (lnr/app.py App.switch()), on a scrubbed stack (lnr/main.py settle()): "
     "the collector scans the stack conservatively, and the handler left pointers to its code "
-    "in the stack the move's frames are made over; on CircuitPython's VM they kept the play "
-    "screen's code (about 21 KB) in RAM through every move and beside the next screen's. "
-    "The stack is scrubbed again after the move: its frames left pointers to the code it "
-    "loaded and dropped (from .py, lnr.moves's 7 KB were kept through a whole game).",
+    "in the stack the switch's frames are made over; on CircuitPython's VM they kept the play "
+    "screen's code (about 21 KB) in RAM through every switch and beside the next screen's. "
+    "The stack is scrubbed again after the switch: its frames left pointers to the code it "
+    "loaded and dropped (from .py, lnr.switch's 7 KB were kept through a whole game).",
     "- The saves' 8 KB image buffer is the sprite sheet's pixels (lnr/sheet.py): the NVM "
     "takes the image in one slice assignment, so every commit needs 8 KB in one piece, and "
     "made at each commit they were not there in one piece (a game's result lost to a "
@@ -62,13 +62,14 @@ CP_SECTION = [
     " its collector keeps whatever a stack slot still points to, stale or not.",
     "",
     "What fails first under a cap is not the peak but a block in one piece. Screens' and "
-    "moves' code loaded and dropped again leaves the app's long-lived objects (the engine's "
+    "switches' code loaded and dropped again leaves the app's long-lived objects (the engine's "
     "code, the State, the names) spread over the heap, so that tens of KB are free in pieces."
     " The saves' 8 KB image was the first to be refused (the smallest .mpy cap was 133 KB "
     "with it made at each commit); it is now made at power-up and kept, which costs 8 KB in "
     "every phase and took the smallest .mpy cap to 109 KB. The smallest cap (`--smallest`) "
     "still lies above the peak: loading a screen's code needs blocks of up to a few KB, and "
-    "the `best` bot's search in a move (a bot's plan, the hint: lnr/think.py) holds copies "
+    "the `best` bot's search in a switch (a bot's plan, the hint: lnr/play/think.py) holds "
+    "copies "
     "of the State, its planners and its frames while it runs, which no reading between two "
     "frames sees: under the smallest caps that search is what failed first, until its "
     "planners and copies became spare objects set up afresh (see below: the smallest .mpy cap"
@@ -141,7 +142,7 @@ def report(census, later, names, forms, heap_kb):
     md += ["## Peaks by phase", "",
            "The app plays one session on the MicroPython VM from power-up: %s (%d frames). The "
            "live heap is read after a real collection at every frame; the moments inside a "
-           "move (a module loaded for that moment only) are caught by running the session "
+           "switch (a module loaded for that moment only) are caught by running the session "
            "again up to their last time. *app heap*: everything but the display objects built "
            "at start-up (any made later are in it, while they live, by the same "
            "formulas) and the room the interned-name pools hold for names to come (the names "
@@ -264,29 +265,30 @@ def report(census, later, names, forms, heap_kb):
            "the heap holds). As Labels with their library loaded beside the menus, the title "
            "held about 17 KB more on CircuitPython's VM (.mpy) and the 8 lines about 11 KB "
            "more, and each key redrew a Bitmap glyph by glyph.",
-           "- The menus' code (lnr.menus, lnr.labels) and the play "
-           "screen's (lnr.play, turns, hud, mapview) are never in RAM together: a "
-           "move between them drops one side and every module it imported, collects, then "
-           "imports the other (lnr/app.py). The engine is loaded with a game (lnr.moves) and "
+           "- The menus' code (lnr.menus.screen, lnr.menus.labels) and the play "
+           "screen's (lnr.play.screen, view, mapview) are never in RAM together: a "
+           "switch between them drops one side and every module it imported, collects, then "
+           "imports the other (lnr/app.py). The engine is loaded with a game (lnr.switch) and "
            "dropped when none is on: the menus run without it.",
            "- Modules needed for a moment are loaded for that moment and dropped: the display's "
            "building (lnr.make) at start-up, the saves' copies (lnr.copies and lnr.image; "
            "their 8 KB image buffer is the sprite sheet's, see below) for each read or write "
            "of the saves "
            "(docs/storage.md), the save "
-           "codec (engine.codec) to pack or unpack a save, the move itself (lnr.moves, which "
+           "codec (engine.codec) to pack or unpack a save, the switch itself (lnr.switch, which "
            "also counts a finished game, the game and the engine gone before its commit), how "
            "to play's pages, the penalty cards' orders (engine.order) when the player puts "
            "them on the pile or discards chaos cards. The play screen's action menu "
-           "(lnr.actions, START; also for the toast that says why a card cannot be picked), "
-           "its penalty order panel (lnr.penalty) and looking around the track (lnr.look, "
-           "SELECT) are loaded while they are up and dropped when they close.",
+           "(lnr.play.actions, START), the toast that says why a card cannot be picked "
+           "(lnr.play.refusal), its penalty order panel (lnr.play.penalty) and looking around "
+           "the track (lnr.play.look, SELECT) are loaded while they are up and dropped when they close.",
            "- The bots' code (engine.bots, engine.ai and the weights) never shares RAM with the "
-           "play screen's: a bot plans the rest of its turn in a move with the play screen's "
-           "code dropped (lnr/think.py plan_turn, on copies of the State and of the dice's "
+           "play screen's: a bot plans the rest of its turn in a switch with the play screen's "
+           "code dropped (lnr/play/think.py plan_turn, on copies of the State and of the dice's "
            "generator: the very turn it would play step by step), and the play screen, loaded "
            "again as it was left, plays the plan; the hint is found the same way "
-           "(lnr/hintplan.py) and shown by lnr/hint.py. That move loads neither lnr.moves (the "
+           "(lnr/play/hintplan.py) and shown by lnr/play/hint.py. That switch loads neither "
+           "lnr.switch (the "
            "code that deals, saves and counts games) nor the other modes' weights "
            "(engine.ai_weights is dropped once engine.bots holds the game's table), and the "
            "play screen lets the last turn's States go at a new turn.",

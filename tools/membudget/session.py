@@ -1,6 +1,6 @@
 """3. Phases: the real app plays one session on the MicroPython VM as a player would, from
 power-up (session_keys()), with the live heap read after every frame (vm/session.py); then the
-moments inside a move once more each, and start-up (vm/startup.py)."""
+moments inside a switch once more each, and start-up (vm/startup.py)."""
 from tools.membudget import vmrun
 
 SEED = 11  # the session's first game; the app counts up from it
@@ -8,7 +8,7 @@ LATE_TURN = 8  # the session's games ask for a hint and save after this many of 
 
 # The phases vm/session.py's label() tells apart, in its order.
 LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "hint shown")
-# Moments inside a move, when a module is loaded for that moment only (between two frames, so
+# Moments inside a switch, when a module is loaded for that moment only (between two frames, so
 # the per-frame reading cannot see them): (kind, what the app is doing, the module). The kinds
 # are vm/session.py moment()'s.
 MOMENTS = (
@@ -32,17 +32,17 @@ MOMENTARY = {
     "lnr.image": "each read or write of the saves",
     "engine.codec": "save & quit, Continue",
     "engine.crc": "save & quit, Continue; the old layout's saves read",
-    "lnr.moves": "each move into or out of a game",
-    "lnr.think": "a bot's plan, the hint",
-    "lnr.hint": "a hint",
-    "lnr.howto": "a page of how to play",
+    "lnr.switch": "each switch into or out of a game",
+    "lnr.play.think": "a bot's plan, the hint",
+    "lnr.play.hint": "a hint",
+    "lnr.menus.howto": "a page of how to play",
     "engine.bots": "a hint in a game without bots",
     "lnr.lastgames": "the Records screen's history read",
     "engine.order": "the penalty cards' orders offered, a chaos discard's order",
-    "lnr.actions": "the play screen's action menu, while it is up",
-    "lnr.refusal": "why a card cannot be picked: its toast, the action menu's Build line",
-    "lnr.penalty": "the penalty order panel, while it is up",
-    "lnr.look": "looking around the track (SELECT), while it lasts",
+    "lnr.play.actions": "the play screen's action menu, while it is up",
+    "lnr.play.refusal": "why a card cannot be picked: its toast, the action menu's Build line",
+    "lnr.play.penalty": "the penalty order panel, while it is up",
+    "lnr.play.look": "looking around the track (SELECT), while it lasts",
 }
 
 
@@ -96,9 +96,9 @@ def session_keys(seed=SEED):
 
 def phases(names, form="py"):
     """Runs the session on the VM (modules as `form`), then once more up to the last time of
-    each moment inside a move, and the start-up probe; returns what they found."""
+    each moment inside a switch, and the start-up probe; returns what they found."""
     from lnr.app import SC_PLAY
-    from lnr.hud import S_INFO
+    from lnr.play.view import S_INFO
     from lnr.screens import W_SAVE, W_OVER, W_SETTINGS
 
     frames, said = session_keys()

@@ -22,7 +22,7 @@ NAMES = sys.argv[2].split(",")
 
 
 async def labels():
-    # A bitmap_label.Label as the menus make them (lnr/labels.py): a line of 26 characters and
+    # A bitmap_label.Label as the menus make them (lnr/menus/labels.py): a line of 26 characters and
     # the title, 13 at twice the size. What it adds to the heap, its stand-ins' own heap out and
     # its CircuitPython objects (vm/sizes.py) in.
     import terminalio

@@ -1,6 +1,6 @@
 """The app plays the session from power-up (lnr.main.start, then lnr.main.step per frame) with a
 scripted board, and the live heap is read after every frame; or, as a probe, the session runs up
-to one moment inside a move and stops there (tools/membudget/session.py says what it prints).
+to one moment inside a switch and stops there (tools/membudget/session.py says what it prints).
 
     argv: the device modules (comma-separated), the moment to stop at ("-": none), its
           occurrence, the frames (a key number or -1 each, comma-separated), the seed, the
@@ -71,12 +71,12 @@ def moment(name):
         if app is None:
             return "load"  # lnr.main.start: the saves read
         if app.doing == W_OVER:
-            return "over"  # lnr.moves over(): the game counted (the game let go already)
+            return "over"  # lnr.switch over(): the game counted (the game let go already)
         if app.doing == W_SAVE:
             return "saved"
         if app.doing == W_SETTINGS:
-            return "settings"  # lnr.moves: the settings screen left with changes
-        return "records"  # lnr.moves: the title's Records, the history read
+            return "settings"  # lnr.switch: the settings screen left with changes
+        return "records"  # lnr.switch: the title's Records, the history read
     if name == "engine.codec" and app is not None:
         return "save" if app.doing == W_SAVE else "resume"
     return None
