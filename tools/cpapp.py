@@ -9,7 +9,7 @@ build(); code.py and boot.py are left out: the harness starts the app as code.py
 
     mpy  every module as the .mpy CircuitPython's own mpy-cross writes, capped at 80 KB: what
          `make flash` sends; the game must leave well over half of the PyBadge's 192 KB free
-    py   the .py sources, compiled on the VM as a board compiles them, capped at 112 KB: the
+    py   the .py sources, compiled on the VM as a board compiles them, capped at 128 KB: the
          fallback `make flash --no-mpy`; a board has about 150 KB free at start
 
 The VM's own displayio.Bitmap and Palette hold the app's real pixels; tools/standins stand in for
@@ -65,7 +65,10 @@ from pathlib import Path
 from tools import cpvm, deploy
 
 ROOT = cpvm.ROOT
-CAPS_KB = {"mpy": 80, "py": 112}
+# The .py form's cap: the play screen is one module by concept now (lnr/play/screen.py, no
+# longer three split by how much source a board parses at once), which the board compiles from
+# source in one piece (smallest cap 108 -> 128 KB); issue 23 retires the .py form.
+CAPS_KB = {"mpy": 80, "py": 128}
 FORMS = ("mpy", "py")
 SCRIPT = ROOT / "tools" / "cp_app_session.py"
 USABLE_SCRIPT = "import gc\ngc.collect()\nprint(gc.mem_alloc() + gc.mem_free())\n"

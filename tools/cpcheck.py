@@ -5,7 +5,7 @@
 1. tools/cp_engine_check.py: the engine's import cost and each mode's game peak, under the cap
    the whole app must meet from .mpy files.
 2. tools/cpapp.py: the whole app plays membudget's session on the VM twice, from the .mpy files
-   `make flash` writes (capped at 80 KB) and from the .py sources (112 KB); one line each,
+   `make flash` writes (capped at 80 KB) and from the .py sources (128 KB); one line each,
    `circuitpython FORM heapsize N peak BYTES frames F`, then the peaks by phase.
 3. tools/cpapp.py: the bytes each frame of the main loop allocates (idle frames: none) and each
    screen's frame time, also estimated for a SAMD51.

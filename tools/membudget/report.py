@@ -32,7 +32,7 @@ CP_SECTION = [
     "The session above also plays on CircuitPython 10's own VM (tools/cpapp.py; "
     "docs/hardware.md says where the VM comes from), capped with `-X heapsize`: from the .mpy"
     " files `make flash` writes, under 80 KB; from the .py sources (`make flash --no-mpy`), "
-    "under 112 KB. A MemoryError anywhere, fragmentation included, fails the check. `make "
+    "under 128 KB. A MemoryError anywhere, fragmentation included, fails the check. `make "
     "cpcheck` prints one line per run, the peaks by phase measured there, what importing each"
     " module needs for a moment, the bytes each frame of the main loop allocates (idle "
     "frames: none) and each screen's frame time; `python -m tools.cpcheck --smallest` finds "
