@@ -1,4 +1,4 @@
-"""The hint (lnr/hint.py, START then Hint): engine.bots.hint(state) may have nothing to say
+"""The hint (lnr/play/hint.py, START then Hint): engine.bots.hint(state) may have nothing to say
 (it returns (None, "") where nobody decides, e.g. while the dice wait to be rolled); the app
 then says so and the game goes on, as when the hint fails.
 """
@@ -16,7 +16,7 @@ from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
 from screen_text import line_text, lines_text  # noqa: E402
-from lnr.hud import S_HAND  # noqa: E402
+from lnr.play.view import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
 
@@ -56,7 +56,7 @@ def _plan(s):
     # The build the hint names from here: [(action, ...)], the State. Its first step is the
     # look-ahead's choice (engine.bots.hint); the rest is engine.ai's plan on from there with
     # `best`'s weights, the continuation the look-ahead weighed for that choice
-    # (engine/lookahead.py), as lnr/hintplan.py says it names it. A new hint at each step
+    # (engine/lookahead.py), as lnr/play/hintplan.py says it names it. A new hint at each step
     # would be a new search on other samples: it may add a card the plan weighed did not.
     from engine.ai import Planner
     from engine.bots import hint, weights
@@ -76,9 +76,10 @@ def _plan(s):
 
 def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
     # Issue 11: the hint names the card, the bend and the order it recommends, and quotes
-    # the risk the screen shows for it (lnr/hud.py risk_text of state.build_risk, §5), which
+    # the risk the screen shows for it (lnr/play/view.py risk_text of state.build_risk, §5), which
     # may differ by a point from the bot's own rounding.
-    from lnr.hud import card_name, risk_text
+    from engine.cards import card_name
+    from lnr.play.view import risk_text
 
     checked = set()
     for seed in range(1, 200):
@@ -119,9 +120,9 @@ def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
 
 
 def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
-    # The hint is worked out in a move (lnr/moves.py), up to a few seconds on a board, and the
+    # The hint is worked out in a move (lnr/switch.py), up to a few seconds on a board, and the
     # display is not refreshed while a move runs: the last refresh before it must show
-    # "Thinking..." on the map, not the action menu the player just left (lnr/actions.py
+    # "Thinking..." on the map, not the action menu the player just left (lnr/play/actions.py
     # _ask_hint). Once the hint is shown and closed, the toast is gone.
     import engine.bots
 

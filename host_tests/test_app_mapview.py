@@ -1,11 +1,11 @@
-"""The geometry the play screen draws (lnr/mapview.py, docs/rules.md §2). (The order the app
+"""The geometry the play screen draws (lnr/play/mapview.py, docs/rules.md §2). (The order the app
 offers first for penalty cards and chaos discards is tested with engine/order.py in
 test_order.py.)"""
 from engine.cards import SHAPE, SHAPE_CURVE, KIND, KIND_BROKEN
 from engine.rng import Rng
 from engine.state import new_game, BEND_S, TURN
 from lnr import sprites
-from lnr.mapview import track_tile, curve_tile
+from lnr.play.mapview import track_tile, curve_tile
 
 
 def test_track_tiles_follow_the_bends_from_the_end_back():

@@ -159,7 +159,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
 
 def test_the_saves_are_written_when_the_game_or_a_setting_changes(as_on_the_device,
                                                                     monkeypatch):
-    # The saves' code loads for a commit only (lnr/moves.py): a game's end, save & quit, and
+    # The saves' code loads for a commit only (lnr/switch.py): a game's end, save & quit, and
     # the settings screen left with a change. Left unchanged, it commits nothing.
     from lnr.storage import Storage  # the app's (as_on_the_device imports the app afresh)
 
@@ -198,16 +198,16 @@ def test_records_reads_the_history_and_lets_its_code_go(as_on_the_device, monkey
     with sim_fast.fast():
         r = sim.run_headless(KEYS + ["DOWN", "A", SETTLE], seed=5)
     assert r.ok, r.error
-    assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.last) == 6
+    assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.menus.last) == 6
 
 
 def test_a_bots_plan_is_the_same_with_modules_dropped(as_on_the_device):
-    # lnr/think.py drops and loads the bots' tables around the `best` bot's search as the board
+    # lnr/play/think.py drops and loads the bots' tables around the `best` bot's search as the board
     # does: the plan is the one made with every module kept.
     from engine.state import MODE_TABLE
     from lnr import game as games
-    from lnr import think
-    from lnr.moves import new_game
+    from lnr.play import think
+    from lnr.switch import new_game
     from lnr.screens import W_THINK
 
     def table_game():

@@ -28,7 +28,7 @@ from screen_text import line_text as text  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
-from lnr.hud import S_BEND, S_HAND, S_HANDOFF, S_ORDER, side_text  # noqa: E402
+from lnr.play.view import S_BEND, S_HAND, S_HANDOFF, S_ORDER, side_text  # noqa: E402
 from lnr.ui import RED, GREEN, YELLOW  # noqa: E402
 
 PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
@@ -112,7 +112,7 @@ def _derails_with_dice(m):
 
 def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
     # docs/rules.md §4: a build rolls as many dice as the values laid; the app rolls them one by
-    # one (lnr/moveshow.py DIE_MS apart) so the screen and the LEDs can follow.
+    # one (lnr/play/screen.py DIE_MS apart) so the screen and the LEDs can follow.
     seed, card = find(MODE_SOLO, _derails_with_dice)
     m = Model(MODE_SOLO, seed)
     m.build(card)
@@ -192,7 +192,7 @@ def _two_chaos_in_an_order_that_matters(m):
 
 
 def test_the_menus_discard_puts_every_chaos_card_in_the_order_that_scores_best():
-    # The action menu's Discard chaos (lnr/actions.py): every chaos card in hand goes on the
+    # The action menu's Discard chaos (lnr/play/actions.py): every chaos card in hand goes on the
     # pile, no move, no penalty (docs/rules.md §4), in the order that leaves the least on the
     # pile (§6, engine.order loaded for the moment), not in the hand's order.
     seed, _ = find(MODE_SOLO, _two_chaos_in_an_order_that_matters)
@@ -237,10 +237,10 @@ def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
     assert play.step == S_BEND and s.phase == P_BEND and s.pending == card
     first = play.bend
     # The map shows that curve, entered with the track's heading, at the open end, framed.
-    view = play.view
+    view = play.view.map
     tx, ty = s.target() // 128 - 64 - view.ox, s.target() % 128 - 64 - view.oy
     exit_ = (s.head + TURN[first - A_BEND_L + 1]) & 3
-    from lnr.mapview import track_tile
+    from lnr.play.mapview import track_tile
     assert r.app.ui.map[tx, ty] == track_tile(card, s.head, exit_)
     assert not r.app.ui.frame.hidden
     assert count(r, (16 * tx, 16 * ty, 16 * tx + 16, 16 * ty + 2), YELLOW) >= 14
@@ -273,7 +273,7 @@ def _straight_then_curve(m):
 
 
 def test_b_in_the_bend_step_gives_back_the_build_as_it_was_before_the_curve():
-    # B in the bend step cancels that curve only (lnr/play.py key_bend): the State is the one
+    # B in the bend step cancels that curve only (lnr/play/screen.py key_bend): the State is the one
     # before the curve was picked, the straight card laid before it still laid, and the game
     # goes on from there as it would have (the curve laid after all, the build rolled).
     seed, (first, curve) = find(MODE_SOLO, _straight_then_curve)
@@ -371,17 +371,17 @@ def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():
     s = r.app.game.state
     pile = s.piles[0]
     best = min(pile_after(pile, p) for p in itertools.permutations(s.penalty))
-    assert play.opts[0][0] == best
-    assert all(play.opts[0][0] <= o[0] for o in play.opts)
+    assert play.panel.opts[0][0] == best
+    assert all(play.panel.opts[0][0] <= o[0] for o in play.panel.opts)
     assert text(r.app.ui.plines[5]).endswith("(best)")
     assert count(r, line_box(5), GREEN) > 20
     # The cards shown, in that order, after the pile's top.
-    for i, c in enumerate(play.opts[0][1][:6]):
+    for i, c in enumerate(play.panel.opts[0][1][:6]):
         assert r.app.ui.cards[2 + i, 0] == sprites.T_DIGIT + VALUE[c] - 1 or \
             r.app.ui.cards[2 + i, 0] == sprites.T_CDIGIT + VALUE[c] - 1
     # RIGHT then A: the second order goes on the pile, one card after the other.
     r = run(keys + ["RIGHT", "A", SETTLE], seed)
-    second = play.opts[1][1]
+    second = play.panel.opts[1][1]
     expect = s.clone()
     for c in second:
         expect.apply(A_PILE + c)
@@ -491,12 +491,12 @@ def test_select_looks_around_the_track_and_back_follows_the_loco():
     seed = 12
     m = Model(MODE_SOLO, seed)
     r0 = run(m.keys + [SETTLE], seed)
-    ox, oy = r0.app.play.view.ox, r0.app.play.view.oy
+    ox, oy = r0.app.play.view.map.ox, r0.app.play.view.map.oy
     r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", SETTLE], seed)
-    assert (r.app.play.view.ox, r.app.play.view.oy) == (ox - 2, oy - 1)
+    assert (r.app.play.view.map.ox, r.app.play.view.map.oy) == (ox - 2, oy - 1)
     assert r.app.ui.map[2, 1] == r0.app.ui.map[0, 0]  # the picture moved with the view
     r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", "B", SETTLE], seed)
-    assert (r.app.play.view.ox, r.app.play.view.oy) == (ox, oy)
+    assert (r.app.play.view.map.ox, r.app.play.view.map.oy) == (ox, oy)
     assert r.screen == r0.screen
 
 
@@ -505,17 +505,17 @@ def test_timed_steps_fall_due_across_the_clock_wrap():
     # a deadline set just before the wrap (adafruit_ticks.ticks_add) falls due just after it,
     # neither at once (the wrapped deadline is the smaller number) nor never.
     from adafruit_ticks import ticks_add
-    from lnr.hud import TOAST_MS, S_AUTO
-    from lnr.turns import AUTO_MS
+    from lnr.play.view import TOAST_MS, S_AUTO
+    from lnr.play.screen import AUTO_MS
 
     r = run(Model(MODE_SOLO, 5).keys + [SETTLE], 5)
     app = r.app
     play = app.play
     start = 0x1FFFFF00  # 256 ms before the wrap
     app.now = start
-    play.toast("Hello")
+    play.view.toast("Hello")
     due = ticks_add(start, TOAST_MS)
-    assert play.toast_due == due < start  # wrapped
+    assert play.view.toast_due == due < start  # wrapped
     for now in (start, 0x1FFFFFFF, 0, ticks_add(due, -1)):
         play.tick(now)
         assert not play.ui.toast.hidden, hex(now)

@@ -53,7 +53,7 @@ def run(keys, seed=1, **kw):
 def shown_text(root):
     """Returns what the display shows as text, read from its displayio tree: the visible
     font-tile lines' texts, blank ones left out. Every text is font tiles: no
-    adafruit_display_text Label is ever on the display (lnr/labels.py, lnr/make.py)."""
+    adafruit_display_text Label is ever on the display (lnr/menus/labels.py, lnr/make.py)."""
     import displayio
     from adafruit_display_text.bitmap_label import Label
 
@@ -85,8 +85,8 @@ def test_title_screen_offers_new_game_and_shows_the_loco():
     r = run([])
     app = r.app
     assert app.screen == SC_TITLE
-    assert app.items == ["New game", "Records", "Settings", "How to play"]  # nothing saved
-    # The title and the lines are font tiles (lnr/labels.py), the title twice the font's size.
+    assert app.menus.items == ["New game", "Records", "Settings", "How to play"]  # nothing saved
+    # The title and the lines are font tiles (lnr/menus/labels.py), the title twice the font's size.
     assert shown_text(r.hw.display.root_group) == [
         "LOK'N'ROLL", "> New game", "  Records", "  Settings", "  How to play", "A: choose"]
     assert count(r, TEXT_TITLE, YELLOW) > 150  # LOK'N'ROLL, twice the font size
@@ -107,8 +107,8 @@ def test_solo_game_over_with_a_new_record_is_written_once():
     score = m.state.score(0)
     r = run(m.keys + [SETTLE], seed, render_every=0)
     assert r.app.screen == SC_OVER
-    assert texts(r.app.labels.lines)[0] == "Your score: %d" % score
-    assert texts(r.app.labels.lines)[6] == "NEW RECORD!"
+    assert texts(r.app.menus.labels.lines)[0] == "Your score: %d" % score
+    assert texts(r.app.menus.labels.lines)[6] == "NEW RECORD!"
     assert count(r, line(6), GREEN) > 40
     tiles = shown_text(r.hw.display.root_group)
     assert tiles[0] == "GAME OVER" and "NEW RECORD!" in tiles
@@ -126,13 +126,13 @@ def test_the_same_score_again_is_no_record_and_records_screen_counts_games(tmp_p
     run(m.keys + [SETTLE], seed, nvm_path=nvm, render_every=0)
     # Same seed, same game, same score: not lower, so no new record (§7: lowest wins).
     r = run(m.keys + [SETTLE], seed, nvm_path=nvm, render_every=0)
-    assert texts(r.app.labels.lines)[6] == "Record: %d" % score
+    assert texts(r.app.menus.labels.lines)[6] == "Record: %d" % score
     assert count(r, line(6), CYAN) > 30
     st = stored(r)
     assert st.played[MODE_SOLO] == 2 and st.best[MODE_SOLO] == score
     # Records: A on the game over goes to the title; Records is the second item.
     r = run(["DOWN", "A", SETTLE], seed, nvm_path=nvm)
-    lines = texts(r.app.labels.lines)
+    lines = texts(r.app.menus.labels.lines)
     assert lines[1].split() == ["Solo", str(score), "2"]
     assert lines[2].split() == ["Challenge", "-", "0"]
 
@@ -145,7 +145,7 @@ def test_rival_game_over_counts_a_win_or_a_loss():
     s = m.state
     won = s.score(1) < s.score(0)
     r = run(m.keys + [SETTLE], seed, render_every=0)
-    lines = texts(r.app.labels.lines)
+    lines = texts(r.app.menus.labels.lines)
     assert lines[0] == "Your score: %d" % s.score(1)
     assert lines[2] == ("YOU WIN!" if won else "The rival wins")
     assert count(r, line(2), GREEN if won else RED) > 30
@@ -170,7 +170,7 @@ def test_challenge_lost_at_the_fourth_derailment_sets_no_record():
     else:
         raise AssertionError("no lost challenge found")
     r = run(m.keys + [SETTLE], seed, render_every=0)
-    assert texts(r.app.labels.lines)[1] == "4th derailment: lost"
+    assert texts(r.app.menus.labels.lines)[1] == "4th derailment: lost"
     assert count(r, TEXT_TITLE, RED) > 100
     st = stored(r)
     assert st.played[MODE_CHALLENGE] == 1 and st.best[MODE_CHALLENGE] is None
@@ -188,8 +188,8 @@ def test_save_and_quit_then_resume_after_power_off_to_the_same_position(tmp_path
     assert here.app.game.state == m.state and here.app.game.state.phase == P_TURN
     save = m.keys + ["START", "UP", "A", SETTLE]  # menu: Save & quit is the last item
     r = run(save, seed, nvm_path=nvm)
-    assert r.app.screen == SC_TITLE and r.app.items[0] == "Continue"
-    assert texts(r.app.labels.lines)[0].startswith("Game saved")
+    assert r.app.screen == SC_TITLE and r.app.menus.items[0] == "Continue"
+    assert texts(r.app.menus.labels.lines)[0].startswith("Game saved")
     assert r.nvm_writes == 1
     # Power off and on: a new run on the same NVM. Continue is the first item.
     back = run(["A", SETTLE], seed=999, nvm_path=nvm)
@@ -219,7 +219,7 @@ def test_save_during_a_build_stores_the_turns_start():
     keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "A", SETTLE]
     r = run(keys, seed)
     st = stored(r)
-    from lnr.moves import unpack
+    from lnr.switch import unpack
 
     assert unpack(st.saved).state == m.state
 
@@ -229,11 +229,11 @@ def test_damaged_nvm_shows_the_notice_once(tmp_path):
     nvm = tmp_path / "nvm.bin"
     nvm.write_bytes(bytes([0x4C, 1]) + bytes(range(254)))  # a slot with a wrong checksum
     r = run([SETTLE], nvm_path=str(nvm))
-    notice = " ".join(texts(r.app.labels.lines)[0:2])  # over the menu, in the rails' place
+    notice = " ".join(texts(r.app.menus.labels.lines)[0:2])  # over the menu, in the rails' place
     assert "damaged" in notice
     assert count(r, line(0), RED) > 40
     r = run(["DOWN", "A", "B", SETTLE], nvm_path=str(nvm))  # records and back: no notice
-    assert texts(r.app.labels.lines)[0:2] == ["", ""]
+    assert texts(r.app.menus.labels.lines)[0:2] == ["", ""]
 
 
 def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
@@ -256,23 +256,23 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
 
 
 def test_how_to_play_pages_turn_and_fit_the_screen():
-    from lnr.howto import PAGES
+    from lnr.menus.howto import PAGES
 
     for page in PAGES:
         assert len(page) <= 7 and all(len(t) <= 26 for t in page)
     keys = ["DOWN", "DOWN", "DOWN", "A"]
     r = run(keys + [SETTLE])
-    assert texts(r.app.labels.lines)[:7] == list(PAGES[0])
+    assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[0])
     r = run(keys + ["RIGHT", SETTLE])
-    assert texts(r.app.labels.lines)[:7] == list(PAGES[1])
+    assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[1])
     r = run(keys + ["LEFT", SETTLE])
-    assert texts(r.app.labels.lines)[:7] == list(PAGES[-1])
+    assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[-1])
 
 
 def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypatch):
     # iface §5: an error screen with the seed and the turn, never a frozen screen, never a
     # write to the NVM after the error.
-    from lnr import play
+    from lnr.play import screen as play
 
     def boom(self):
         raise RuntimeError("boom")

@@ -83,7 +83,7 @@ def test_the_sound_setting_is_saved_and_silences_the_game(tmp_path):
     nvm = str(tmp_path / "nvm.bin")
     with sim_fast.fast():
         r = sim.run_headless(SETTINGS_SOUND + [SETTLE], seed=1, nvm_path=nvm)
-    labels = lines_text(r.app.labels.lines)
+    labels = lines_text(r.app.menus.labels.lines)
     assert labels[4].split() == [">", "Sound", "on"]
     with sim_fast.fast():
         r = sim.run_headless(SETTINGS_SOUND + ["A", "B", SETTLE], seed=1, nvm_path=nvm)
@@ -211,11 +211,11 @@ def test_a_board_without_audio_is_silent(monkeypatch):
 
 
 def test_every_effect_the_app_plays_is_in_the_table():
-    # The names the app passes to Sound.play (MoveShow.sfx), read from its source.
+    # The names the app passes to Sound.play (Play.sfx), read from its source.
     import re
 
     said = set()
-    for path in ("turns.py", "moveshow.py", "play.py", "menus.py"):
+    for path in ("play/screen.py", "play/actions.py", "menus/screen.py"):
         with open(os.path.join(ROOT, "lib", "lnr", path)) as f:
             for a, b in re.findall(r'sfx\("(\w+)"|sound\.play\("(\w+)"', f.read()):
                 said.add(a or b)

@@ -100,4 +100,4 @@ def test_the_lines_share_one_palette_per_ink_and_never_change_it():
     for ink, palette in inks.items():
         assert len(palette) == 2 and palette.is_transparent(0) and palette[1] == ink
     assert not toast.is_transparent(0) and toast[0] == 0 and toast[1] == WHITE
-    assert line_ink(ui.side[0]) == GREEN  # the viewer's name (lnr/hud.py)
+    assert line_ink(ui.side[0]) == GREEN  # the viewer's name (lnr/play/view.py)

@@ -2,7 +2,7 @@
 off, "RIVAL lays broken 4 cu", "Look: D-pad, B bac").
 
 A text on screen has a field of fixed width: a side line 8 characters, the toast 18, a panel
-line 22, a line of the menus or the error screen 26 (lnr/ui.py, lnr/labels.py). lnr.ui.Ui.put
+line 22, a line of the menus or the error screen 26 (lnr/ui.py, lnr/menus/labels.py). lnr.ui.Ui.put
 pads and cuts every text to its line; here it records each text it had to cut. The app's own code
 then draws its texts at their longest: every card named by every seat (the widest names), the
 scores and counts at their most (3 digits: a hand of all 55 cards), a roll of 16 dice with its
@@ -27,8 +27,8 @@ from engine.state import (  # noqa: E402
     MODE_TABLE,
 )
 import lnr.ui  # noqa: E402
-from lnr import actions  # noqa: E402
-from lnr.hud import risk_text  # noqa: E402
+from lnr.play import actions  # noqa: E402
+from lnr.play.view import risk_text  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ NAV = {MODE_SOLO: ["A", "A"], MODE_CHALLENGE: ["A", "DOWN", "A"],
 @pytest.fixture
 def cut(monkeypatch):
     """The texts lnr.ui.Ui.put cut to fit their line, as (text, width): every text on screen
-    goes through it (the menus' too: lnr/labels.py)."""
+    goes through it (the menus' too: lnr/menus/labels.py)."""
     found = []
     real = lnr.ui.Ui.put
 
@@ -80,30 +80,30 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     g = play.game
     s = g.state
     assert s.phase == P_TURN and g.human(s.seat)
-    play.advance = lambda: None  # what follows a move is not needed here, only its texts
+    play.advance = lambda: None  # what follows an action is not needed here, only its texts
     # Every card named by every seat: the titles of turns (toast and result panel).
     for seat in range(s.players):
         if not s.hands[seat]:
             s.hands[seat].append(0)
         for c in range(N_CARDS):
             action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
-            play.toast(play.describe(seat, action))
-        play.toast(play.describe(seat, A_PASS))
+            play.view.toast(play.describe(seat, action))
+        play.view.toast(play.describe(seat, A_PASS))
         play.plays()
     # The hand's reasons, every card against every track end.
     for c in range(N_CARDS):
         for end in range(N_CARDS):
             if KIND[end] != KIND_CHAOS:
                 s.track[-1] = end
-                play.toast(actions.reason(play, c))
+                play.view.toast(actions.reason(s, c))
     # The side panel at its largest numbers, the risk at both ends with every label.
     _longest_numbers(play)
-    play.draw_side()
+    play.view.draw_side()
     for label in ("Lay", "Add", "Roll", "Risk"):
         for num, den in ((1, 10 ** 6), (5, 1000), (999, 1000), (999999, 10 ** 6), (0, 1)):
             r.app.ui.put(r.app.ui.side[7], risk_text(num, den, label))
             r.app.ui.put(r.app.ui.plines[5], risk_text(num, den, label))
-    # A build of 16 dice (4 cards of 4): the dice panel, the move, the penalty order and the
+    # A build of 16 dice (4 cards of 4): the dice panel, the run, the penalty order and the
     # result, each step as the timers would run it.
     s = g.state
     s.phase = P_DICE
@@ -114,27 +114,27 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     for _ in range(200):
         if not play.busy():
             break
-        play.run_step()
-    if play.opts:  # the penalty order panel (lnr/penalty.py), every order
-        from lnr import penalty
-
-        for i in range(len(play.opts)):
-            play.oi = i
-            penalty.draw(play)
-        play.put_order(play.opts[0][1])
-    # The result panel again, at the largest numbers a move can have.
+        play.timed_step()
+    if play.panel is not None:  # the penalty order panel (lnr/play/penalty.py), every order
+        panel = play.panel
+        for i in range(len(panel.opts)):
+            panel.oi = i
+            panel.draw()
+        play.put_order(panel.opts[0][1])
+    # The result panel again, at the largest numbers an action can have.
     s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
     play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
     play.show_result()
-    # The menu (lnr/actions.py), on every item, with a card under the cursor and a build under
+    # The menu (lnr/play/actions.py), on every item, with a card under the cursor and a build under
     # way.
     s.phase = P_TURN
     play.sel = 0
+    menu = actions.Actions(play)
     for i in range(len(actions.ITEMS)):
-        play.mi = i
-        actions.draw(play)
+        menu.mi = i
+        menu.draw()
     s.phase = P_BUILD
-    actions.draw(play)
+    menu.draw()
     assert cut == []
 
 
@@ -142,7 +142,8 @@ def test_the_hint_fits_over_whole_games(cut):
     # The hint at each of the player's turns of a game of every mode (its words are the
     # bot's and the app's: card names, bends, the build's order, the risk): one play screen
     # per mode, shown a copy of the game at each turn the model reaches.
-    from lnr import hint, hintplan
+    from lnr.play import hint
+    from lnr.play import hintplan
     from lnr.game import Game
 
     shown = 0
@@ -162,7 +163,7 @@ def test_the_hint_fits_over_whole_games(cut):
 
 
 def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
-    from lnr import moves
+    from lnr import switch
 
     def largest(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -191,8 +192,8 @@ def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
         s.lost = mode == MODE_CHALLENGE
         r.app.writes = False
         r.app.game = game
-        colour, shown = moves.over(r.app)
-        r.app.menus.game_over(r.app, (colour, shown))
+        colour, shown = switch.over(r.app)
+        r.app.menus.game_over((colour, shown))
     # The error screen with the longest mode name and the largest seed.
     game = Model(MODE_CHALLENGE, 3).game
     game.seed = 0xFFFFFF
@@ -256,7 +257,7 @@ def _calls(tree):
 
 
 def test_every_literal_text_fits_its_field():
-    files = sorted((ROOT / "lib" / "lnr").glob("*.py"))
+    files = sorted((ROOT / "lib" / "lnr").glob("**/*.py"))
     assert files
     seen = 0
     too_long = []

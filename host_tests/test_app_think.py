@@ -1,8 +1,8 @@
-"""A bot's turn planned in a move (lnr/think.py plan_turn, docs/memory.md: engine.bots and
+"""A bot's turn planned in a move (lnr/play/think.py plan_turn, docs/memory.md: engine.bots and
 engine.ai never share RAM with the play screen's code) is the turn the bot plays step by step.
 
 The plan is made on a copy of the State with a copy of the dice's generator; the game then
-plays it one action at a time (lnr/turns.py planned()). If the copy rolled other dice than the
+plays it one action at a time (lnr/play/screen.py planned()). If the copy rolled other dice than the
 game, or the bot's own generator were used twice, the game played from plans would differ from
 the game the engine's bots play (engine/selfplay.py's way). Every seat here is a bot, so that
 whole games of every kind of seat run without keys.
@@ -12,8 +12,8 @@ import pytest
 from engine.playout import play_out
 from engine.state import MODE_TABLE, MODE_SOLO, MODE_CHALLENGE
 from lnr import game as games
-from lnr.moves import new_game
-from lnr.think import plan_turn
+from lnr.switch import new_game
+from lnr.play.think import plan_turn
 
 SEEDS = range(1, 13)
 

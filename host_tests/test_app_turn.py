@@ -23,10 +23,10 @@ from engine.state import (  # noqa: E402
 )
 from screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
 from lnr import sprites  # noqa: E402
-from lnr.hud import S_BEND, S_HAND, S_MOVE, S_ORDER  # noqa: E402
+from lnr.play.view import S_BEND, S_HAND, S_RUN, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
 from lnr.screens import SC_TITLE, SC_TABLE, SC_RECORDS  # noqa: E402
-from lnr.moveshow import DIE_MS  # noqa: E402
+from lnr.play.screen import DIE_MS  # noqa: E402
 from lnr.ui import GREEN, RED  # noqa: E402
 
 NAV = {MODE_SOLO: ["A", "A"], MODE_RIVAL: ["A", "DOWN", "DOWN", "A"]}
@@ -238,13 +238,13 @@ def test_the_saved_message_is_green_over_the_menu_and_stays_as_the_cursor_moves(
     seed = 5
     keys = NAV[MODE_SOLO] + ["WAIT*40", "START", "UP", "A", SETTLE]
     r = run(keys, seed)
-    assert r.app.screen == SC_TITLE and r.app.items[0] == "Continue"
-    lines = texts(r.app.labels.lines)
-    assert lines[0].startswith("Game saved") and line_ink(r.app.labels.lines[0]) == GREEN
+    assert r.app.screen == SC_TITLE and r.app.menus.items[0] == "Continue"
+    lines = texts(r.app.menus.labels.lines)
+    assert lines[0].startswith("Game saved") and line_ink(r.app.menus.labels.lines[0]) == GREEN
     items = ["> Continue", "  New game", "  Records", "  Settings", "  How to play"]
     assert lines[2:7] == items and lines[7] == "A: choose"
     r = run(keys + ["DOWN", "DOWN", SETTLE], seed)
-    lines = texts(r.app.labels.lines)
+    lines = texts(r.app.menus.labels.lines)
     assert lines[0].startswith("Game saved")
     assert lines[2:7] == ["  Continue", "  New game", "> Records", "  Settings", "  How to play"]
 
@@ -254,10 +254,10 @@ def test_the_table_setup_says_what_a_does_on_the_line_under_the_cursor():
     keys = ["A", "DOWN", "DOWN", "DOWN", "A"]  # title: New game; modes: Table
     r = run(keys + [SETTLE], 1)
     assert r.app.screen == SC_TABLE
-    assert "start" not in texts(r.app.labels.lines)[7]
-    assert "change" in texts(r.app.labels.lines)[7]
+    assert "start" not in texts(r.app.menus.labels.lines)[7]
+    assert "change" in texts(r.app.menus.labels.lines)[7]
     r = run(keys + ["DOWN", "DOWN", "DOWN", SETTLE], 1)  # on Start
-    assert texts(r.app.labels.lines)[7].startswith("A: start")
+    assert texts(r.app.menus.labels.lines)[7].startswith("A: start")
 
 
 def test_no_side_line_keeps_the_colour_of_the_game_before():
@@ -345,7 +345,7 @@ def test_the_rival_games_derailments_are_the_players_own():
     else:
         raise AssertionError("no rival game where both derail")
     r = run(m.keys + [SETTLE], seed, render_every=0)
-    lines = texts(r.app.labels.lines)
+    lines = texts(r.app.menus.labels.lines)
     assert lines[4].endswith("Derailed: %d" % m.derails), lines[4]
 
 
@@ -357,7 +357,7 @@ def test_a_finished_table_game_is_a_best_for_the_records():
     assert 0 not in m.state.winners()  # passing all game loses (else the test shows little)
     r = run(m.keys + [SETTLE, "A", "DOWN", "A", SETTLE], seed, render_every=0)
     assert r.app.screen == SC_RECORDS
-    lines = texts(r.app.labels.lines)
+    lines = texts(r.app.menus.labels.lines)
     assert lines[4].split() == ["Table", str(m.state.score(0)), "1"]
 
 
@@ -376,15 +376,15 @@ def test_the_loco_travels_card_by_card_and_the_map_stays_in_view():
 
     def watch(hw):
         play = hw.caller.f_locals["app"].play if hw.caller is not None else None
-        if play is None or play.step != S_MOVE or play.m_track is None:
+        if play is None or play.step != S_RUN or play.run_track is None:
             return
         ui = play.ui
         loco = (ui.loco.x // 16, ui.loco.y // 16) if not ui.loco.hidden else None
         toast_row = 0 if ui.toast.y == 0 else 5
-        travel = play.m_i <= play.m_moved  # on its way, not yet off the end or penalties
-        seen.append((play.m_at, play.m_first, ui.panel.hidden, loco if travel else "-",
+        travel = play.run_i <= play.run_len  # on its way, not yet off the end or penalties
+        seen.append((play.run_at, play.run_first, ui.panel.hidden, loco if travel else "-",
                      ui.toast.hidden or loco is None or loco[1] != toast_row,
-                     len(play.m_track)))
+                     len(play.run_track)))
 
     with sim_fast.fast():
         r = sim.run_headless(m.keys[:m.result_at] + [SETTLE], seed=seed, on_frame=watch)
@@ -431,7 +431,7 @@ def test_broken_cards_flash_as_the_loco_enters_them():
 
     def watch(hw):
         play = hw.caller.f_locals["app"].play if hw.caller is not None else None
-        if play is not None and play.step == S_MOVE and play.blink == 1:
+        if play is not None and play.step == S_RUN and play.blink == 1:
             ui = play.ui
             tiles.add(ui.map[ui.loco.x // 16, ui.loco.y // 16])
 
@@ -479,8 +479,8 @@ def test_every_seats_score_cards_and_pile_top_show_after_an_opponents_move():
     lines = texts(r.app.ui.plines)
     assert lines[0] == "Seats: score/hand/pile" and not r.app.ui.panel.hidden
     r = run(m.keys + ["SELECT", "LEFT", SETTLE], seed)  # the D-pad: the board gives way
-    assert r.app.ui.panel.hidden and r.app.play.view.ox == run(
-        m.keys + ["SELECT", SETTLE], seed).app.play.view.ox - 1
+    assert r.app.ui.panel.hidden and r.app.play.view.map.ox == run(
+        m.keys + ["SELECT", SETTLE], seed).app.play.view.map.ox - 1
 
 
 def test_the_last_turn_of_the_game_is_announced():

@@ -86,7 +86,7 @@ def test_the_calibration_plays_every_phase_and_counts_the_display_objects(mpy):
 
     assert sorted(phases) == list(range(len(LABELS)))
     # The moments inside a move: start-up's sprite drawing, a save's codec, a hint.
-    assert {"lnr.make", "engine.codec", "lnr.hint"} <= set(moments)
+    assert {"lnr.make", "engine.codec", "lnr.play.hint"} <= set(moments)
     # The firmware's TileGrids hold a tile map the stand-ins keep in a pool of their own: the
     # display objects weigh more on a board, and the readings say so.
     assert mpy.cal.display_extra > 0
@@ -168,7 +168,7 @@ from tools.standins import install
 
 with open(sys.argv[1]) as f:
     install(f.read().split(","))
-from lnr import menus
+from lnr.menus import screen as menus
 
 try:
     menus.game_line(b"", 0)  # no game kept: the Records line has nothing to show
@@ -179,14 +179,14 @@ except IndexError as e:
 
 def test_a_traceback_inside_a_screen_names_its_module_function_and_line(mpy):
     """A player's traceback from the board reads against the repository: the Records screen's
-    game_line() raising on CircuitPython's VM, from the .mpy make flash sends, names lnr.menus,
-    game_line and the line of the source it stopped at (deploy.MPY_FLAGS keeps line numbers
+    game_line() raising on CircuitPython's VM, from the .mpy make flash sends, names
+    lnr.menus.screen, game_line and the line of the source it stopped at (deploy.MPY_FLAGS keeps line numbers
     and says what they cost)."""
     out = _run_on_vm(mpy.work, "traceback_screen.py", TRACEBACK_SCRIPT,
                      ",".join(cpapp.standin_names()))
-    src = (ROOT / "lib" / "lnr" / "menus.py").read_text(encoding="utf-8").splitlines()
+    src = (ROOT / "lib" / "lnr" / "menus" / "screen.py").read_text(encoding="utf-8").splitlines()
     line = 1 + next(i for i, text in enumerate(src) if "SHORT[g[3]]" in text)
-    assert 'File "lnr.menus", line %d, in game_line\n' % line in out, out
+    assert 'File "lnr.menus.screen", line %d, in game_line\n' % line in out, out
     assert out.rstrip().splitlines()[-1].startswith("IndexError"), out
 
 

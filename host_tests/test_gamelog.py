@@ -62,7 +62,7 @@ def test_forced_steps_and_dice_take_no_bits():
 
 
 def test_a_clone_keeps_its_own_log_so_an_undone_build_undoes_its_log():
-    # lnr/play.py undoes a build by going back to a clone of the turn's start.
+    # lnr/play/screen.py undoes a build by going back to a clone of the turn's start.
     chance = Rng(5, 0)
     state = deal(0, chance)
     state.log = GameLog()

@@ -103,13 +103,13 @@ def test_a_cut_after_the_game_leaves_the_same_records_and_history(tmp_path, dama
     assert "damaged" in after.stderr  # the notice the device shows
     # The next start: the notice on the title, then Records shows the same lines.
     title = run([SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert "damaged" in " ".join(lines_text(title.app.labels.lines))
+    assert "damaged" in " ".join(lines_text(title.app.menus.labels.lines))
     screen = run(["DOWN", "A", SETTLE], 1, nvm_path=nvm, drive=drive)
-    assert lines_text(screen.app.labels.lines) == lines_text(screen_before.app.labels.lines)
+    assert lines_text(screen.app.menus.labels.lines) == lines_text(screen_before.app.menus.labels.lines)
 
 
 def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):
-    # A shared deal: the app's game-start code (App.start with a seed, lnr/moves.py) deals
+    # A shared deal: the app's game-start code (App.start with a seed, lnr/switch.py) deals
     # the seed's deck and rolls its dice, whatever seed the device would have used next.
     seed = 21
     m = Model(MODE_SOLO, seed)
@@ -139,7 +139,7 @@ def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):
 
 def test_a_resumed_table_game_with_bots_plays_the_same_game(tmp_path):
     # Save & quit, power off, Continue: the dice and the bots' generator continue their
-    # streams (lnr/moves.py), so random bots choose as they would have without the save.
+    # streams (lnr/switch.py), so random bots choose as they would have without the save.
     seed = 12
     nav = ["DOWN", "LEFT", "LEFT", "DOWN", "LEFT", "LEFT", "DOWN", "A"]  # P2, P3: random
     m = Model(MODE_TABLE, seed, 3, bytes([ROLE_BOT] * 3), nav=nav)

@@ -1,7 +1,7 @@
 """The review of a game (tools/review.py, `python -m tools.review RECORD.json`): at each of the
 player's decisions the coach's choice (engine.coach), the expected final score of both and the
 points lost, then the biggest mistakes and the total, and a PNG turn by turn. Its words are the
-device hint's (engine.advice, lnr/hint.py)."""
+device hint's (engine.advice, lnr/play/hint.py)."""
 import io
 import json
 from pathlib import Path
@@ -11,7 +11,7 @@ from engine.cards import VALUE
 from engine.rng import Rng
 from engine.selfplay import play
 from engine.state import A_CHAOS, A_LAY, A_PASS, MODE_NAMES, new_game
-from lnr.hud import card_name
+from engine.cards import card_name
 from tools import review
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +62,7 @@ def test_the_review_of_a_coach_game_loses_little():
 
 
 def test_the_hint_and_the_review_name_cards_alike():
-    # The hint's panel names cards with lnr.hud.card_name; the review says an action with
+    # The hint's panel names cards with engine.cards.card_name; the review says an action with
     # engine.advice.say: the same words for every card.
     chance = Rng(1, 0)
     s = new_game(MODE_NAMES.index("solo"), chance, None)

@@ -1,4 +1,4 @@
-"""Shared deals on the device's screens (lnr/menus.py, lnr/moves.py): the game over shows the
+"""Shared deals on the device's screens (lnr/menus/screen.py, lnr/switch.py): the game over shows the
 game's seed, the New game screen's Seed row types it, and the typed seed plays exactly the
 game that seed gave before (the same deck, dice and bots: its loknroll/1 record is the same);
 Records lists the history's last games, newest first, with their seeds; every new text fits
@@ -8,7 +8,8 @@ from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_TABLE
 from screen_text import lines_text  # noqa: E402
-from lnr import image, lastgames, menus
+from lnr import image, lastgames
+from lnr.menus import screen as menus
 from lnr.game import MODE_TITLES, SEED_MASK
 from lnr.screens import SC_OVER, SC_MODES, SC_RECORDS
 from lnr.storage import Storage
@@ -27,7 +28,7 @@ def run(keys, seed, tmp_path, name):
 
 
 def texts(r):
-    return lines_text(r.app.labels.lines)
+    return lines_text(r.app.menus.labels.lines)
 
 
 def typing(seed):
@@ -64,7 +65,7 @@ def test_a_typed_seed_plays_the_very_same_game_again(tmp_path, mode):
     assert a[0]["record"] is not None and a[0]["record"] == b[0]["record"]
     assert first.app.store.history() == second.app.store.history()
     assert second.app.seed == 99  # the typed seed is used once: the device's own is untouched
-    assert second.app.typed is None  # the next New game is random again
+    assert second.app.menus.typed is None  # the next New game is random again
 
 
 def test_the_seed_row_types_digits_and_stops_at_the_largest_seed(tmp_path):
@@ -72,7 +73,7 @@ def test_the_seed_row_types_digits_and_stops_at_the_largest_seed(tmp_path):
     # SEED_MASK (24 bits, lnr.game): it stops at 16777215.
     r = run(["A"] + ["DOWN"] * 4 + ["A", "RIGHT", "UP", "UP", SETTLE], 1, tmp_path, "a")
     lines = texts(r)
-    assert r.app.screen == SC_MODES and r.app.digit == 1
+    assert r.app.screen == SC_MODES and r.app.menus.digit == 1
     assert lines[5] == "> Seed: 02000000"
     assert lines[6].index("^") == len("> Seed: 0")  # the caret under the digit typed
     r = run(["A"] + ["DOWN"] * 4 + ["A", "DOWN", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT",
@@ -83,7 +84,7 @@ def test_the_seed_row_types_digits_and_stops_at_the_largest_seed(tmp_path):
     r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "A", SETTLE], 1, tmp_path, "c")
     assert texts(r)[1] == "> Solo" and texts(r)[5] == "  Seed: 10000000"
     r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "A", "UP", "B", SETTLE], 1, tmp_path, "d")
-    assert texts(r)[5] == "> Seed: random" and r.app.typed is None
+    assert texts(r)[5] == "> Seed: random" and r.app.menus.typed is None
 
 
 def test_records_lists_the_last_games_newest_first_with_their_seeds(tmp_path):
@@ -115,7 +116,7 @@ def test_records_lists_the_last_games_newest_first_with_their_seeds(tmp_path):
     r = run(keys + ["DOWN", "A", "DOWN", "DOWN", "UP", SETTLE], 8, tmp_path, "c")
     assert texts(r)[0] == top[1]
     r = run(keys + ["DOWN", "A", "B", SETTLE], 8, tmp_path, "d")
-    assert r.app.last is None
+    assert r.app.menus.last is None
 
 
 def test_records_keeps_only_the_last_games_it_lists(tmp_path):

@@ -122,10 +122,10 @@ def logged(mode, seed, players=None):
 
 
 def a_save(seed=5, turns=6):
-    """lnr.moves' bytes of a table game with bots, saved at a turn's start."""
+    """lnr.switch' bytes of a table game with bots, saved at a turn's start."""
     from lnr.game import ROLE_BOT
-    from lnr.moves import new_game
-    from lnr.moves import pack
+    from lnr.switch import new_game
+    from lnr.switch import pack
 
     g = new_game(3, seed, 3, bytearray([ROLE_BOT, ROLE_BOT + 2]))
     s = g.state

@@ -5,9 +5,10 @@ these keys and compare its State, screen and NeoPixels with this model; `make sc
 (tools/screenshots.py) uses them to reach each screen, and `python -m tools.presses` counts
 their presses.
 
-The model follows the app's documented flow (lib/lnr/turns.py): laying a card puts the cursor
-on the roll button (A rolls); every curve asks for its bend (A takes the one offered first); a
-move (a pass, a build's dice, the rival's lay) is shown on the map on a timer, then its penalty
+The model follows the app's documented flow (lib/lnr/play/screen.py): laying a card puts the
+cursor on the roll button (A rolls); every curve asks for its bend (A takes the one offered
+first); a loco's run (a pass, a build's dice, the rival's lay) is shown on the map on a timer,
+then its penalty
 cards are put in the best order (engine.order), through a panel that A confirms unless every
 order gives the same values, and its result panel stays until the next key, which acts as
 usual; a pass that is all the player can do, and every opponent's turn (the rival by
@@ -30,10 +31,11 @@ from engine.state import (  # noqa: E402
     P_ORDER, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
-from lnr.moves import new_game  # noqa: E402
+from lnr.switch import new_game  # noqa: E402
 from engine.order import orders  # noqa: E402
-from lnr.moveshow import DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS  # noqa: E402
-from lnr.turns import AUTO_MS, HOLD_MS, END_MS  # noqa: E402
+from lnr.play.screen import (  # noqa: E402
+    DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, AUTO_MS, HOLD_MS, END_MS,
+)
 
 FRAME_MS = 30  # tools/sim.py's frame step
 
@@ -47,10 +49,11 @@ def frames(ms):
     return -(-ms // FRAME_MS)
 
 
-def move_frames(s):
-    """Returns the frames the app shows the move just applied to State `s` for: the loco onto
-    each card (a broken one flashes longer), off the end if it derailed, each penalty card
-    framed then gone from the track's start, and a last look (lnr/moveshow.py)."""
+def run_frames(s):
+    """Returns the frames the app shows the loco's run of the action just applied to State `s`
+    for: the loco onto each card (a broken one flashes longer), off the end if it derailed,
+    each penalty card framed then gone from the track's start, and a last look
+    (lnr/play/screen.py)."""
     return (frames(STEP_MS) * (1 + s.moved - s.hits) + frames(BROKEN_MS) * s.hits
             + (frames(DERAIL_MS) if s.derail_left else 0)
             + (frames(PEN_MS) * (s.taken + 1) if s.taken else 0))
@@ -125,11 +128,11 @@ class Model:
         else:  # as an opponent's step: after the last result's hold
             n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
         s.apply(A_PASS)
-        self.keys.append(wait(n + move_frames(s)))
+        self.keys.append(wait(n + run_frames(s)))
         self.finish()
 
     def _own(self, s):
-        # After the player's move: a derailment of theirs.
+        # After the player's action: a derailment of theirs.
         if s.derail_left:
             self.derails += 1
 
@@ -149,7 +152,7 @@ class Model:
         n = frames(DIE_MS) * s.dice_left
         while s.phase == P_DICE:
             s.apply(s.sample_chance(self.game.rng))
-        self.keys.append(wait(n + move_frames(s)))
+        self.keys.append(wait(n + run_frames(s)))
         self._own(s)
         self.finish()
 
@@ -161,7 +164,7 @@ class Model:
         self.opponents()
 
     def finish(self):
-        """The rest of a move: the penalty order, the result panel, the opponents' turns."""
+        """The rest of an action: the penalty order, the result panel, the opponents' turns."""
         s = self.state
         if s.phase == P_ORDER and not s.is_rival(s.seat):
             opts = orders(s.piles[s.seat], s.penalty)
@@ -176,8 +179,8 @@ class Model:
 
     def opponents(self):
         """The opponents' turns, up to the next person's: the rival by its rules (§8), table
-        bots by engine.bots; each step on a timer, a move shown on the map and summed up in a
-        result panel that stays HOLD_MS before the next one plays. At a table of several
+        bots by engine.bots; each step on a timer, a loco's run shown on the map and summed up in
+        a result panel that stays HOLD_MS before the next one plays. At a table of several
         people, each person's turn starts behind the hot-seat panel (A)."""
         g = self.game
         s = g.state
@@ -186,17 +189,17 @@ class Model:
                 n = frames(DIE_MS) * s.dice_left
                 while s.phase == P_DICE:
                     s.apply(s.sample_chance(g.rng))
-                self._moved(n + move_frames(s))
+                self._moved(n + run_frames(s))
                 continue
             rival = s.is_rival(s.seat)
             n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
             self.summary = False
             a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
-            moves = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
+            runs = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
                 A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
             s.apply(a)
-            if moves:
-                self._moved(n + move_frames(s))
+            if runs:
+                self._moved(n + run_frames(s))
             else:  # a lay (its dice, if it was the last, roll next), a chaos discard
                 self.keys.append(wait(n))
         if s.is_terminal():
@@ -208,7 +211,7 @@ class Model:
             self.summary = False
 
     def _moved(self, n):
-        # An opponent's move shown (n frames), its penalty cards piled, its result up.
+        # An opponent's run shown (n frames), its penalty cards piled, its result up.
         g = self.game
         s = g.state
         self.keys.append(wait(n))

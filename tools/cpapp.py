@@ -91,14 +91,14 @@ def session():
 def app_consts():
     """Returns ({screen number: name}, SC_TITLE, SC_PLAY, {play step number: name}, S_INFO)."""
     _lib_path()
-    import lnr.hud
+    import lnr.play.view
     import lnr.screens as screens
 
     names = {v: k[3:].lower() for k, v in vars(screens).items()
              if k.startswith("SC_") and isinstance(v, int)}
-    steps = {v: k[2:].lower() for k, v in vars(lnr.hud).items()
+    steps = {v: k[2:].lower() for k, v in vars(lnr.play.view).items()
              if k.startswith("S_") and isinstance(v, int)}
-    return names, screens.SC_TITLE, screens.SC_PLAY, steps, lnr.hud.S_INFO
+    return names, screens.SC_TITLE, screens.SC_PLAY, steps, lnr.play.view.S_INFO
 
 
 def standin_names():
@@ -589,7 +589,7 @@ def phase_table(cal):
 IDLE = ("title idle", "play screen idle", "a menu open")
 # Frames of the animations: a timed step waiting or acting, an LED effect alone.
 ANIMATIONS = ("dice rolling: between two dice", "dice rolling: a die lands",
-              "an opponent playing: waiting", "an opponent playing: its move (the loco moves)",
+              "an opponent playing: waiting", "an opponent playing: its action (the loco's run)",
               "LED flash (nothing else happens)")
 EVENTS = "a key read, or a timer that changes the screen"
 

@@ -81,8 +81,8 @@ def _builds_on(m):
 
 def _hint_curve_and_more(m):
     # A first turn where the hint names a curve and more cards after it: what the hint shows
-    # (lnr/hintplan.py), the look-ahead's choice and the plan it weighed after it.
-    from lnr.hintplan import find as find_hint
+    # (lnr/play/hintplan.py), the look-ahead's choice and the plan it weighed after it.
+    from lnr.play.hintplan import find as find_hint
 
     found = find_hint(m.state.clone())
     if found is None or found[2] is None:
@@ -93,9 +93,10 @@ def _hint_curve_and_more(m):
     return len(more) > 0 or None
 
 
-def moves():
-    """Returns (name, seed, keys) of the pictures taken while a move is shown: the keys stop
-    that many frames into it (no frame is added after them)."""
+def runs():
+    """Returns (name, seed, keys) of the pictures taken while a loco's run is shown (named
+    move*.png, as the README shows them): the keys stop that many frames into it (no frame is
+    added after them)."""
     seed, card = find(MODE_SOLO, _long_run, range(1, 3000))
     m = Model(MODE_SOLO, seed)
     t = m.after_build(card)
@@ -140,7 +141,7 @@ def scripts():
     m = Model(MODE_SOLO, 8)
     m.play_simple()
     out.append(("game_over", 8, m.keys + [SETTLE]))
-    # The opponents: a bot's move summed up with every seat's numbers, the seats board.
+    # The opponents: a bot's action summed up with every seat's numbers, the seats board.
     m = Model(MODE_TABLE, 14)
     m.play_simple(4)
     out.append(("opponents", 14, m.keys + [SETTLE]))
@@ -174,7 +175,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     shots = [(name, seed, keys, 120) for name, seed, keys in scripts()]
-    shots += [(name, seed, keys, 0) for name, seed, keys in moves()]
+    shots += [(name, seed, keys, 0) for name, seed, keys in runs()]
     for name, seed, keys, settle in shots:
         if args.names and name not in args.names:
             continue

@@ -1,18 +1,18 @@
-"""The app: which screen is up, keys and frames sent to it, and the move between the menus
-(lnr/menus.py: title, mode select, table seats, records, settings, how to play, game over)
-and the play screen (lnr/play.py and the modules under it), plus the error screen.
+"""The app: which screen is up, keys and frames sent to it, and the switch between the menus
+(lnr/menus/: title, mode select, table seats, records, settings, how to play, game over) and
+the play screen (lnr/play/), plus the error screen. Each screen holds its own state.
 
 RAM (docs/memory.md): the menus' code and the play screen's are never resident together.
 Going from one to the other drops every module imported since start-up (its own, and e.g.
 engine.bots after a game with bots), collects, then imports the second: while a game is on the
 menus' code and text are not in RAM, and in the menus the play screen's code is not, nor the
-engine (lnr.moves loads it for a game; it stays while the game is on).
-A screen's code asks for the move (start, resume, save_and_quit, save_settings, records, ask)
-and the move is made once its key or frame handler has returned (App.move(), from lnr/main.py),
+engine (lnr.switch loads it for a game; it stays while the game is on).
+A screen's code asks for the switch (start, resume, save_and_quit, save_settings, records, ask)
+and the switch is made once its key or frame handler has returned (App.switch(), lnr/main.py),
 so that none of its code is still running or held in a caller's stack slots. Records, the saved
 game and the history go through lnr/storage.py, which writes the saves (the NVM and a file on
 the drive, docs/storage.md) only at a game's end, on save & quit and when changed settings are
-left (flash wear, docs/hardware.md), each time in a move: the saves' code is never in RAM beside
+left (flash wear, docs/hardware.md), each time in a switch: the saves' code is never in RAM beside
 either screen's code.
 """
 import gc
@@ -20,7 +20,6 @@ import sys
 
 from lnr import drop_new
 from lnr import game as games
-from lnr.game import MODE_SOLO
 from lnr.keys import K_A, K_B
 from lnr.screens import (
     SC_TITLE, SC_PLAY, SC_OVER, SC_RECORDS, SC_ERROR, W_START, W_RESUME, W_SAVE, W_SETTINGS,
@@ -31,8 +30,8 @@ from lnr.ui import wrap, LINE_W, GREY, YELLOW, RED
 
 class App:
     """The whole app: `key(k)` for a key press, `tick(now)` once per frame; `dirty` asks
-    for a display refresh. `menus` (the lnr.menus module) or `play` (a lnr.play.Play) is
-    the screen code loaded now."""
+    for a display refresh. `menus` (a lnr.menus.screen.Menus) or `play` (a
+    lnr.play.screen.Play) is the screen loaded now."""
 
     def __init__(self, hw, ui, leds, store, sound, seed):
         self.hw = hw
@@ -44,28 +43,19 @@ class App:
         self.dirty = True
         self.writes = True  # False after an error: the NVM is never written again
         self.menus = None
-        self.labels = None  # the menus' text (lnr/labels.py) while the menus' code is loaded
         self.play = None
+        # What the menus keep through a game (Menus.kept(): the next game's mode, seats,
+        # roles), held here while their code is dropped: the App does not read it.
+        self.menus_kept = None
         self.game = None
-        self.screen = SC_TITLE
-        self.mi = 0  # the menus' cursor, items, how-to page (lnr/menus.py)
-        self.items = []
-        self.page = 0
-        self.pages = 1
-        self.mode = MODE_SOLO
-        self.players = 3
-        self.roles = None  # the table seats' roles (bytearray), set by the table screen
-        self.settings_were = None  # the settings as the settings screen opened (lnr/menus.py)
-        self.typed = None  # the seed typed on the new game screen (lnr/menus.py); None: random
-        self.digit = -1  # the seed's digit being typed, -1 when not typing (lnr/menus.py)
-        self.last = None  # the Records screen's last games (lnr/menus.py), None elsewhere
+        self.screen = SC_TITLE  # which screen is up (lnr.screens' SC_*)
         self.seed = seed & games.SEED_MASK  # the next new game's (lnr/powerup.py)
         self.message = store.notice  # shown once on the title (storage.notice)
         self.message_ok = False  # the message says something went well (green, not red)
         store.notice = None
-        self._want = None  # a move asked for by the running handler
-        self.hurry = False  # B hurries the move on screen: it goes on after a bot's plan
-        self.doing = -1  # the move being made (lnr.screens' W_*), -1 between moves
+        self._want = None  # a switch asked for by the running handler
+        self.hurry = False  # B hurries the loco's run on screen: it goes on after a bot's plan
+        self.doing = -1  # the switch being made (lnr.screens' W_*), -1 between switches
         self._base = None  # sys.modules' names at start-up: never dropped
         self._engine = []  # the engine's modules the game on was made with: kept while it is
         self.title()
@@ -73,14 +63,15 @@ class App:
     # ------------------------------------------------------------------ loop hooks
 
     def busy(self):
-        """Returns True while the screen runs on a timer (a move shown, an opponent playing):
+        """Returns True while the screen runs on a timer (a run shown, an opponent playing):
         keys pressed then are not for the player's turn (lnr/main.py drops them)."""
         return self.screen == SC_PLAY and self.play.busy()
 
     def skip(self, k):
-        """A key pressed while busy: B hurries the move on screen to its end (lnr/turns.py
-        skip()); any other is dropped. Not A: pressed again and again to get through an
-        opponent's turn, the A after a skip would land on the player's turn and lay a card."""
+        """A key pressed while busy: B hurries the run on screen to its end
+        (lnr/play/screen.py skip()); any other is dropped. Not A: pressed again and again to
+        get through an opponent's turn, the A after a skip would land on the player's turn and
+        lay a card."""
         if k == K_B:
             self.hurry = True
             self.play.skip()
@@ -93,33 +84,33 @@ class App:
             if k == K_A or k == K_B:
                 self.title()
         else:
-            self.menus.key(self, k)
+            self.menus.key(k)
 
     def tick(self, now):
         if self.screen == SC_PLAY:
             self.play.tick(now)
 
-    def move(self):
-        """Makes the move a screen's handler asked for, if any (start, resume, save_and_quit,
-        save_settings, records; ask(): the game over, a bot's plan, the hint). lnr/main.py calls it once
-        key() or tick() has returned, never from inside them, on a scrubbed stack (lnr/main.py
-        settle()): a call leaves what it was made on (the play screen) in its caller's stack
-        slots, which the collector scans while that caller runs, so a move made from inside
-        key() would keep the play screen's code in RAM beside the next screen's
-        (docs/memory.md)."""
+    def switch(self):
+        """Makes the switch a screen's handler asked for, if any (start, resume, save_and_quit,
+        save_settings, records; ask(): the game over, a bot's plan, the hint). lnr/main.py
+        calls it once key() or tick() has returned, never from inside them, on a scrubbed
+        stack (lnr/main.py settle()): a call leaves what it was made on (the play screen) in
+        its caller's stack slots, which the collector scans while that caller runs, so a switch
+        made from inside key() would keep the play screen's code in RAM beside the next
+        screen's (docs/memory.md)."""
         if self._want is not None:
-            self._move()
+            self._switch()
 
-    # ------------------------------------------------------------------ moves
+    # ------------------------------------------------------------------ switches
 
     def title(self):
         """Shows the title screen (the menus' code loaded if it was not)."""
-        self._menus().title(self)
+        self._menus().title()
 
-    def start(self, mode, players, seed=None):
-        """A new game of `mode` from `seed` (a shared deal), else from the next seed (asked by
-        the menus)."""
-        self._want = (W_START, mode, players, seed)
+    def start(self, mode, players, seed=None, roles=None):
+        """A new game of `mode` from `seed` (a shared deal), else from the next seed, a table's
+        seats 2.. played by `roles` (asked by the menus)."""
+        self._want = (W_START, mode, players, seed, roles)
 
     def resume(self):
         """Continue: the saved game, exactly where it was saved (asked by the title)."""
@@ -129,33 +120,34 @@ class App:
         """Stores the game as it stood at the turn's start and goes to the title (asked by
         the play screen's menu)."""
         if not self.writes:
-            self.play.toast("Saving is off")
+            self.play.view.toast("Saving is off")
             return
         self._want = (W_SAVE, game, start)
 
     def save_settings(self):
         """Commits the changed settings and shows the title (asked by the settings screen when
-        it is left): a move, so that the saves' code never shares RAM with the menus' code and
+        it is left): a switch, so that the saves' code never shares RAM with the menus' code and
         text (docs/memory.md)."""
         self._want = (W_SETTINGS,)
 
     def records(self):
-        """Reads the history's last games and shows Records (asked by the title): a move, so
+        """Reads the history's last games and shows Records (asked by the title): a switch, so
         that the saves' code never shares RAM with the menus' (as for save_settings)."""
         self._want = (W_RECORDS,)
 
     def ask(self, kind):
-        """A move the play screen asks for, of no arguments: W_OVER counts the game (self.game:
-        lnr/moves.py over() lets it go) and shows its result; W_THINK, the bot on turn plans
-        the rest of its turn (lnr/think.py plan_turn), and W_HINT, the hint is worked out
-        (lnr/hintplan.py), each in a move, so that engine.bots and engine.ai never share RAM
-        with the play screen's code (docs/memory.md): the play screen comes back as it was
-        left and plays the plan or shows the hint (lnr/turns.py, lnr/hint.py)."""
+        """A switch the play screen asks for, of no arguments: W_OVER counts the game
+        (self.game: lnr/switch.py over() lets it go) and shows its result; W_THINK, the bot on
+        turn plans the rest of its turn (lnr/play/think.py plan_turn), and W_HINT, the hint is
+        worked out (lnr/play/hintplan.py), each in a switch, so that engine.bots and engine.ai
+        never share RAM with the play screen's code (docs/memory.md): the play screen comes
+        back as it was left and plays the plan or shows the hint (lnr/play/screen.py,
+        lnr/play/hint.py)."""
         self._want = (kind,)
 
-    def moving(self):
-        """Returns True while a move is asked for and not yet made: a screen's handler that
-        asked for one stops there (lnr/turns.py skip())."""
+    def switching(self):
+        """Returns True while a switch is asked for and not yet made: a screen's handler that
+        asked for one stops there (lnr/play/screen.py skip())."""
         return self._want is not None
 
     def _unload(self):
@@ -163,7 +155,7 @@ class App:
         # for the engine's modules a game on was made with (its State and dice need them, and
         # a second copy of the engine must never load beside them), then collects.
         if self.menus is not None:
-            self.menus.leave(self)
+            self.menus_kept = self.menus.kept()
         self.menus = None
         self.play = None
         if self._base is None:
@@ -174,8 +166,9 @@ class App:
 
     def _leave(self):
         # Drops both screens' code; returns what the play screen needs to come back as it was
-        # left (lnr/turns.py kept()), or None. A method of its own: the screen it read is not
-        # left in the stack slots of _move(), which runs on while the next screen's code loads.
+        # left (lnr/play/screen.py kept()), or None. A method of its own: the screen it read is
+        # not left in the stack slots of _switch(), which runs on while the next screen's code
+        # loads.
         play = self.play
         where = play.kept() if play is not None else None
         play = None
@@ -183,30 +176,31 @@ class App:
         return where
 
     def _menus(self):
-        # The menus' module, loaded once the play screen's code is gone.
+        # The menus, loaded once the play screen's code is gone.
         if self.menus is None:
             self._unload()
-            from lnr import menus
+            from lnr.menus.screen import Menus
 
-            self.menus = menus
-            menus.enter(self)
+            self.menus = Menus(self, self.menus_kept)
+            self.menus_kept = None
         return self.menus
 
     def player(self):
-        """Returns the play screen (a lnr.play.Play), loaded once the menus' code is gone."""
+        """Returns the play screen (a lnr.play.screen.Play), loaded once the menus' code is
+        gone."""
         if self.play is None:
             self._unload()
-            from lnr.play import Play
+            from lnr.play.screen import Play
 
             self.play = Play(self)
         return self.play
 
-    def _move(self):
-        # Every move drops both screens' code and collects; then lnr.moves deals, unpacks,
-        # packs or counts the game, and says what follows. The move's arguments (a game, a
+    def _switch(self):
+        # Every switch drops both screens' code and collects; then lnr.switch deals, unpacks,
+        # packs or counts the game, and says what follows. The switch's arguments (a game, a
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
-        screen, shown, where = self._run_move()
+        screen, shown, where = self._make_switch()
         if screen != SC_PLAY:
             # A save & quit's way back (the turn's start State) is not needed: not held in this
             # frame while the menus' code loads, nor left in its stack slots after (the State
@@ -233,18 +227,18 @@ class App:
                 play.hint(shown[1])
             else:  # W_SAVE: the NVM refused the save: back to the game as it was
                 play.again()
-                play.toast("Could not save")
+                play.view.toast("Could not save")
         elif screen == SC_OVER:
-            self._menus().game_over(self, shown)
+            self._menus().game_over(shown)
         elif screen == SC_RECORDS:
-            self._menus().records(self, shown)
+            self._menus().records(shown)
         else:
             self.title()
 
-    def _run_move(self):
-        # The move itself, in a call of its own: the stack slots it passed the move's
+    def _make_switch(self):
+        # The switch itself, in a call of its own: the stack slots it passed the switch's
         # arguments in (the game, the turn's start State) go with it when it returns. Kept
-        # in _move()'s slots, which the collector scans while _move() runs, they would stay
+        # in _switch()'s slots, which the collector scans while _switch() runs, they would stay
         # in RAM beside the next screen's code (docs/memory.md).
         want = self._want
         self._want = None
@@ -255,13 +249,13 @@ class App:
         self.doing = kind
         try:
             if kind == W_THINK or kind == W_HINT:
-                from lnr.think import think  # not lnr.moves: RAM (lnr/think.py)
+                from lnr.play.think import think  # not lnr.switch: RAM (lnr/play/think.py)
 
                 screen, shown = SC_PLAY, (kind, think(self.game, kind))
             else:
-                from lnr import moves
+                from lnr import switch
 
-                screen, shown = moves.run(self, want)
+                screen, shown = switch.go(self, want)
         finally:
             self.doing = -1
         return screen, shown, where

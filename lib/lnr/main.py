@@ -52,8 +52,8 @@ def loop(hw, app):
 def step(hw, app):
     """One frame's work (tools/membudget.py runs frames with this too): a key, timers, a
     refresh if something changed, the LEDs and the sound. Keys pressed while the screen is
-    busy (a move shown, an opponent playing) are read and dropped, every one, so that none is
-    left to act on the player's turn; B there hurries the move (App.skip)."""
+    busy (a loco's run shown, an opponent playing) are read and dropped, every one, so that
+    none is left to act on the player's turn; B there hurries the run (App.skip)."""
     now = hw.ticks_ms()
     app.now = now
     k = hw.next_key()
@@ -77,14 +77,15 @@ def step(hw, app):
 
 
 def settle(app):
-    """Makes the moves the handlers asked for (App.move), here, not inside key() or tick():
-    see App.move(); each on a scrubbed stack (scrub()), which is scrubbed again after it."""
-    while app.moving():
+    """Makes the switches the handlers asked for (App.switch), here, not inside key() or
+    tick(): see App.switch(); each on a scrubbed stack (scrub()), which is scrubbed again after
+    it."""
+    while app.switching():
         scrub(SCRUB_DEPTH)
-        app.move()
-        # The move's frames left pointers in the stack to the code it loaded and dropped (the
-        # move's own, lnr.moves): the next handlers' frames, made over them, kept that code in
-        # RAM through the next screen (CircuitPython's VM, .py: lnr.moves's 7 KB through a
+        app.switch()
+        # The switch's frames left pointers in the stack to the code it loaded and dropped (the
+        # switch's own, lnr.switch): the next handlers' frames, made over them, kept that code
+        # in RAM through the next screen (CircuitPython's VM, .py: lnr.switch's 7 KB through a
         # whole game).
         scrub(SCRUB_DEPTH)
 
@@ -96,9 +97,9 @@ SCRUB_DEPTH = 32
 
 def scrub(n):
     """Overwrites the stack below the caller with frames that hold nothing but small ints.
-    The collector scans the stack conservatively; the handler that asked for a move has
+    The collector scans the stack conservatively; the handler that asked for a switch has
     returned but left pointers there to the code it ran (e.g. the play screen's functions),
-    and the move's own frames, made over them, would keep that code in RAM through the move
+    and the switch's own frames, made over them, would keep that code in RAM through the switch
     and beside the next screen's (docs/memory.md; without it the session no longer completes
     under make cpcheck's cap: host_tests/test_cp_app.py). It holds on a board too, whose
     Python frames live on a pystack: each Python call nests C calls (the VM's call and its

@@ -1,7 +1,8 @@
-"""Which screen is up (App.screen) and the moves between the menus and a game (App.start,
-resume, save_and_quit, ask), shared by lnr/app.py, lnr/menus.py and lnr/moves.py.
+"""Which screen is up (App.screen) and the switches between the menus and a game (App.start,
+resume, save_and_quit, ask), shared by lnr/app.py, lnr/menus/screen.py, lnr/play/screen.py and
+lnr/switch.py.
 
-They live here, not in lnr/app.py, because the menus and the moves are loaded lazily by the
+They live here, not in lnr/app.py, because the screens and the switches are loaded lazily by the
 App and dropped again (RAM, docs/memory.md): a module that imports the App for its constants
 would make a cycle of them (docs/style.md).
 """
@@ -23,8 +24,9 @@ SC_PLAY = const(6)
 SC_OVER = const(7)
 SC_ERROR = const(8)
 
-# Moves asked for by a screen's code, made by lnr/moves.py once its handler has returned.
-W_START = const(0)  # a new game: (mode, players, seed or None: the next seed)
+# Switches a screen's code asks for (W_: wanted), made by lnr/switch.py once its handler has
+# returned (W_THINK, W_HINT: by lnr/play/think.py).
+W_START = const(0)  # a new game: (mode, players, seed or None: the next seed, roles or None)
 W_RESUME = const(1)  # the saved game
 W_SAVE = const(2)  # save & quit: (game, the turn's start State)
 W_OVER = const(3)  # the game's end: (game,)

@@ -3,8 +3,8 @@
 Three layers share the root Group and the sprite sheet; screens only show or hide them and
 change tile indices, colours and text:
   text   full-screen text: a row of decoration tiles (the title's rails and loco), a big
-         title and 8 lines: the menus' (lnr/labels.py: title, menus, records, game over) and
-         the error screen's
+         title and 8 lines: the menus' (lnr/menus/labels.py: title, menus, records, game
+         over) and the error screen's
   play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
          lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
   panel  a framed box the width of the screen over the map and the side panel, for the action
@@ -94,7 +94,7 @@ class Ui:
          self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
          self.panel, self.cards, self.plines, self.inks) = parts
         self._written = 0
-        self.toast_on = False  # a toast is meant to show (lnr/hud.py); a panel hides it
+        self.toast_on = False  # a toast is meant to show (lnr/play/view.py); a panel hides it
         self.show(None)
 
     def put(self, line, text, ink=WHITE):

@@ -60,7 +60,7 @@ _import = builtins.__import__
 
 def _hook(name, globals=None, locals=None, fromlist=(), level=0):  # pylint: disable=W0622
     mod = _import(name, globals, locals, fromlist, level)
-    if name == "engine.lookahead":  # the app loads it afresh with each move that needs it
+    if name == "engine.lookahead":  # the app loads it afresh with each switch that needs it
         search = mod.Search
         if not getattr(search, "watched", False):
             search.choose = _watched(search.choose)

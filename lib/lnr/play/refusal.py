@@ -1,5 +1,6 @@
 """Why a card of the hand cannot be picked now (docs/rules.md §2, §4), in a few words: the
-toast lnr/play.py shows when A picks it, and the action menu's Build line (lnr/actions.py).
+toast the play screen shows when A picks it (lnr/play/screen.py pick), and the action
+menu's Build line (lnr/play/actions.py).
 
 A module of its own, loaded for the toast and dropped after it: the play screen's code does
 not hold these words, and the toast does not load the whole action menu (RAM, docs/memory.md).
@@ -10,10 +11,9 @@ from engine.state import (
 )
 
 
-def reason(play, c):
-    """Returns why card c of the hand cannot be picked now, in 18 characters or fewer (the
-    toast)."""
-    s = play.game.state
+def reason(s, c):
+    """Returns why card c of the hand cannot be picked now at State `s`, in 18 characters or
+    fewer (the toast)."""
     if KIND[c] == KIND_CHAOS:  # §4: a turn builds or discards chaos, never both
         return "Building: no chaos" if s.phase == P_BUILD else "Chaos: discard it"
     if s.phase == P_CHAOS:

@@ -1,21 +1,22 @@
-"""The hint (START, Hint) on the play screen: what lnr/hintplan.py found in a move, in the
-panel, the cursor on its card. Imported by Play.hint for that moment and dropped after it
-(RAM). Its risks are the screen's own figures (lnr/hud.py risk_text, docs/rules.md §5): what
+"""The hint (START, Hint) on the play screen: what lnr/play/hintplan.py found in a switch, in
+the panel, the cursor on its card. Imported by Play.hint for that moment and dropped after it
+(RAM). Its risks are the screen's own figures (lnr/play/view.py risk_text, docs/rules.md §5): what
 the side panel shows as "Roll" once the build is laid, and as "Lay" on the card for a build of
 one card. The bot's own words are shown where they do not quote a risk of their own (its
 rounding may differ from the screen's).
 """
 from engine.state import A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE, P_CHAOS
-from lnr.hud import S_INFO, card_name, risk_text, risk_colour
+from engine.cards import card_name
+from lnr.play.view import risk_text, risk_colour
 from lnr.ui import GREY, YELLOW, GREEN, WHITE
 
 
 def show(play, found):
-    """Shows the hint `found` (lnr/hintplan.py find()) for `play` (a lnr.play.Play on the
-    player's turn, as it was when the hint was asked for)."""
+    """Shows the hint `found` (lnr/play/hintplan.py find()) for `play` (a
+    lnr.play.screen.Play on the player's turn, as it was when the hint was asked for)."""
     s = play.game.state
     if found is None:  # no hint for this step (e.g. while dice wait to roll)
-        play.toast("No hint now")
+        play.view.toast("No hint now")
         play.advance()
         return
     action, reason, plan, risk = found
@@ -29,17 +30,13 @@ def show(play, found):
     ui.pline(6, "A: OK", GREY)
     cards = play.cards()
     card = action - A_CHAOS if action >= A_CHAOS else action - A_LAY
+    sel = -1  # the cursor stays where it is
     for i in range(len(cards)):
         if action >= A_LAY and cards[i] == card:
-            play.sel = i
+            sel = i
     if action == A_STOP:
-        play.sel = len(cards)
-    play.clamp_sel()
-    play.summary = False
-    play.draw()
-    play.step = S_INFO
-    ui.show(ui.play, True)
-    play.app.dirty = True
+        sel = len(cards)
+    play.info(sel)
 
 
 def _build(ui, action, plan, risk):

@@ -1,5 +1,5 @@
-"""A bot's plan and the hint: the moves made while a game is on (lnr/app.py W_THINK, W_HINT),
-with neither screen's code in RAM. A module of its own, not lnr/moves.py's: these moves are the
+"""A bot's plan and the hint: the switches made while a game is on (lnr/app.py W_THINK, W_HINT),
+with neither screen's code in RAM. A module of its own, not lnr/switch.py's: these are the
 app's heaviest (engine.bots, engine.ai, engine.lookahead and the search's copies of the State),
 and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
 them (docs/memory.md)."""
@@ -9,7 +9,7 @@ from lnr.screens import W_HINT
 
 def think(game, kind):
     """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
-    returns lnr/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
+    returns lnr/play/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
     and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
     beside the play screen's code they would not fit)."""
     import sys
@@ -18,7 +18,7 @@ def think(game, kind):
     try:
         _one_table(game, kind)
         if kind == W_HINT:
-            from lnr.hintplan import find
+            from lnr.play.hintplan import find
 
             return find(game.state)
         game.planned = plan_turn(game)

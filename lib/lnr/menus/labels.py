@@ -1,6 +1,6 @@
-"""The menus' text (lnr/menus.py): the big title of each menu's screen and 8 lines, all of them
-font tiles of lnr/ui.py's text layer (its rails and loco drawn beside them). The title is that
-layer's title line, twice the font's size; the error screen writes the same line.
+"""The menus' text (lnr/menus/screen.py): the big title of each menu's screen and 8 lines, all
+of them font tiles of lnr/ui.py's text layer (its rails and loco drawn beside them). The title
+is that layer's title line, twice the font's size; the error screen writes the same line.
 
 Font tiles, not adafruit_display_text Labels: the library draws the font sheet at power-up
 (lnr/make.py) and leaves RAM then. As Labels the title held about 16 KB of the library's code

@@ -1,15 +1,16 @@
-"""The moves between the menus and a game that need more than either screen: dealing a new
+"""The switches between the menus and a game that need more than either screen: dealing a new
 game (new_game), resuming the saved one, saving & quitting, counting a finished game (it joins the
 history: its seed, seats and decisions), and the save's bytes: engine/codec.py's blob (with
 the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
 game's decision log (engine/gamelog.py), so that a resumed game goes on exactly as it would
 have, bots included, and joins the history whole when it ends.
 
-lnr/app.py imports this module for a move, once both screens' code is dropped, and the next
+lnr/app.py imports this module for a switch, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
 play screen is in RAM. A finished game is counted here, not on the game over screen, and the
 changed settings are committed here, not on the settings screen, so that the saves' code
-(lnr/copies.py) never shares RAM with the menus' code and text.
+(lnr/copies.py) never shares RAM with the menus' code and text. (A player's move in the game is an
+action, engine/state.py's; the loco's run is shown by lnr/play/screen.py.)
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from lnr import drop
@@ -20,15 +21,15 @@ from lnr.screens import (
 from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 
-def run(app, want):
-    """Makes the move `want` (lnr.screens' W_* and its arguments). Returns what the App shows
+def go(app, want):
+    """Makes the switch `want` (lnr.screens' W_* and its arguments). Returns what the App shows
     next: (SC_PLAY, None) to begin app.game; (SC_PLAY, (W_SAVE, None)) to go back to a game
     the NVM could not save (the play screen as it was left, then that); (SC_OVER, over()'s
     result), (SC_RECORDS, the last games: lnr/lastgames.py) or (SC_TITLE, None). A bot's plan
-    and the hint are lnr/think.py's moves."""
+    and the hint are lnr/play/think.py's switches."""
     kind = want[0]
     if kind == W_START:
-        app.game = start(app, want[1], want[2], want[3])
+        app.game = start(app, want[1], want[2], want[3], want[4])
     elif kind == W_RESUME:
         app.game = resume(app)
     elif kind == W_SAVE:
@@ -50,13 +51,13 @@ def run(app, want):
     return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
-def start(app, mode, players, seed=None):
+def start(app, mode, players, seed=None, roles=None):
     """Returns a new Game of `mode` dealt from `seed` (a deal shared by a friend: the same deck
-    and dice), or from the app's next seed."""
+    and dice), or from the app's next seed; a table's seats 2.. played by `roles`."""
     if seed is None:
         seed = app.seed
         app.seed = (seed + 1) & games.SEED_MASK
-    return new_game(mode, seed & games.SEED_MASK, players, app.roles)
+    return new_game(mode, seed & games.SEED_MASK, players, roles)
 
 
 def roles_for(mode, players, table_roles=None):
@@ -150,7 +151,7 @@ def over(app):
         lines[4] = ("Cards: %d  Derailed: %d" % (
             len(s.hands[me]) + len(s.piles[me]),
             game.derails if mode == MODE_RIVAL else s.derails), GREY)
-    # The seed: typed on the new game screen, it deals this game again (lnr/menus.py).
+    # The seed: typed on the new game screen, it deals this game again (lnr/menus/screen.py).
     lines[7] = ("Seed %d  A: title" % game.seed, GREY)
     colour = RED if mode == MODE_CHALLENGE and s.lost else YELLOW
     seed = game.seed

@@ -1,6 +1,6 @@
-"""What the hint recommends (START, Hint), worked out in a move with neither screen's code in
-RAM (lnr/think.py think): engine.bots' hint and the build it would lay, as numbers and the
-bot's few words. lnr/hint.py shows them on the play screen.
+"""What the hint recommends (START, Hint), worked out in a switch with neither screen's code in
+RAM (lnr/play/think.py think): engine.bots' hint and the build it would lay, as numbers and the
+bot's few words. lnr/play/hint.py shows them on the play screen.
 
 A build is named whole: the card `best` picks, then its bend and the cards to add after it in
 their order as engine.ai's plan goes on from there, on a copy of the State: the very

@@ -1,22 +1,25 @@
-"""What the play screen shows of a game: the map, the hand with its cursor and extra button,
-the side panel (whose numbers it shows, their score, pile top and hand or lives or the rival's
-count; the deck, the track's end, the cards ahead, the derailment risk, labelled) and the toast
-line; the seats board of a table or rival game; the NeoPixels' picture follows the risk or the
-track ahead. lnr/turns.py (the flow) and lnr/play.py (the keys) build on this class.
+"""What the play screen shows of a game: the map (the loco's run on it while one is shown), the
+hand with its cursor and extra button, the side panel (whose numbers it shows, their score,
+pile top and hand or lives or the rival's count; the deck, the track's end, the cards ahead,
+the derailment risk, labelled), the dice row and the toast line; the seats board of a table or
+rival game; the NeoPixels' picture follows the risk or the track ahead. The play screen
+(lnr/play/screen.py Play) owns a View and the game's flow; the View reads the screen's state
+(its game, step, cursor, the run shown) and keeps only the pictures' own (the toast's timer, a
+blink's tile).
 
 Every text has a field of a fixed width (a side line 8 characters, the toast 18, a panel line
 22): the texts are made to fit it at their longest (host_tests/test_app_texts.py renders each).
 """
-from adafruit_ticks import ticks_add
-from engine.cards import KIND, VALUE, KIND_CHAOS, card_name
+from adafruit_ticks import ticks_add, ticks_diff, ticks_less
+from engine.cards import KIND, VALUE, KIND_CHAOS
 from engine.risk import permille
 from engine.state import (
     A_BEND_L, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE, CHALLENGE_DERAILS,
 )
 from lnr import sprites
-from lnr.mapview import MapView, card_top, card_bottom
-from lnr.ui import fit, HAND_N, SIDE_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
+from lnr.ui import fit, HAND_N, SIDE_W, MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 try:
     from micropython import const
@@ -26,21 +29,22 @@ except ImportError:  # CPython
         return x
 
 
-# Steps of the play screen.
+# Steps of the play screen (Play.step).
 S_HAND = const(0)  # choose a card of the hand (or the roll / done button)
 S_BEND = const(1)  # choose a curve's bend
 S_MENU = const(2)  # the action menu
 S_LOOK = const(3)  # looking around the track
 S_ORDER = const(4)  # choose the order of the penalty cards
 S_ROLL = const(5)  # dice rolling (timed)
-S_MOVE = const(6)  # the loco travels, derails, penalty cards leave the track (timed)
+S_RUN = const(6)  # the loco's run: it travels, derails, penalty cards leave the track (timed)
 S_AUTO = const(7)  # an opponent plays (timed)
 S_HANDOFF = const(8)  # hot seat: hands hidden until the next player presses A
 S_INFO = const(9)  # a panel of text (hint); A closes
-S_HOLD = const(10)  # the last move's result, shown a while before the game over (timed)
+S_HOLD = const(10)  # the last action's result, shown a while before the game over (timed)
 S_THINK = const(11)  # "Thinking..." on screen for a frame before the hint is worked out (timed)
 
 TOAST_MS = const(1800)
+_BLINK_MS = const(100)
 
 BTN_NONE = const(0)
 BTN_ROLL = const(1)
@@ -72,85 +76,110 @@ def side_text(label, value):
     return label + fit("", gap if gap > 0 else 0) + value
 
 
-class Hud:
-    """The play screen's pictures; `game`, `step`, `sel`, `hoff`, `bend` are set by Turns."""
+class View:
+    """The play screen's pictures, drawn from `play` (its lnr.play.screen.Play)."""
 
-    def __init__(self, app):
-        self.app = app
-        self.ui = app.ui
-        self.view = MapView(app.ui)
-        self.game = None
-        self.step = S_HAND
-        self.sel = 0  # hand cursor: index into the slots (cards, then a button)
-        self.hoff = 0  # first slot shown
-        self.bend = A_BEND_L
+    def __init__(self, play):
+        self.play = play
+        self.app = play.app
+        self.ui = play.app.ui
+        self.map = MapView(play.app.ui)
         self.toast_due = -1
         self.sticky = False
+        self.b_tile = 0  # the broken card's tile under the blinking loco
+        self.b_on = -1  # the blink's phase last drawn
 
     # ------------------------------------------------------------------ drawing
 
-    def viewer(self):
-        # The seat whose hand and score are shown: the player on turn, else the one person
-        # at the table (hot seat with several: nobody's between turns).
-        g = self.game
-        s = g.state
-        if g.human(s.seat):
-            return s.seat
-        if g.humans() == 1:
-            return g.first_human()
-        return -1
-
-    def cards(self):
-        v = self.viewer()
-        return self.game.state.hands[v] if v >= 0 else ()
-
-    def button(self):
-        # The extra slot after the cards while a build waits for its roll or chaos cards
-        # are being discarded.
-        s = self.game.state
-        if not self.game.human(s.seat) or self.step == S_HANDOFF:
-            return BTN_NONE
-        if s.phase == P_BUILD or s.phase == P_DICE:
-            return BTN_ROLL
-        if s.phase == P_CHAOS:
-            return BTN_DONE
-        return BTN_NONE
-
-    def slots(self):
-        return len(self.cards()) + (1 if self.button() else 0)
-
-    def clamp_sel(self):
-        n = self.slots()
-        if self.sel >= n:
-            self.sel = n - 1
-        if self.sel < 0:
-            self.sel = 0
-        if self.hoff > n - HAND_N:  # the hand shrank: no slot left empty while a card is off
-            self.hoff = n - HAND_N if n > HAND_N else 0
-        if self.sel < self.hoff:
-            self.hoff = self.sel
-        if self.sel >= self.hoff + HAND_N:
-            self.hoff = self.sel - HAND_N + 1
-
     def draw(self):
-        """Draws the map, the hand, the side panel and the LEDs' picture."""
-        s = self.game.state
-        if self.step != S_LOOK:
-            self.view.follow(s)
-        if self.step == S_BEND:
-            self.view.draw(s, s.pending, self.bend - A_BEND_L + 1)
+        """Draws the map (the loco's run while one is shown, else the State), the hand, the
+        side panel and the LEDs' picture."""
+        p = self.play
+        s = p.game.state
+        if p.step == S_RUN and p.run_track is not None:
+            self.draw_run()
+            return
+        if p.step != S_LOOK:
+            self.map.follow(s)
+        if p.step == S_BEND:
+            self.map.draw(s, s.pending, p.bend - A_BEND_L + 1)
         else:
-            self.view.draw(s)
+            self.map.draw(s)
         self.place_toast()
         self.draw_hand()
         self.draw_side()
         self.app.dirty = True
 
+    def draw_run(self):
+        # The loco's run (lnr/play/screen.py run_step): the loco and as much ahead of it as
+        # fits, then the track's start while the penalty cards leave it.
+        p = self.play
+        s = p.game.state
+        m = self.map
+        end = s.target()
+        n = len(p.run_cells)
+        pen = p.run_i > p.run_len + (1 if p.run_off else 0)  # the penalty cards leave
+        if pen:  # the track's start
+            m.frame(p.run_cells, 0, p.run_at, end)
+        elif p.run_at < n:  # the loco first, and as much ahead of it as fits
+            m.frame(p.run_cells, p.run_at, n, end)
+        else:  # derailed: beside the end, and the track it left
+            m.frame(p.run_cells, n, 0, end)
+        m.paint(p.run_track, p.run_bends, p.run_cells, s.head, p.run_at, p.run_first, end)
+        ui = self.ui
+        if p.blink == 1:
+            self.b_tile = ui.map[ui.loco.x // 16, ui.loco.y // 16]
+        if pen and p.run_first < p.run_gone:  # the frame on the card leaving next
+            c = p.run_cells[p.run_first]
+            x = cell_x(c) - m.ox
+            y = cell_y(c) - m.oy
+            if 0 <= x < MAP_W and 0 <= y < MAP_H:
+                ui.frame.x = 16 * x
+                ui.frame.y = 16 * y
+                ui.frame.hidden = False
+        self.place_toast()
+        self.draw_hand()
+        self.draw_side()
+        # The cards ahead of the loco where it is drawn, not where the run will leave it.
+        ahead = len(p.run_track) - 1 - p.run_at
+        if ahead < 0:
+            ahead = 0
+        ui.put(ui.side[6], side_text("Ahead", str(ahead)))
+        self.app.leds.progress(ahead, len(p.run_track))
+        self.app.dirty = True
+
+    def blink_frame(self, now):
+        # The broken card under the loco flashes; the derailed loco blinks (every 100 ms).
+        p = self.play
+        on = (ticks_diff(p.due, now) // _BLINK_MS) & 1
+        if on == self.b_on:
+            return
+        self.b_on = on
+        ui = self.ui
+        if p.blink == 1:
+            ui.map[ui.loco.x // 16, ui.loco.y // 16] = self.b_tile if on else sprites.T_EMPTY
+        else:
+            ui.loco.hidden = not on
+        self.app.dirty = True
+
+    def draw_dice(self):
+        p = self.play
+        cards = self.ui.cards
+        n = len(p.dice)
+        for i in range(16):
+            if i < n:
+                t = sprites.T_DIE + p.dice[i]
+            elif i < p.dice_total:
+                t = sprites.T_DIE + 2
+            else:
+                t = sprites.T_NONE
+            cards[i % 8, i // 8] = t
+
     def place_toast(self):
         # The toast covers the map's top or bottom row: the one without the loco (it never
         # hides the loco), and else the one without the open end.
-        view = self.view
-        if view.loco_row == 5 or (view.loco_row != 0 and view.end_row == 5):
+        m = self.map
+        if m.loco_row == 5 or (m.loco_row != 0 and m.end_row == 5):
             y = 0
         else:
             y = 84
@@ -159,15 +188,16 @@ class Hud:
             toast.y = y
 
     def draw_hand(self):
+        p = self.play
         ui = self.ui
         hand = ui.hand
-        self.clamp_sel()  # the hand may have shrunk since the cursor was placed
-        cards = self.cards()
-        hidden = self.step == S_HANDOFF
-        btn = self.button()
+        p.clamp_sel()  # the hand may have shrunk since the cursor was placed
+        cards = p.cards()
+        hidden = p.step == S_HANDOFF
+        btn = p.button()
         n = len(cards)
         for i in range(HAND_N):
-            j = self.hoff + i
+            j = p.hoff + i
             if hidden or j > n or (j == n and not btn):
                 top = bottom = sprites.T_NONE
             elif j == n:
@@ -178,25 +208,20 @@ class Hud:
                 bottom = card_bottom(cards[j])
             hand[i, 0] = top
             hand[i, 1] = bottom
-        show = self.game.human(self.game.state.seat) and not hidden and (
-            self.step == S_HAND or self.step == S_MENU or self.step == S_BEND)
+        show = p.game.human(p.game.state.seat) and not hidden and (
+            p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
         ui.cursor.hidden = not show
-        ui.cursor.x = 16 * (self.sel - self.hoff)
-
-    def selected(self):
-        """Returns the card under the hand cursor, or -1 (the button, or no card)."""
-        cards = self.cards()
-        return cards[self.sel] if 0 <= self.sel < len(cards) else -1
+        ui.cursor.x = 16 * (p.sel - p.hoff)
 
     def draw_side(self):
         # The viewer's numbers under their name (docs/rules.md §7: score = hand + pile), the
         # challenge's lives or the rival's count (§8), then the table's: the deck (red on the
         # last turn, §4), the track's end, the cards ahead, the risk.
-        g = self.game
-        s = g.state
+        p = self.play
+        s = p.game.state
         ui = self.ui
         side = ui.side
-        me = self.viewer()
+        me = p.viewer()
         if me >= 0:
             pile = s.piles[me]
             ui.put(side[0], self.seat_name(me), GREEN)
@@ -206,7 +231,7 @@ class Hud:
             ui.put(side[0], "")
             ui.put(side[1], "")
             ui.put(side[2], "")
-        n = len(self.cards())
+        n = len(p.cards())
         if s.mode == MODE_CHALLENGE:
             left = CHALLENGE_DERAILS - 1 - s.derails
             ui.put(side[3], side_text("Lives", str(left if left > 0 else 0)),
@@ -227,7 +252,7 @@ class Hud:
     def seat_name(self, seat):
         """Returns how the side panel and the seats board name `seat`: YOU, RIVAL, P2, or
         "P1 you" at a table with one person."""
-        g = self.game
+        g = self.play.game
         name = g.name(seat)
         if g.state.mode == MODE_TABLE and g.human(seat) and g.humans() == 1:
             return name + " you"
@@ -236,7 +261,7 @@ class Hud:
     def seats(self, line, colour=GREY):
         """Writes the seats board into the panel from `line` (3 lines): every seat's score,
         cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
-        g = self.game
+        g = self.play.game
         s = g.state
         ui = self.ui
         ui.pline(line, "Seats: score/hand/pile", colour)
@@ -262,14 +287,15 @@ class Hud:
         # The derailment risk (state.build_risk, docs/rules.md §5), labelled with what it is
         # the chance of: "Lay" the card under the cursor laid alone, "Add" it added to the
         # build, "Roll" the build laid so far. The LEDs follow it.
-        s = self.game.state
+        p = self.play
+        s = p.game.state
         ui = self.ui
         line = ui.side[7]
         leds = self.app.leds
         risk = None
         label = "Roll"
-        if self.game.human(s.seat) and self.step != S_HANDOFF:
-            c = self.selected()
+        if p.game.human(s.seat) and p.step != S_HANDOFF:
+            c = p.selected()
             if s.phase == P_BEND:
                 risk = s.build_risk(s.pending)
                 label = "Add" if s.build_sum else "Lay"
@@ -281,7 +307,7 @@ class Hud:
                 risk = s.build_risk()
         if risk is None:
             ui.put(line, "")
-            if self.step != S_ROLL:
+            if p.step != S_ROLL:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
@@ -306,3 +332,10 @@ class Hud:
         self.ui.toast.hidden = True
         self.toast_due = -1
         self.sticky = False
+
+    def tick(self, now):
+        """Hides a toast whose time is up."""
+        # Deadlines by adafruit_ticks: the board's clock wraps at 2**29 (docs/hardware.md).
+        if self.toast_due >= 0 and not ticks_less(now, self.toast_due):
+            self.hide_toast()
+            self.app.dirty = True

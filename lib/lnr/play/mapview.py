@@ -89,7 +89,7 @@ class MapView:
     def frame(self, cells, i, j, end):
         """Scrolls so that cells[i] is in view (index len(cells) is the cell `end`, the open
         end) with as many of the cells from i towards j as fit, in that order: the loco first
-        while it travels (lnr/moveshow.py), the track's start while penalty cards leave it."""
+        while it travels (lnr/play/screen.py), the track's start while penalty cards leave it."""
         n = len(cells)
         c = cells[i] if i < n else end
         x0 = x1 = cell_x(c)
@@ -118,8 +118,8 @@ class MapView:
     def paint(self, track, bends, cells, head, loco, first, end, ghost=-1, bend=0):
         """Draws the cards track[first:] (their bends and cells; `head` the last one's exit
         heading) with the loco on card `loco`, or beside the open end `end` turned across the
-        way when `loco` is len(track): derailed (docs/rules.md §5). A move is drawn this way
-        while it is shown (lnr/moveshow.py): the loco card by card, then the penalty cards
+        way when `loco` is len(track): derailed (docs/rules.md §5). A loco's run is drawn this way
+        while it is shown (lnr/play/screen.py): the loco card by card, then the penalty cards
         leaving the track's start (§6) as `first` grows."""
         ui = self.ui
         grid = ui.map

@@ -1,0 +1,150 @@
+"""The play screen's action menu (START): pass, build, discard the chaos cards, the hint, save &
+quit, each item with what it does or why it cannot be chosen now (docs/rules.md §4).
+
+The play screen loads this module when START opens the menu (Play.open_panel) and the menu
+drops it when it closes (Play.close_panel): its code (about 2 KB as .mpy) is not in RAM while
+the game is played, only while the menu is up (docs/memory.md). Loading it takes a few ms on a
+key press, never a frame's work. While it is up (step S_MENU) Play.key hands it the keys.
+"""
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
+from engine.state import A_PASS, A_CHAOS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
+from lnr import drop
+from lnr.play.refusal import reason
+from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
+from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+ITEMS = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
+# What each item does, under the menu (docs/rules.md §4).
+_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
+         "What would a bot do?", "Continue from title")
+_PASS = const(0)
+_BUILD = const(1)
+_CHAOS = const(2)
+_HINT = const(3)
+
+
+class Actions:
+    """The action menu on `play` (a lnr.play.screen.Play on the player's turn), its first item
+    chosen (mi: the cursor)."""
+
+    def __init__(self, play):
+        self.play = play
+        self.mi = 0
+
+    def why(self, i):
+        """Returns None if item i can be chosen now, else why not (a panel line)."""
+        play = self.play
+        s = play.game.state
+        if i == _PASS:
+            return None if s.phase == P_TURN else "The build has begun"
+        if i == _BUILD:
+            if s.phase == P_BUILD or s.phase == P_DICE:
+                return None
+            c = play.selected()
+            if s.phase != P_TURN or c < 0 or KIND[c] == KIND_CHAOS:
+                return "Select a track card"
+            return None if s.is_legal(A_LAY + c) else reason(s, c)
+        if i == _CHAOS:
+            if s.phase != P_TURN and s.phase != P_CHAOS:
+                return "Finish the build"
+            for c in s.hands[s.seat]:
+                if KIND[c] == KIND_CHAOS:
+                    return None
+            return "No chaos card"
+        if i == _HINT:
+            return None if play.app.store.hints else "Hints are off"
+        return None
+
+    def draw(self):
+        """Draws the menu in the panel, the cursor on item mi."""
+        play = self.play
+        s = play.game.state
+        ui = play.ui
+        ui.clear_panel()
+        ui.pline(0, "Your move", YELLOW)
+        composing = s.phase == P_BUILD or s.phase == P_DICE
+        c = play.selected()
+        for i in range(len(ITEMS)):
+            text = ITEMS[i]
+            if i == _BUILD:
+                if composing:
+                    text = "Build: roll dice"
+                elif c >= 0 and KIND[c] != KIND_CHAOS:
+                    text = "Build: %d %s" % (VALUE[c], "curve" if SHAPE[c] == SHAPE_CURVE
+                                             else "straight")
+            why = self.why(i)
+            colour = GREY if why else WHITE
+            if i == self.mi:
+                colour = YELLOW if not why else DIM_YELLOW
+            ui.pline(1 + i, ("> " if i == self.mi else "  ") + text, colour)
+        why = self.why(self.mi)
+        ui.pline(6, why or _HELP[self.mi], GREY if why else GREEN)
+        ui.show(ui.play, True)
+        play.app.dirty = True
+
+    def key(self, k):
+        """A key while the menu is up: UP/DOWN choose, A does the item (if it can be chosen
+        now), B or START close the menu."""
+        play = self.play
+        if k == K_UP or k == K_DOWN:
+            self.mi = (self.mi + (1 if k == K_DOWN else len(ITEMS) - 1)) % len(ITEMS)
+            self.draw()
+        elif k == K_B or k == K_START:
+            self.close()
+            play.view.draw()
+        elif k == K_A:
+            i = self.mi
+            if self.why(i) is not None:
+                return
+            self.close()
+            if i == _PASS:
+                play.act(A_PASS)
+            elif i == _BUILD:
+                if play.game.state.phase == P_TURN:
+                    play.pick()
+                else:
+                    play.roll()
+            elif i == _CHAOS:
+                self.discard_chaos()
+            elif i == _HINT:
+                play.ask_hint()
+            else:
+                play.save_and_quit()
+
+    def close(self):
+        # The map again, and this module dropped.
+        play = self.play
+        play.close_panel(True, "lnr.play.actions", "lnr.play.refusal")
+        play.ui.show(play.ui.play)
+
+    def discard_chaos(self):
+        # Discards every chaos card in hand, in the order that scores best (docs/rules.md §6:
+        # engine.order's, loaded for this moment when there is an order to choose, as in
+        # lnr/play/screen.py start_order).
+        play = self.play
+        s = play.game.state
+        seat = s.seat
+        chaos = []
+        for c in s.hands[seat]:
+            if KIND[c] == KIND_CHAOS:
+                chaos.append(c)
+        if len(chaos) > 1:
+            from engine.order import best
+
+            chaos = best(s.piles[seat], chaos)
+            best = None
+            drop("engine.order")
+        box = len(s.box)
+        for c in chaos:
+            s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
+        play.sfx("combine" if len(s.box) > box + 1 else "lay")
+        play.view.toast("Chaos out, now %d" % s.score(seat))
+        play.advance()

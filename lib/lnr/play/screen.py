@@ -1,0 +1,833 @@
+"""The play screen: one game on the device, its flow and the player's keys. What it shows is
+its View's (lnr/play/view.py); its panels (the action menu, looking around, the penalty order,
+the hint: lnr/play/actions.py, look.py, penalty.py, hint.py) are loaded while they are up and
+change the screen through its methods (open_panel, close_panel, act, ...).
+
+The flow: after every change to the State, advance() decides the next step: the game over
+(once the last action's result has shown a while); an opponent playing on a timer (the rival
+by docs/rules.md §8, table bots by engine.bots); a pass that is all the player can do (§4),
+played as an opponent's step; or a step that waits for the player.
+
+An action that moves the loco (a pass, the last die of a build, the rival's lay) is shown as
+the loco's run before its result sums it up: the dice roll one by one (§4), then the loco
+travels card by card on the map, which follows it; a broken card flashes as the loco enters
+it, a derailment leaves the loco beside the track's end (§5), and the penalty cards leave the
+track's start one by one (§6). Then the penalties are put on the pile (the player chooses the
+order when it matters) and the result panel sums the action up. Every step plays its sound
+(lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
+keys pressed meanwhile are dropped, never kept for the player's turn (lnr/main.py), and B
+finishes it at once (skip()). The result panel of the action before the player's turn stays
+until their next key, which then acts as usual; before an opponent's action it stays HOLD_MS.
+
+The keys: the D-pad moves over the hand, A picks or confirms, B goes back (undoes a build
+before its dice roll), START opens the action menu, SELECT looks around. A build is composed on
+the real State, one card at a time (docs/rules.md §4); the State at the turn's start is kept
+(clone()) so that B can undo the build until the dice are rolled, and so that save & quit
+stores the turn's start. Laying a card puts the cursor on the roll button: a one-card build is
+two presses, A and A.
+"""
+import gc
+
+from adafruit_ticks import ticks_add, ticks_less
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, KIND_BROKEN, card_name
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
+    P_ORDER, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
+)
+from lnr import drop
+from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
+from lnr.play.view import (
+    View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
+    S_HOLD, S_THINK, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
+)
+from lnr.screens import W_OVER, W_THINK, W_HINT
+from lnr.ui import HAND_N, WHITE, YELLOW, RED, GREEN
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+AUTO_MS = const(450)  # before an opponent's step
+HOLD_MS = const(1500)  # a result shown before the next opponent plays
+END_MS = const(2000)  # the last result, before the game over screen
+DIE_MS = const(160)  # between two dice
+STEP_MS = const(250)  # the loco from one card to the next
+BROKEN_MS = const(600)  # on a broken card: it flashes
+DERAIL_MS = const(900)  # beside the track's end: it blinks
+PEN_MS = const(300)  # a penalty card leaving the track's start
+
+
+class Play:
+    """The play screen; see the module docstring. `view` draws it."""
+
+    def __init__(self, app):
+        self.app = app
+        self.ui = app.ui
+        self.game = None
+        self.step = S_HAND
+        self.sel = 0  # hand cursor: index into the slots (cards, then a button)
+        self.hoff = 0  # first slot shown
+        self.bend = A_BEND_L  # the bend offered for the curve waiting for one
+        self.due = 0  # when the timed step runs
+        self.dice = []
+        self.dice_total = 0
+        self.panel = None  # the panel taking the keys (open_panel), its code loaded while up
+        self.title = ""  # what the last turn did: the run's toast, the result panel's title
+        self.actor = 0  # the seat whose action is shown
+        self.summary = False  # the result panel is up: the next key closes it, then acts
+        self.quiet = False  # skip(): no sound while a run is hurried through
+        self.undo = None  # the State at the start of the player's turn (B undoes a build)
+        # The player's actions since then, and how many of them came before the curve that
+        # waits for its bend (-1: none): B cancels the bend by playing those again on a copy
+        # of `undo`, which gives the State as it was (State.apply is deterministic, and a turn
+        # lays and bends before any die). A second State kept for it would be 0.9 KB more in
+        # RAM through the rest of the turn (docs/memory.md).
+        self.built = bytearray()
+        self.before = -1
+        self.seen_turn = -1
+        self.ending = False  # the game is over: its last result shows, then the game over
+        # The run being shown: the track as it was before the penalty cards left it (their
+        # cards, bends and cells first), the loco's card on it (len: beside the end,
+        # derailed), its length, the cards gone from its start, the steps taken, what blinks.
+        self.run_track = None
+        self.run_bends = None
+        self.run_cells = None
+        self.run_at = 0
+        self.run_len = 0
+        self.run_off = False
+        self.run_gone = 0
+        self.run_first = 0
+        self.run_i = 0
+        self.blink = 0  # 0 nothing, 1 the broken card under the loco, 2 the derailed loco
+        self.view = View(self)
+
+    # ------------------------------------------------------------------ the hand
+
+    def viewer(self):
+        """Returns the seat whose hand and score are shown: the player on turn, else the one
+        person at the table (hot seat with several: nobody's between turns, -1)."""
+        g = self.game
+        s = g.state
+        if g.human(s.seat):
+            return s.seat
+        if g.humans() == 1:
+            return g.first_human()
+        return -1
+
+    def cards(self):
+        v = self.viewer()
+        return self.game.state.hands[v] if v >= 0 else ()
+
+    def button(self):
+        # The extra slot after the cards while a build waits for its roll or chaos cards
+        # are being discarded.
+        s = self.game.state
+        if not self.game.human(s.seat) or self.step == S_HANDOFF:
+            return BTN_NONE
+        if s.phase == P_BUILD or s.phase == P_DICE:
+            return BTN_ROLL
+        if s.phase == P_CHAOS:
+            return BTN_DONE
+        return BTN_NONE
+
+    def slots(self):
+        return len(self.cards()) + (1 if self.button() else 0)
+
+    def clamp_sel(self):
+        n = self.slots()
+        if self.sel >= n:
+            self.sel = n - 1
+        if self.sel < 0:
+            self.sel = 0
+        if self.hoff > n - HAND_N:  # the hand shrank: no slot left empty while a card is off
+            self.hoff = n - HAND_N if n > HAND_N else 0
+        if self.sel < self.hoff:
+            self.hoff = self.sel
+        if self.sel >= self.hoff + HAND_N:
+            self.hoff = self.sel - HAND_N + 1
+
+    def selected(self):
+        """Returns the card under the hand cursor, or -1 (the button, or no card)."""
+        cards = self.cards()
+        return cards[self.sel] if 0 <= self.sel < len(cards) else -1
+
+    # ------------------------------------------------------------------ flow
+
+    def begin(self, game):
+        """Shows `game` (new or resumed) and goes on from its position."""
+        self.game = game
+        self.seen_turn = -1
+        self.step = S_HAND
+        self.ui.show(self.ui.play)
+        self.view.hide_toast()
+        self.advance()
+
+    def kept(self):
+        """Returns what this screen needs to come back as it was left after a switch made with
+        its code dropped (a bot's plan, the hint, a save the NVM refused): lnr/app.py."""
+        return (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn,
+                self.title, self.actor, self.bend, self.quiet)
+
+    def restore(self, game, kept):
+        """Takes up `game` where kept() left it. The display objects kept showing it, so
+        nothing is drawn here: what follows (the bot's step, the hint, again()) draws."""
+        self.game = game
+        (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn, self.title,
+         self.actor, self.bend, self.quiet) = kept
+
+    def again(self):
+        """Shows the game again from the turn as it stands (a save the NVM refused)."""
+        self.step = S_HAND
+        self.ui.show(self.ui.play)
+        self.advance()
+
+    def advance(self):
+        """Decides what comes next after the State changed (see the module docstring)."""
+        g = self.game
+        s = g.state
+        ui = self.ui
+        view = self.view
+        if s.is_terminal():
+            if self.ending:
+                self.step = S_HAND
+                self.sfx("end")
+                self.app.ask(W_OVER)  # the game's result, counted (lnr/switch.py)
+            else:  # the last result stays a while (or a toast says it is over)
+                self.ending = True
+                if not self.summary:
+                    view.toast("Game over", True)
+                view.draw()
+                self.wait(S_HOLD, END_MS)
+            return
+        if view.sticky:
+            view.hide_toast()
+        if s.turn != self.seen_turn:
+            self.seen_turn = s.turn
+            if self.new_turn():
+                return
+        ui.show(ui.play, self.summary)
+        self.app.dirty = True
+        acts = s.legal_actions()
+        if not g.human(s.seat) or (s.phase == P_TURN and len(acts) == 1):
+            # An opponent's step, or the pass that is all the player can do (§4: nothing
+            # fits, no chaos card): on a timer, after the last result has shown a while.
+            if s.is_chance():
+                self.start_roll()
+            elif s.phase == P_ORDER:
+                self.order_auto()
+            else:
+                if not self.summary:
+                    self.plays()
+                self.wait(S_AUTO, HOLD_MS if self.summary else AUTO_MS)
+                view.draw()
+            return
+        if s.phase == P_ORDER:
+            self.start_order()
+            return
+        if s.phase == P_BEND:
+            # Even one bend that fits is shown and laid with A: a press never does what the
+            # screen did not offer (the A meant for the bend must not roll the dice).
+            self.step = S_BEND
+            self.bend = self.default_bend()
+            view.toast("</>: bend  A: lay" if len(acts) > 1 else "One bend fits: A", True)
+        else:
+            self.step = S_HAND
+        self.clamp_sel()
+        view.draw()
+
+    def plays(self):
+        # The toast while the seat on turn plays on its own.
+        g = self.game
+        s = g.state
+        name = g.name(s.seat)
+        if not s.deck:
+            text = "%s: last turn!" % name
+        elif g.human(s.seat):
+            text = "Nothing fits: pass"
+        else:
+            text = name + (" plays" if s.is_rival(s.seat) else " bot plays")
+        self.view.toast(text, True)
+
+    def new_turn(self):
+        # A turn began: keep its start for undo and save, hide hands between people at a
+        # hot-seat table. Returns True if the step waits for the hand-over.
+        g = self.game
+        s = g.state
+        g.planned = b""  # a plan is for one turn
+        # The last turn's States go: no undo, save or bend cancel reaches back past a turn,
+        # and a State kept through the bots' turns would be in RAM beside their plans' actions
+        # (lnr/play/think.py: about 1.3 KB each; docs/memory.md).
+        self.undo = None
+        self.built = bytearray()
+        self.before = -1
+        gc.collect()  # a quiet point (docs/style.md)
+        if not g.human(s.seat):
+            return False
+        self.undo = s.clone()
+        self.sel = 0
+        self.hoff = 0
+        if g.humans() > 1:
+            self.step = S_HANDOFF
+            self.summary = False
+            ui = self.ui
+            ui.clear_panel()
+            ui.pline(0, "Hot seat", YELLOW)
+            ui.pline(1, self.title)  # what the turn before did (its result has gone)
+            ui.pline(2, "Pass the device to %s" % g.name(s.seat))
+            if not s.deck:  # §4: the deck is empty, this turn ends the game
+                ui.pline(3, "Last turn of the game", RED)
+            ui.pline(4, "%s: press A" % g.name(s.seat), GREEN)
+            self.view.draw()
+            ui.show(ui.play, True)
+            return True
+        if not s.deck:
+            self.view.toast("Your last turn!", True)
+        return False
+
+    def act(self, action):
+        """Applies a player's or opponent's action and goes on (a loco's run is shown
+        first)."""
+        g = self.game
+        s = g.state
+        seat = s.seat
+        lays = action == A_BEND_L or action == A_BEND_R or (
+            A_LAY <= action < A_CHAOS and SHAPE[action - A_LAY] != SHAPE_CURVE)
+        runs = action == A_PASS or (s.is_rival(seat) and lays)
+        if s.phase == P_TURN:
+            self.title = self.describe(seat, action)
+        self.actor = seat
+        keep = (s.cells[:], s.bends[:], s.loco) if runs else None
+        box = len(s.box)
+        s.apply(action)
+        if g.human(seat):
+            self.built.append(action)  # for a bend's cancel (see __init__)
+        if lays:
+            self.sfx("lay")
+            if g.human(seat):
+                self.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
+        elif action >= A_CHAOS:
+            self.sfx("combine" if len(s.box) > box + 1 else "lay")  # §6: both to the box
+        if runs:
+            self.start_run(keep)
+            return
+        if not g.human(seat) and self.title:
+            self.view.toast(self.title, True)  # an opponent's lay or chaos discard, said
+        self.advance()
+
+    def describe(self, seat, action):
+        # The title of a turn (18 characters at most: the toast's): what its first action is.
+        name = self.game.name(seat)
+        s = self.game.state
+        if action == A_PASS:
+            if s.is_rival(seat):
+                return "%s can't lay %d" % (name, VALUE[s.hands[seat][0]])
+            if len(s.legal_actions()) == 1:
+                return name + ": no fit, pass"
+            return name + (" pass" if name == "YOU" else " passes")
+        c = action - A_CHAOS if action >= A_CHAOS else action - A_LAY
+        return "%s: %s" % (name, card_name(c))
+
+    def auto_step(self):
+        """The timed step of the seat on turn: after a result held a while, that result goes
+        and the toast says who plays; then one step of it: the rival's by its rules (§8), a
+        bot's by engine.bots, or the player's pass when nothing else is legal (§4)."""
+        g = self.game
+        s = g.state
+        if self.summary:
+            self.summary = False
+            self.ui.show(self.ui.play)
+            self.plays()
+            self.wait(S_AUTO, AUTO_MS)
+            self.app.dirty = True
+            return
+        if g.human(s.seat):
+            action = A_PASS
+        elif s.is_rival(s.seat):
+            action = s.rival_action()
+        else:
+            action = self.planned()
+            if action < 0:  # the bot plans its turn in a switch (RAM: lnr/play/think.py)
+                self.app.ask(W_THINK)
+                return
+        self.act(action)
+
+    def planned(self):
+        # The bot's next action by its plan (lnr/play/think.py plan_turn), or -1: none left.
+        g = self.game
+        p = g.planned
+        if not p:
+            return -1
+        g.planned = p[1:]
+        if g.state.is_legal(p[0]):
+            return p[0]
+        g.planned = b""  # never: the plan is the bot's own, for this very turn
+        return -1
+
+    def default_bend(self):
+        # The bend offered first: the one with more free cells straight ahead (as the rival
+        # chooses, engine rival_action), so A alone rarely boxes the track in.
+        s = self.game.state
+        return s.rival_action() if s.phase == P_BEND else A_BEND_L
+
+    # ------------------------------------------------------------------ timers
+
+    def wait(self, step, ms):
+        """Goes to `step`, which runs (timed_step) `ms` from now."""
+        self.step = step
+        self.due = ticks_add(self.app.now, ms)
+
+    def sfx(self, name):
+        # An effect of lnr/sound.py (none while a run is hurried through).
+        if not self.quiet:
+            self.app.sound.play(name, self.app.now)
+
+    def tick(self, now):
+        """Runs timed steps, blinks, and hides an old toast."""
+        # Deadlines by adafruit_ticks: the board's clock wraps at 2**29 (docs/hardware.md).
+        self.view.tick(now)
+        if self.busy():
+            if not ticks_less(now, self.due):
+                self.timed_step()
+            elif self.step == S_RUN and self.blink:
+                self.view.blink_frame(now)
+
+    def timed_step(self):
+        # The timed step on screen, now.
+        step = self.step
+        if step == S_ROLL:
+            self.roll_step()
+        elif step == S_RUN:
+            self.run_step()
+        elif step == S_AUTO:
+            self.auto_step()
+        elif step == S_THINK:  # the toast is on screen: now the hint's switch
+            self.step = S_HAND
+            self.app.ask(W_HINT)
+        else:  # S_HOLD: the game over
+            self.advance()
+
+    def busy(self):
+        """Returns True while a timed step runs: keys are dropped (lnr/main.py)."""
+        step = self.step
+        return (step == S_AUTO or step == S_ROLL or step == S_RUN or step == S_HOLD or
+                step == S_THINK)
+
+    def skip(self):
+        """B while busy: finishes the dice and the run at once, up to its result (or ends
+        the wait of a result shown a while); never acts on the player's turn."""
+        if self.summary or self.step == S_HOLD:
+            self.timed_step()
+            return
+        turn = self.seen_turn
+        self.quiet = True
+        try:  # up to the result, or to the next seat's turn (an opponent's chaos discard)
+            while (self.busy() and not self.summary and self.seen_turn == turn and
+                   not self.app.switching()):  # a bot's plan is made in a switch (W_THINK)
+                self.timed_step()
+        finally:
+            self.quiet = False
+
+    # ------------------------------------------------------------------ dice
+
+    def start_roll(self):
+        """Rolls the build's dice one at a time on a timer (the engine is in P_DICE)."""
+        s = self.game.state
+        self.dice = []
+        self.dice_total = s.dice_left
+        self.summary = False
+        view = self.view
+        view.hide_toast()
+        ui = self.ui
+        ui.clear_panel()
+        self.actor = s.seat
+        ui.pline(0, "%s: %d dice" % (self.game.name(s.seat), s.dice_left), YELLOW)
+        ui.pline(4, "Track ahead: %d" % s.ahead())
+        num, den = s.build_risk()
+        ui.pline(5, risk_text(num, den), risk_colour(num, den))
+        view.draw_dice()
+        ui.show(ui.play, True)
+        self.app.leds.dice(self.dice, self.dice_total)
+        self.sfx("dice")
+        self.wait(S_ROLL, DIE_MS)
+        self.app.dirty = True
+
+    def roll_step(self):
+        g = self.game
+        s = g.state
+        last = s.dice_left == 1
+        keep = (s.cells[:], s.bends[:], s.loco) if last else None
+        action = s.sample_chance(g.rng)
+        s.apply(action)
+        self.dice.append(action - A_ROLL0)
+        self.view.draw_dice()
+        self.app.leds.dice(self.dice, self.dice_total)
+        self.app.dirty = True
+        if last:
+            wheels = 0
+            for d in self.dice:
+                wheels += d
+            self.title = "%s: %d wheel%s" % (g.name(self.actor), wheels,
+                                             "" if wheels == 1 else "s")
+            self.dice = []
+            self.start_run(keep)
+        else:
+            self.wait(S_ROLL, DIE_MS)
+
+    # ------------------------------------------------------------------ the loco's run
+
+    def start_run(self, keep):
+        """Shows the loco's run of the action just applied (see the module docstring); `keep`
+        is (cells, bends, loco) from before it, for the penalty cards it took off the track's
+        start."""
+        cells, bends, loco = keep
+        g = self.game
+        s = g.state
+        if s.derail_left and g.human(self.actor):
+            g.derails += 1
+        n = s.taken  # §6, D4: the cards taken from the start are s.penalty, in that order
+        self.run_track = s.penalty[:n] + s.track
+        self.run_bends = bends[:n] + s.bends
+        self.run_cells = cells[:n] + s.cells
+        self.run_at = loco
+        self.run_len = s.moved
+        self.run_off = s.derail_left > 0
+        self.run_gone = n
+        self.run_first = 0
+        self.run_i = 0
+        self.blink = 0
+        self.summary = False
+        self.ui.show(self.ui.play)  # the result panel never hides the map during a run
+        self.view.toast(self.title, True)
+        self.wait(S_RUN, STEP_MS)
+        self.view.draw()
+
+    def run_step(self):
+        # One step of the run: the loco onto the next card, off the end, or one penalty
+        # card gone; after the last, the penalty order and the result.
+        i = self.run_i
+        self.run_i = i + 1
+        self.blink = 0
+        self.view.b_on = -1
+        leds = self.app.leds
+        if i < self.run_len:
+            self.run_at += 1
+            if KIND[self.run_track[self.run_at]] == KIND_BROKEN:  # D1: it costs a penalty card
+                self.sfx("broken")
+                leds.broken_hit()
+                self.blink = 1
+                self.wait(S_RUN, BROKEN_MS)
+            else:
+                self.sfx("run")
+                self.wait(S_RUN, STEP_MS)
+            self.view.draw()
+            return
+        i -= self.run_len
+        if self.run_off:
+            if i == 0:  # §5: no card left for a run: it derails
+                self.run_at = len(self.run_track)
+                self.sfx("derail")
+                leds.derail()
+                self.blink = 2
+                self.wait(S_RUN, DERAIL_MS)
+                self.view.draw()
+                return
+            i -= 1
+        if i <= self.run_gone and self.run_gone:  # each framed, then gone; then a last look
+            self.run_at = len(self.run_track) - self.game.state.ahead() - 1  # back on its card
+            self.run_first = i
+            if i:
+                self.sfx("lay")
+            self.wait(S_RUN, PEN_MS)
+            self.view.draw()
+            return
+        self.run_track = self.run_bends = self.run_cells = None
+        s = self.game.state
+        if s.phase == P_ORDER:
+            if self.game.human(s.seat):
+                self.start_order()
+            else:
+                self.order_auto()
+        else:
+            self.show_result()
+
+    # ------------------------------------------------------------------ results
+
+    def show_result(self):
+        """Sums up the action (docs/rules.md §5, §6) in the result panel, with every seat's
+        numbers in a table or rival game, then goes on (the panel stays: see advance())."""
+        g = self.game
+        s = g.state
+        ui = self.ui
+        ui.clear_panel()
+        ui.pline(0, self.title, YELLOW)
+        moved = s.moved
+        text = "Loco +%d" % moved if moved else "Loco stays"
+        if s.derail_left and s.hits:
+            text = "+%d broken x%d DERAILED" % (moved, s.hits)
+        elif s.derail_left:
+            text += ", DERAILED!"
+        elif s.hits:
+            text += ", broken x%d" % s.hits
+        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
+        text = "No penalty"
+        if s.earned:
+            text = "Penalty %d" % s.earned
+            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
+                text += ", %d taken" % s.taken
+        ui.pline(2, text)
+        last = ""
+        if not s.deck and not s.is_terminal():
+            last = "LAST TURN: " + g.name(s.seat)
+        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
+            ui.pline(3, last, RED)
+            self.view.seats(4)
+        else:
+            if s.mode == MODE_CHALLENGE and s.derail_left:
+                left = CHALLENGE_DERAILS - 1 - s.derails
+                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
+                         RED)
+            ui.pline(5, "Your score: %d" % s.score(0))
+            ui.pline(6, last, RED)
+        self.summary = True
+        self.view.hide_toast()
+        self.view.draw()
+        ui.show(ui.play, True)
+        self.app.dirty = True
+        self.advance()
+
+    # ------------------------------------------------------------------ penalty order
+
+    def start_order(self):
+        """Offers the orders of the penalty cards (§6), best first (the panel:
+        lnr/play/penalty.py, loaded while it is up); one order that every choice comes to is
+        put at once. The orders are engine.order's, loaded for this moment and dropped:
+        neither module's code is in RAM while the game is played (docs/memory.md)."""
+        s = self.game.state
+        self.summary = False
+        if len(s.penalty) == 1:  # one card, one order: nothing to load (the most common case)
+            self.put_order(s.penalty[:])
+            return
+        from engine.order import orders
+
+        opts = orders(s.piles[s.seat], s.penalty)
+        orders = None
+        drop("engine.order")
+        if len(opts) == 1:  # forced: every order gives the same values
+            self.put_order(opts[0][1])
+            return
+        from lnr.play.penalty import PenaltyOrder
+
+        self.open_panel(PenaltyOrder(self, opts), S_ORDER)
+
+    def put_order(self, order):
+        """Puts the player's penalty cards on the pile in `order` (§6) and sums the action
+        up."""
+        s = self.game.state
+        box = len(s.box)
+        for c in order:
+            s.apply(A_PILE + c)
+        if len(s.box) > box:
+            self.sfx("combine")
+        self.show_result()
+
+    def order_auto(self):
+        # An opponent's penalty cards: the rival piles them as taken (§8), a bot by its choice.
+        g = self.game
+        s = g.state
+        box = len(s.box)
+        while s.phase == P_ORDER:
+            if s.is_rival(s.seat):
+                s.apply(s.rival_action())
+            else:  # a bot's, by the plan it made at its turn's start (planned())
+                action = self.planned()
+                s.apply(action if action >= 0 else g.bot(s.seat)(s, g.bot_rng))
+        if len(s.box) > box:
+            self.sfx("combine")
+        self.show_result()
+
+    # ------------------------------------------------------------------ panels
+
+    def open_panel(self, panel, step):
+        """Gives the keys to `panel` (an object with key(k) and draw(), its module loaded
+        for as long as it is up) in `step` (S_MENU, S_LOOK, S_ORDER) and draws it."""
+        self.panel = panel
+        self.step = step
+        self.summary = False
+        panel.draw()
+
+    def close_panel(self, hand, *modules):
+        """Takes the keys back from the panel and drops its modules (`modules`): its code is
+        not in RAM while the game is played (docs/memory.md). `hand`: the hand's step again
+        (else the step stays until what follows the panel sets it)."""
+        self.panel = None
+        if hand:
+            self.step = S_HAND
+        drop(*modules)
+
+    def info(self, sel):
+        """A panel of text is up over the map (the hint), the hand's cursor on slot `sel`
+        (-1: where it is); A or B closes it."""
+        if sel >= 0:
+            self.sel = sel
+        self.clamp_sel()
+        self.summary = False
+        self.view.draw()
+        self.step = S_INFO
+        self.ui.show(self.ui.play, True)
+        self.app.dirty = True
+
+    def ask_hint(self):
+        """Asks for the hint: it is worked out in a switch with the play screen's code dropped
+        (engine.bots and engine.ai beside it would not fit: lnr/play/think.py), then shown by
+        hint(). First the screen says so: the switch takes up to a few seconds on a board (the
+        look-ahead's 1.5 s and the code loaded and dropped), and the display is not refreshed
+        while it runs, so the menu would stand frozen there meanwhile. The switch starts on the
+        next frame (timed_step), after the refresh that shows the toast."""
+        self.view.toast("Thinking...", True)
+        self.wait(S_THINK, 1)
+        self.app.dirty = True
+
+    def save_and_quit(self):
+        """Asks the App to store the game as it stood at the turn's start and go to the
+        title."""
+        self.app.save_and_quit(self.game, self.undo)
+
+    def hint(self, found):
+        """Shows the hint found (lnr/play/hint.py). Its code is needed for this moment only
+        and is dropped after it (RAM, docs/memory.md)."""
+        from lnr.play import hint
+
+        self.view.hide_toast()  # the menu's "Thinking..." (lnr/play/actions.py): it would stay
+        hint.show(self, found)
+        hint = None
+        drop("lnr.play.hint")
+
+    # ------------------------------------------------------------------ keys
+
+    def key(self, k):
+        """Handles one key press (never while busy(): lnr/main.py drops those)."""
+        step = self.step
+        if self.summary and step == S_HAND:  # the last result goes; the key acts as usual
+            self.summary = False
+            self.ui.show(self.ui.play)
+            self.app.dirty = True
+        if step == S_HAND:
+            self.key_hand(k)
+        elif step == S_BEND:
+            self.key_bend(k)
+        elif step == S_MENU or step == S_ORDER or step == S_LOOK:  # a panel's code takes them
+            self.panel.key(k)
+        elif step == S_INFO or step == S_HANDOFF:
+            if k == K_A or (k == K_B and step != S_HANDOFF):
+                self.step = S_HAND
+                self.ui.show(self.ui.play)
+                self.advance()
+
+    def key_hand(self, k):
+        if k == K_LEFT or k == K_RIGHT:
+            n = self.slots()
+            if n:
+                self.sel = (self.sel + (1 if k == K_RIGHT else n - 1)) % n
+                self.clamp_sel()
+                self.view.draw_hand()
+                self.view.draw_risk()
+                self.app.dirty = True
+        elif k == K_A:
+            self.pick()
+        elif k == K_B:
+            self.back()
+        elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/play/actions.py)
+            from lnr.play.actions import Actions
+
+            self.open_panel(Actions(self), S_MENU)
+        elif k == K_SELECT:  # looking around, loaded while it lasts (RAM: lnr/play/look.py)
+            from lnr.play.look import Look
+
+            self.open_panel(Look(self), S_LOOK)
+
+    def pick(self):
+        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
+        s = self.game.state
+        btn = self.button()
+        if btn and self.sel == len(self.cards()):
+            if btn == BTN_ROLL:
+                if s.phase == P_BUILD:
+                    s.apply(A_STOP)
+                self.start_roll()
+            else:
+                s.apply(A_STOP)
+                self.advance()
+            return
+        c = self.selected()
+        if c < 0:
+            return
+        action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
+        if not s.is_legal(action):  # why not, in the toast (lnr/play/refusal.py, for now)
+            from lnr.play import refusal
+
+            self.view.toast(refusal.reason(s, c))
+            refusal = None
+            drop("lnr.play.refusal")
+            return
+        if action >= A_CHAOS:
+            self.act(action)
+            if self.game.state.phase != P_CHAOS and self.step == S_HAND:
+                self.view.toast("Chaos %d discarded" % VALUE[c])
+            return
+        if SHAPE[c] == SHAPE_CURVE:
+            self.before = len(self.built)  # B in the bend step goes back to here
+        self.act(action)
+        self.build_help()
+
+    def roll(self):
+        """Ends the build and rolls its dice (the action menu's Build once it has begun)."""
+        s = self.game.state
+        if s.phase == P_BUILD:
+            s.apply(A_STOP)
+        self.start_roll()
+
+    def build_help(self):
+        # Says what the keys do once a build has begun (its dice not rolled yet); the cursor
+        # is on the roll button (act()).
+        p = self.game.state.phase
+        if self.step == S_HAND and (p == P_BUILD or p == P_DICE):
+            self.view.toast("A: roll  B: undo" if p == P_DICE else "A: roll  <: add", True)
+
+    def back(self):
+        """B: undo the build (or chaos discards) composed this turn, before any dice."""
+        s = self.game.state
+        if s.phase == P_BUILD or s.phase == P_DICE or s.phase == P_CHAOS:
+            self.game.state = self.undo.clone()
+            self.built = bytearray()
+            self.before = -1
+            self.sel = 0
+            self.view.toast("Undone")
+            self.advance()
+        else:
+            self.view.toast("START: menu")
+
+    def key_bend(self, k):
+        s = self.game.state
+        if k == K_LEFT or k == K_RIGHT:
+            want = A_BEND_L if k == K_LEFT else A_BEND_R
+            if s.is_legal(want):
+                self.bend = want
+                self.view.draw()
+            else:
+                self.view.toast("Blocked that way")
+        elif k == K_A:
+            self.act(self.bend)
+            self.build_help()
+        elif k == K_B:  # the State before the curve was picked: see __init__
+            built = self.built[:self.before]
+            s = self.undo.clone()
+            for a in built:
+                s.apply(a)
+            self.game.state = s
+            self.built = built
+            self.before = -1
+            self.advance()
