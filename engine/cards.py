@@ -53,7 +53,7 @@ SHAPE = (
 
 
 def card_name(c):
-    """Returns card `c`'s name as the hint and the review say it (lnr/hud.py, engine/advice.py),
+    """Returns card `c`'s name as the hint and the review say it (lnr/play/view.py, engine/advice.py),
     in 10 characters at most: "4 straight", "3 curve", "broken 2" (its shape is on the map and
     in the hand), "chaos 4"."""
     v = VALUE[c]

@@ -9,7 +9,7 @@ sums any order can leave, which the bots reason with, are engine.tops'."""
 # cost more. orders() below and engine.tops' pile_tops() follow that shape;
 # host_tests/test_order.py checks both against every permutation. (Comments, not the docstring:
 # MicroPython keeps module docstrings in RAM.) On the device this module is loaded for the
-# moment an order is chosen (lnr/moveshow.py, lnr/play.py) and dropped after it: it is not in
+# moment an order is chosen (lnr/play/screen.py) and dropped after it: it is not in
 # RAM while a game is played, nor beside the bots' planner.
 from engine.cards import VALUE
 

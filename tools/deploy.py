@@ -465,8 +465,8 @@ def build(root=ROOT, compiler=None, folded=True):
     own modules with their shared constants folded unless folded=False (folded_sources()).
 
     Compiled, each module's source name (what a traceback prints) is its module name, e.g.
-    `lnr.turns`: a name the board interns anyway for the import, where `lnr/turns.py` would be
-    one more that it keeps for good (docs/memory.md)."""
+    `lnr.play.screen`: a name the board interns anyway for the import, where
+    `lnr/play/screen.py` would be one more that it keeps for good (docs/memory.md)."""
     items = source_files(root)
     texts = folded_sources(items) if folded else {}
     files = {}
