@@ -343,7 +343,10 @@ NOTE = "# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
      "CIRCUITPY_PYSTACK_SIZE = 9000\r\n" % SIZE),
     ("CIRCUITPY_PYSTACK_SIZE=2000  # small\nB = 2\n",  # too small: that line, changed
      "CIRCUITPY_PYSTACK_SIZE = %d  # small\nB = 2\n" % SIZE),
-    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
+    # A quoted key is not the setting to the board (supervisor/shared/settings.c key_matches():
+    # bare keys only): that line stays, the board's line is added.
+    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', '"CIRCUITPY_PYSTACK_SIZE" = 100\n' + NOTE
+     + "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
 ])
 def test_settings_get_the_pystack_size_and_keep_the_users_lines(before, after):
     assert deploy.settings_with_pystack(before) == after
