@@ -27,7 +27,7 @@ def main(argv=None):
         else:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:  # not UTF-8 (UnicodeDecodeError), a NUL in the name
         print("replay: cannot read %s: %s" % (path, e), file=sys.stderr)
         return 2
     try:

@@ -668,8 +668,9 @@ def settings_with_pystack(text):
     if setting is not None:
         if setting.number is not None and PYSTACK_SIZE <= setting.number <= PYSTACK_MAX:
             return text
+        rest = text[setting.value_end:]  # a comment after it stays put
         return (text[:setting.start] + "%s = %d" % (PYSTACK_KEY, PYSTACK_SIZE)
-                + text[setting.value_end:])  # a comment after it stays put
+                + ("  " if rest.startswith("#") else "") + rest)
     eol = "\r\n" if "\r\n" in text else "\n"
     line = ("# Lok'n'Roll needs this much of Python's stack (make flash sets it)%s"
             "%s = %d%s" % (eol, PYSTACK_KEY, PYSTACK_SIZE, eol))

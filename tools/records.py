@@ -244,7 +244,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m tools.records",
         description="The saves of a board or of the simulator: records of the history's games "
-                    "(--out), the saved data as JSON (--show).")
+                    "(--out), the saved data as JSON (--show).",
+        epilog="Exit status: 0; 1 a record did not rebuild; 2 bad arguments or input, or no "
+               "board.")
     parser.add_argument("--port", help="the board's serial port (mpremote devs lists them)")
     parser.add_argument("--nvm", help="the simulator's NVM file (tools.sim --nvm)")
     parser.add_argument("--drive", help="the simulator's drive folder (tools.sim --drive)")

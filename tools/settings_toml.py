@@ -32,14 +32,15 @@ _INT_BUF = 16  # get_int()'s char buf[16], its NUL included
 class Setting:
     """The line of a settings.toml the board reads a key from: `start` (the line's first
     character), `value_end` (just after the value, before trailing spaces or a comment),
-    `value` (the bare value's text; None if quoted or empty) and `number` (the integer
-    settings_get_int() gives, or None when it gives none)."""
+    `value` (the bare value's text; None if quoted or empty), `quoted` (a string value) and
+    `number` (the integer settings_get_int() gives, or None when it gives none)."""
 
-    def __init__(self, start, value_end, value, number):
+    def __init__(self, start, value_end, value, number, quoted=False):
         self.start = start
         self.value_end = value_end
         self.value = value
         self.number = number
+        self.quoted = quoted
 
 
 class _Reader:
@@ -154,7 +155,7 @@ def find(text, key=KEY):
             continue
         c = r.consume_whitespace()
         if c == '"':  # read_string_value(): a string, which get_int() refuses
-            return Setting(line, _string_end(text, r.pos), None, None), len(text)
+            return Setting(line, _string_end(text, r.pos), None, None, True), len(text)
         if c == "\n" or c == "\0":  # an empty value: SETTINGS_ERR_BAD_VALUE
             return Setting(line, r.pos - 1, None, None), len(text)
         value, end = _read_bare(r, c)
