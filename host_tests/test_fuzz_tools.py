@@ -281,7 +281,7 @@ def test_fuzz_sim_arguments(tmp_path):
         "--bogus": lambda: "1",
     }
     flags = ["--no-leds", "--drive-readonly"]
-    for _ in until(SECONDS, 40):
+    for _ in until(SECONDS, 25):
         argv = ["--headless"]  # a window would wait for its Esc
         for name in rnd.sample(sorted(options), rnd.randint(1, 4)):
             argv += [name, options[name]()]

@@ -487,16 +487,15 @@ class Tree:
         dest = Path(dest)
         if check_build_dir(dest):
             shutil.rmtree(dest)
-        written = []
+        # The stamp first: a build cut short leaves a folder the next build still knows.
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        build_stamp(dest).write_text(STAMP_HEAD + "".join(p + "\n" for p in self.files)
+                                     + SETTINGS + "\n", encoding="utf-8")
         for path, data in self.files.items():
             p = dest / path
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
-            written.append(path)
         (dest / SETTINGS).write_text(settings_with_pystack(None))
-        written.append(SETTINGS)
-        build_stamp(dest).write_text(STAMP_HEAD + "".join(p + "\n" for p in written),
-                                     encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,18 +535,17 @@ def check_build_dir(dest):
     if not dest.is_dir():
         raise DeployError(f"--build-dir {dest} is a file, not a folder")
     try:
+        if not any(dest.iterdir()):
+            return False
+        listed = _stamped(dest)
+        if listed is None and dest.resolve() == BUILD_DIR.resolve():
+            return True  # the project's own, built before builds were stamped
+        if listed is None:  # refused before walking it: it may be a whole drive
+            raise DeployError(f"--build-dir {dest} is not empty and not a build folder of this "
+                              "tool's: it would be deleted. Name a new or empty folder.")
         present = [p.relative_to(dest).as_posix() for p in dest.rglob("*") if not p.is_dir()]
-        empty = not any(dest.iterdir())
     except OSError as e:
         raise DeployError(f"--build-dir {dest} can't be read ({e})") from None
-    if empty:
-        return False
-    listed = _stamped(dest)
-    if listed is None and dest.resolve() == BUILD_DIR.resolve():
-        return True  # the project's own, built before builds were stamped
-    if listed is None:
-        raise DeployError(f"--build-dir {dest} is not empty and not a build folder of this "
-                          "tool's: it would be deleted. Name a new or empty folder.")
     foreign = sorted(set(present) - listed)
     if foreign:
         raise DeployError(f"--build-dir {dest} holds {foreign[0]}, which the build did not "
