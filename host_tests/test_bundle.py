@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import bundle, deploy  # noqa: E402
+from tools import bundle, deploy, sync  # noqa: E402
 
 
 def run_bundle(*args):
@@ -35,7 +35,7 @@ def test_the_zip_is_sorted_dated_and_the_same_for_the_same_files():
 def test_the_drive_files_are_the_tree_and_the_settings_for_a_drive_without_any():
     tree = deploy.Tree({"code.py": b"x", "lib/lnr/main.mpy": b"C\x06"})
     files = bundle.drive_files(tree)
-    assert files["settings.toml"] == deploy.settings_with_pystack(None).encode()
+    assert files["settings.toml"] == sync.settings_with_pystack(None).encode()
     assert set(files) == {"code.py", "lib/lnr/main.mpy", "settings.toml"}
 
 

@@ -124,8 +124,12 @@ def test_tree_layout_from_sources(tmp_path):
                      "lib/adafruit_display_text/bitmap_label.py", "lib/adafruit_ticks.py",
                      "lib/neopixel.py"]
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
-    assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
-    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+    # The game's packages are its own; a library's folder may hold the user's other modules:
+    # only the twins of the modules shipped there are the tool's (issue 25).
+    assert tree.owned_dirs() == ["lib/engine", "lib/lnr"]
+    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.mpy",
+                                  "lib/adafruit_display_text/bitmap_label.mpy",
+                                  "lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
     # Folded (what make flash sends), every shipped module is there with its lines.
     folded = deploy.build(src, None)
     assert sorted(folded.files) == sorted(tree.files)
@@ -191,7 +195,9 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
             assert sources.files["lib/" + rel] == path.read_bytes(), rel
     assert "lib/neopixel.mpy" in tree.files
     assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files
-    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
+    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.py",
+                                  "lib/adafruit_display_text/bitmap_label.py",
+                                  "lib/adafruit_ticks.py", "lib/neopixel.py"]
 
 
 def test_micropython_mpy_cross_is_refused(tmp_path):
@@ -348,7 +354,10 @@ NOTE = "# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
      "CIRCUITPY_PYSTACK_SIZE = 9000\r\n" % SIZE),
     ("CIRCUITPY_PYSTACK_SIZE=2000  # small\nB = 2\n",  # too small: that line, changed
      "CIRCUITPY_PYSTACK_SIZE = %d  # small\nB = 2\n" % SIZE),
-    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
+    # A quoted key is not the setting to the board (supervisor/shared/settings.c key_matches():
+    # bare keys only): that line stays, the board's line is added.
+    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', '"CIRCUITPY_PYSTACK_SIZE" = 100\n' + NOTE
+     + "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
 ])
 def test_settings_get_the_pystack_size_and_keep_the_users_lines(before, after):
     assert sync.settings_with_pystack(before) == after

@@ -19,7 +19,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from tools import deploy
+from tools import deploy, sync
 
 ROOT = deploy.ROOT
 DIST = ROOT / "dist"
@@ -60,7 +60,7 @@ def drive_files(tree):
     """Returns {path: bytes} of what `make flash TO=DIR` leaves in an empty folder: the tree and
     the settings.toml the deploy writes where the drive has none."""
     files = dict(tree.files)
-    files[deploy.SETTINGS] = deploy.settings_change(None)
+    files[sync.SETTINGS] = sync.settings_change(None)
     return dict(sorted(files.items()))
 
 
@@ -137,7 +137,7 @@ def main(argv=None):
         print(f"bundle: {e}", file=sys.stderr, flush=True)
         return 2
     deploy.say(f"Wrote {dest} ({len(files)} files). Unzip it onto the CIRCUITPY drive; if the "
-               f"drive has a {deploy.SETTINGS} of its own, keep it and add the line "
+               f"drive has a {sync.SETTINGS} of its own, keep it and add the line "
                f"{deploy.PYSTACK_KEY} = {deploy.PYSTACK_SIZE}.")
     return 0
 

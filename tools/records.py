@@ -15,8 +15,14 @@ show, go to standard error.
 
 On a board, the NVM is read with a few lines run in its REPL and the drive's file is copied
 with mpremote's file transfer, as `make flash` talks to the board (tools/deploy_board.py);
-the game restarts afterwards. Exit status 0; 1 if a record does not rebuild; 2 for bad
-arguments or no board.
+the game restarts afterwards. The NVM file is read as the simulator reads it (its first 8192
+bytes; a shorter file's tail as erased: tools/sim_parts.py read_nvm_file()). --out never
+overwrites a file it did not write: a file of that name that holds other bytes stops it before
+anything is written.
+
+Exit status 0; 1 if a record does not rebuild; 2 for bad arguments or input (--out an existing
+file or a folder holding other files of the records' names, --nvm or --drive unreadable) or
+no board, with one line on standard error.
 """
 import argparse
 import json
@@ -91,7 +97,7 @@ def summary(st, history):
         "played": {MODE_NAMES[m]: st.played[m] for m in range(4)},
         "rival_wins": st.rival_wins,
         "settings": {"brightness": st.brightness, "pixels": st.pixel_count,
-                     "hints": bool(st.hints)},
+                     "hints": bool(st.hints), "sound": bool(st.sound)},
         "saved_game": st.saved is not None,
         "history": [{k: g[k] for k in ("mode", "seed", "players", "score", "won")}
                     | ({"result": g["record"]["result"]} if g["record"] else
@@ -99,10 +105,21 @@ def summary(st, history):
     }
 
 
+def check_out(out):
+    """Raises RecordsError when `out` can't be the records' folder: a file, or a folder that
+    can't be made."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise RecordsError("--out %s is a file: name a folder for the records" % out)
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(out) and not os.path.isdir(parent):
+        raise RecordsError("--out %s: no folder %s to make it in" % (out, parent))
+
+
 def write_records(history, out):
-    """Writes each rebuilt game to `out`; returns (files written, games that failed)."""
-    os.makedirs(out, exist_ok=True)
-    written = []
+    """Writes each rebuilt game to `out`; returns (files written, games that failed). A file
+    of a record's name that holds other bytes stops it (RecordsError) before anything is
+    written: it was not written by this tool for this game."""
+    files = []
     failed = 0
     for i, g in enumerate(history):
         if g["record"] is None:
@@ -111,11 +128,48 @@ def write_records(history, out):
                                                                g["error"]), file=sys.stderr)
             continue
         path = os.path.join(out, "game-%03d-%s-seed%d.json" % (i + 1, g["mode"], g["seed"]))
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(g["record"], f, separators=(",", ":"))
-            f.write("\n")
-        written.append(path)
-    return written, failed
+        data = (json.dumps(g["record"], separators=(",", ":")) + "\n").encode("utf-8")
+        files.append((path, data))
+    for path, data in files:
+        if os.path.lexists(path) and not _holds(path, data):
+            raise RecordsError("%s already exists and holds something else: move it away, or "
+                               "name another --out folder" % path)
+    os.makedirs(out, exist_ok=True)
+    for path, data in files:
+        if not os.path.lexists(path):
+            with open(path, "xb") as f:
+                f.write(data)
+    return [path for path, _ in files], failed
+
+
+def _holds(path, data):
+    # True if the file at path is a regular file of exactly these bytes (read no further).
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) != len(data):
+            return False
+        with open(path, "rb") as f:
+            return f.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
+def read_nvm(path):
+    """Returns the NVM's bytes from the simulator's file at `path`, as the simulator reads them
+    (tools/sim_parts.py); says on standard error when the file is not the NVM's size."""
+    from tools.sim_parts import read_nvm_file
+    from tools.standins.microcontroller import NVM_SIZE
+
+    if os.path.isdir(path):
+        raise RecordsError("--nvm %s is a folder: it names the NVM's file" % path)
+    data = read_nvm_file(path, NVM_SIZE)
+    size = os.path.getsize(path) if os.path.isfile(path) else None
+    if size is not None and size < NVM_SIZE:
+        print("the NVM file holds %d bytes of %d: the rest reads as erased, as the simulator "
+              "reads it" % (size, NVM_SIZE), file=sys.stderr)
+    elif size is not None and size > NVM_SIZE:
+        print("the NVM file holds %d bytes: only its first %d are the NVM's" % (size, NVM_SIZE),
+              file=sys.stderr)
+    return data
 
 
 def from_board(port):
@@ -179,7 +233,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m tools.records",
         description="The saves of a board or of the simulator: records of the history's games "
-                    "(--out), the saved data as JSON (--show).")
+                    "(--out), the saved data as JSON (--show).",
+        epilog="Exit status: 0; 1 a record did not rebuild; 2 bad arguments or input, or no "
+               "board.")
     parser.add_argument("--port", help="the board's serial port (mpremote devs lists them)")
     parser.add_argument("--nvm", help="the simulator's NVM file (tools.sim --nvm)")
     parser.add_argument("--drive", help="the simulator's drive folder (tools.sim --drive)")
@@ -199,13 +255,14 @@ def main(argv=None):
     if not args.out and not args.show:
         parser.error("say what to do: --out DIR and/or --show")
     try:
+        if args.out:
+            check_out(args.out)
         if args.port:
             nvm, drive = from_board(args.port)
         else:
             nvm = None
             if args.nvm:
-                with open(args.nvm, "rb") as f:
-                    nvm = f.read()
+                nvm = read_nvm(args.nvm)
             drive = args.drive
             if drive is not None and not os.path.isdir(drive):
                 raise RecordsError("%s is not a folder" % drive)
@@ -221,7 +278,11 @@ def main(argv=None):
     history = games(st)
     status = 0
     if args.out:
-        written, failed = write_records(history, args.out)
+        try:
+            written, failed = write_records(history, args.out)
+        except (RecordsError, OSError) as e:
+            print("records: %s" % e, file=sys.stderr)
+            return 2
         print("%d game%s written to %s" % (len(written), "" if len(written) == 1 else "s",
                                            args.out), file=sys.stderr)
         status = 1 if failed else 0

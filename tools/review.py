@@ -17,9 +17,14 @@ that choice (the coach's samples: a few turns played, the rest by `best`'s estim
 lost are the difference from the coach's choice, in the coach's measure (docs/rules.md §7
 score; a lost challenge counts 40 more, §8; against the rival, less the rival's cards, §8).
 Reproducible: the same --seed gives the same review.
+
+Exit status 0; 2 for bad arguments or input (the record not a loknroll/1 game, a seat it does not
+have, --samples below 1, a --png that can't be written), with one line on standard error, all
+checked before the review's minutes of work.
 """
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -257,6 +262,54 @@ def picture(decisions, final_score, path, title):
     pygame.image.save(surf, path)
 
 
+class ReviewError(Exception):
+    """Bad input or arguments; the message says which."""
+
+
+def read_record(path):
+    """Returns the record (a dict) read from the JSON file at `path`, or raises ReviewError."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+        raise ReviewError("cannot read %s: %s" % (path, e)) from None
+    except RecursionError:
+        raise ReviewError("cannot read %s: it nests lists or objects too deeply" % path) from None
+    if not isinstance(record, dict):
+        raise ReviewError("%s is not a loknroll/1 record: a record is a JSON object" % path)
+    return record
+
+
+def check_arguments(record, args):
+    """Raises ReviewError when the arguments do not fit the record: a seat it does not have
+    (or the rival's), fewer than 1 sample, a --png that can't be written."""
+    players = record.get("players")
+    if args.seat is not None:
+        if type(players) is int and not 0 <= args.seat < players:
+            raise ReviewError("--seat %d: the game has seats 0 to %d" % (args.seat, players - 1))
+        if args.seat < 0:
+            raise ReviewError("--seat %d: seats count from 0" % args.seat)
+        if record.get("mode") == "rival" and args.seat == 0:
+            raise ReviewError("seat 0 is the rival, which follows fixed rules (§8)")
+    if args.samples < 1:
+        raise ReviewError("--samples %d: the coach needs at least 1 sample" % args.samples)
+    if args.png:
+        _check_writable(args.png)
+
+
+def _check_writable(path):
+    # The picture is drawn after minutes of review: a path that can't take it fails now. A
+    # file made here only to try is removed again; an existing one is left as it was.
+    existed = os.path.exists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise ReviewError("cannot write --png %s: %s" % (path, e.strerror or e)) from None
+    if not existed:
+        os.remove(path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.review",
                                      description=__doc__.split("\n")[0])
@@ -268,15 +321,13 @@ def main(argv=None):
     parser.add_argument("--samples", type=int, default=SAMPLES,
                         help="the coach's samples per close call (fewer: faster, rougher)")
     parser.add_argument("--seed", type=int, default=0, help="the coach's samples' seed")
+    parser.epilog = "Exit status: 0 reviewed; 2 bad arguments or input."
     args = parser.parse_args(argv)
     try:
-        with open(args.record, encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, ValueError) as e:
-        print("review: cannot read %s: %s" % (args.record, e), file=sys.stderr)
-        return 2
-    if isinstance(record, dict) and record.get("mode") == "rival" and args.seat == 0:
-        print("review: seat 0 is the rival, which follows fixed rules (§8)", file=sys.stderr)
+        record = read_record(args.record)
+        check_arguments(record, args)
+    except ReviewError as e:
+        print("review: %s" % e, file=sys.stderr)
         return 2
     started = time.time()
     try:

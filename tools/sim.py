@@ -27,7 +27,10 @@ time. Like supervisor.ticks_ms() on the board, hw.ticks_ms() wraps at 2**29 and 
 65 s before its first wrap. Once the script is used up and the app has read every queued key,
 the app gets `settle` more frames, then wait_frame() returns False and run(hw) should return.
 Exit status 0; 1 with the traceback on stderr if the app raised (or waited for a frame while
-handling an exception: its crash screen); 2 for bad arguments.
+handling an exception: its crash screen); 2 for bad arguments or input (a key script that
+can't be read or runs longer than SCRIPT_LIMIT frames, an --nvm that is a folder, a --drive
+that is a file, an output path that can't be written, --settle below 0), one line on stderr,
+checked before the app starts.
 
 For tests, run_headless(keys, seed=..., nvm_path=..., drive=...) returns a Result: the final
 screen (pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, the drive's
@@ -62,6 +65,9 @@ PIXELS = 5
 QUEUE_DEPTH = 64  # keypad.EventQueue's default max_events
 SETTLE = 30  # frames after the last key (0.9 virtual s)
 SETTLE_LIMIT = 2000  # frames after the script at most, if the app never reads its keys
+# A key script's frames at most: 10 virtual hours at FRAME_MS (a script is a list of frames in
+# memory; a repeat count of 99999999999 would ask for 800 GB).
+SCRIPT_LIMIT = 1200000
 DEFAULT_APP = "lnr.main:run"
 DEFAULT_NVM = "sim-nvm.bin"
 DEFAULT_DRIVE = "sim-drive"  # beside the NVM file
@@ -90,22 +96,31 @@ def parse_keys(text):
         name = name.upper()
         n = 1
         if count:
-            if not count.isdigit():
-                raise ScriptError("bad repeat count in %r" % token)
-            n = int(count)
+            n = _number(count, "bad repeat count in %r" % token)
         if name.startswith("WAIT="):
-            ms = name[5:]
-            if count or not ms.isdigit():
+            if count:
                 raise ScriptError("WAIT=MS wants a number of ms: %r" % token)
-            script.extend([None] * -(-int(ms) // FRAME_MS))
+            n = -(-_number(name[5:], "WAIT=MS wants a number of ms: %r" % token) // FRAME_MS)
+            key = None
         elif name == "WAIT":
-            script.extend([None] * n)
+            key = None
         elif name in NAMES:
-            script.extend([NAMES.index(name)] * n)
+            key = NAMES.index(name)
         else:
             raise ScriptError("unknown key %r: one of %s, WAIT, WAIT*N, WAIT=MS" % (
                 token, " ".join(NAMES)))
+        if len(script) + n > SCRIPT_LIMIT:
+            raise ScriptError("the script runs past %d frames (%d virtual hours) at %r" % (
+                SCRIPT_LIMIT, SCRIPT_LIMIT * FRAME_MS // 3600000, token))
+        script.extend([key] * n)
     return script
+
+
+def _number(text, message):
+    # A count in ASCII digits ("²".isdigit() is True, int("²") fails), at most 12 of them.
+    if not (text.isascii() and text.isdigit() and len(text) <= 12):
+        raise ScriptError(message)
+    return int(text)
 
 
 def key_script(keys):
@@ -505,12 +520,59 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     return hw.error
 
 
+# A key script file larger than this is not a key script (a script of SCRIPT_LIMIT frames in
+# NAME*N tokens takes a few bytes).
+KEYS_FILE_MAX = 1 << 20
+
+
+def read_script(keys, keys_file=None):
+    """Returns the frame script of --keys and the --keys-file's text after it; raises
+    ScriptError for a file that can't be read, is not UTF-8 text or not a key script."""
+    text = keys
+    if keys_file:
+        try:
+            with open(keys_file, "rb") as f:
+                data = f.read(KEYS_FILE_MAX + 1)
+        except OSError as e:
+            raise ScriptError("cannot read --keys-file %s: %s" % (keys_file, e.strerror or e))
+        if len(data) > KEYS_FILE_MAX:
+            raise ScriptError("--keys-file %s is over %d bytes: not a key script" % (
+                keys_file, KEYS_FILE_MAX))
+        try:
+            text = text + "\n" + data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ScriptError("--keys-file %s is not UTF-8 text" % keys_file) from None
+    return parse_keys(text)
+
+
+def check_paths(args):
+    """Raises ScriptError, before the app starts, when a path argument can't serve: --nvm a
+    folder, --drive a file, an output file whose folder is missing or not writable."""
+    if args.nvm is not None and os.path.isdir(args.nvm):
+        raise ScriptError("--nvm %s is a folder: it names the NVM's file" % args.nvm)
+    if args.drive is not None and os.path.exists(args.drive) and not os.path.isdir(args.drive):
+        raise ScriptError("--drive %s is not a folder: it names the folder standing for "
+                          "CIRCUITPY" % args.drive)
+    for option, path in (("--screenshot", args.screenshot), ("--audio-log", args.audio_log),
+                         ("--nvm", args.nvm)):
+        if not path:
+            continue
+        if os.path.isdir(path):
+            raise ScriptError("%s %s is a folder" % (option, path))
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise ScriptError("%s %s: no folder %s" % (option, path, folder))
+        if not os.access(folder if not os.path.exists(path) else path, os.W_OK):
+            raise ScriptError("%s %s can't be written" % (option, path))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m tools.sim",
         description="Lok'n'Roll on the desktop: the device app on Blinka displayio.",
         epilog="Window keys: arrows; X or A = A; Z or B = B; Enter = START; "
-               "Space or Tab = SELECT; Esc quits.")
+               "Space or Tab = SELECT; Esc quits. Exit status: 0; 1 the app raised; "
+               "2 bad arguments or input.")
     parser.add_argument("--headless", action="store_true",
                         help="no window: scripted keys, virtual clock")
     parser.add_argument("--seed", type=int, default=None, help="the app's seed for new games")
@@ -536,30 +598,37 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
         parser.error("--scale must be 1..16")
+    if not 0 <= args.settle <= SETTLE_LIMIT:
+        parser.error("--settle must be 0..%d frames" % SETTLE_LIMIT)
 
     if not args.headless:
         if args.keys or args.keys_file or args.screenshot or args.audio_log:
             parser.error("--keys, --keys-file, --screenshot and --audio-log need --headless")
+        try:
+            check_paths(args)
+        except ScriptError as e:
+            parser.error(str(e))
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
                          args.drive, args.drive_readonly)
         return 1 if exc is not None else 0
 
-    text = args.keys
-    if args.keys_file:
-        try:
-            with open(args.keys_file) as f:
-                text = text + "\n" + f.read()
-        except OSError as e:
-            parser.error("cannot read --keys-file: %s" % e)
     try:
-        script = parse_keys(text)
+        script = read_script(args.keys, args.keys_file)
+        check_paths(args)
     except ScriptError as e:
         parser.error(str(e))
     result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
                           app=args.app, drive=args.drive, drive_readonly=args.drive_readonly,
                           audio_log=args.audio_log)
     if args.screenshot:
-        result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
+        import pygame
+
+        try:
+            result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
+        except (OSError, pygame.error) as e:
+            print("sim: cannot write --screenshot %s: %s" % (args.screenshot, e),
+                  file=sys.stderr)
+            return 2
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
         result.frames, result.virtual_ms, result.wall_s, result.refreshes, result.nvm_writes))
     if result.error:

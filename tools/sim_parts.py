@@ -29,6 +29,16 @@ class SimPixels(NeoPixel):
         super().__init__(None, n, brightness=brightness, auto_write=auto_write)
 
 
+def read_nvm_file(path, size=NVM_SIZE):
+    """Returns the NVM's bytes as the simulator starts with them from the file at `path` (and
+    tools/records.py reads them): its first `size` bytes, erased (0xFF) after a short file's end,
+    as a cut while the board wrote its NVM would leave them. Reads no more than `size` bytes
+    (a device such as /dev/zero never ends)."""
+    with open(path, "rb") as f:
+        data = f.read(size)
+    return data + b"\xff" * (size - len(data))
+
+
 class SimNvm(Nvm):
     """The stand-in NVM; with a `path`, its bytes live in that file and every assignment writes
     it through, as each slice assignment on the board erases and rewrites flash. `on_write` (if
@@ -37,8 +47,7 @@ class SimNvm(Nvm):
     def __init__(self, path=None, size=NVM_SIZE):
         old = b""
         if path and os.path.exists(path):
-            with open(path, "rb") as f:
-                old = f.read(size)
+            old = read_nvm_file(path, size)
         super().__init__(size, old)
         self.path = path
         self.on_write = None

@@ -7,8 +7,9 @@ Its own module so that the two copies share it without importing each other: too
 builds the tree and runs `make flash`, which calls tools/deploy_board.py for a board, and
 deploy_board needs only this.
 """
-import re
 import zlib
+
+from tools import settings_toml
 
 
 # The CircuitPython major version the .mpy files are compiled for; the stubs the device code is
@@ -43,33 +44,33 @@ def say(*args):
 # ---------------------------------------------------------------------------------------------
 # settings.toml: the drive's, the user's too
 
-_PYSTACK_LINE = re.compile(r'^[ \t]*"?%s"?[ \t]*=[ \t]*([^#\r\n]*)' % PYSTACK_KEY, re.M)
-_TABLE = re.compile(r"^[ \t]*\[", re.M)
+# A pystack larger than the board's RAM (the PyBadge's SAMD51J19: 192 KB, docs/hardware.md) is
+# never allocated: main.c's _allocate_memory() then falls back to the default size.
+PYSTACK_MAX = 192 * 1024
 
 
 def settings_with_pystack(text):
     """Returns the text of a drive's settings.toml (`text`; None: there is none) with
-    CIRCUITPY_PYSTACK_SIZE at least PYSTACK_SIZE: the same text if it is so already (a larger
-    size of the user's stays), else its line changed or one added, every other line as it was.
-    CircuitPython reads only the keys before the first [table]: the line is looked for, and a
-    new one goes, there."""
+    CIRCUITPY_PYSTACK_SIZE at least PYSTACK_SIZE as the board reads it (tools/settings_toml.py
+    follows CircuitPython's own scanner: the first bare-key line before any [table]; 0x2000 is
+    8192, 05000 is octal): the same text if it is so already (a larger size of the user's
+    stays), else the line the board reads changed or one added where it looks, every other
+    line as it was."""
     text = text or ""
-    table = _TABLE.search(text)
-    top = table.start() if table else len(text)
-    m = _PYSTACK_LINE.search(text, 0, top)
-    if m:
-        value = m.group(1).rstrip()
-        if value.isdigit() and int(value) >= PYSTACK_SIZE:
+    setting, stop = settings_toml.find(text, PYSTACK_KEY)
+    if setting is not None:
+        if setting.number is not None and PYSTACK_SIZE <= setting.number <= PYSTACK_MAX:
             return text
-        return (text[:m.start()] + "%s = %d" % (PYSTACK_KEY, PYSTACK_SIZE)
-                + m.group(1)[len(value):] + text[m.end():])  # a comment after it stays put
+        rest = text[setting.value_end:]  # a comment after it stays put
+        return (text[:setting.start] + "%s = %d" % (PYSTACK_KEY, PYSTACK_SIZE)
+                + ("  " if rest.startswith("#") else "") + rest)
     eol = "\r\n" if "\r\n" in text else "\n"
     line = ("# Lok'n'Roll needs this much of Python's stack (make flash sets it)%s"
             "%s = %d%s" % (eol, PYSTACK_KEY, PYSTACK_SIZE, eol))
-    head = text[:top]
+    head = text[:stop]
     if head and not head.endswith("\n"):
         head += eol
-    return head + line + text[top:]
+    return head + line + text[stop:]
 
 
 def settings_change(data):
@@ -78,6 +79,8 @@ def settings_change(data):
     try:
         text = None if data is None else data.decode("utf-8")
     except UnicodeDecodeError:
+        text = "\0"
+    if text is not None and "\0" in text:  # CircuitPython reads a NUL as the file's end
         say(f"Warning: {SETTINGS} is not UTF-8 text: left as it is. Add the line "
             f"{PYSTACK_KEY} = {PYSTACK_SIZE} to it yourself (the game needs it).")
         return None
