@@ -327,7 +327,7 @@ def test_records_reads_a_bounded_nvm_and_names_a_short_one_as_the_simulator_does
 
     title = sim.run_headless(["WAIT*40"], seed=1, nvm_path=str(short), drive=str(empty))
     assert title.ok, title.error
-    assert "damaged" in " ".join(lines_text(title.app.labels.lines))
+    assert "damaged" in " ".join(lines_text(title.app.menus.labels.lines))
 
 
 def test_records_show_includes_the_sound_setting(tmp_path):
