@@ -17,7 +17,7 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fa
 import ast
 
 from tools.deploy import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
-                          check_version, say, summary)
+                          check_version, make_save_file, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
@@ -312,6 +312,27 @@ def apply(t, tree, plan):
         raise DeployError(f"{step}: lost contact with the board ({e})") from None
 
 
+def _size(t, path):
+    """The size of a file on the board (-1: nothing there, -2: a folder)."""
+    try:
+        st = _fs(t.fs_stat, "/" + path)
+    except OSError:
+        return -1
+    return -2 if st[0] & 0x4000 else st[6]
+
+
+def _fs(call, *args):
+    # mpremote's fs_* calls raise OSError for the errors it recognises, TransportExecError for
+    # the others: one kind here, for make_save_file().
+    from mpremote.transport import TransportError, TransportExecError
+    try:
+        return call(*args)
+    except TransportExecError as e:
+        raise OSError(5, e.error_output.strip().splitlines()[-1]) from None
+    except TransportError as e:
+        raise DeployError(f"lost contact with the board ({e})") from None
+
+
 def reset_board(t):
     """Hard-resets the board: boot.py runs again, then code.py starts the game."""
     from mpremote.transport import TransportError
@@ -358,6 +379,8 @@ def flash(tree, port=None, reset=True):
             raise DeployError(f"CIRCUITPY has {free} bytes free but the game needs {need} more. "
                               "Delete files you don't need from it, then flash again.")
         apply(t, tree, plan)
+        say(make_save_file(lambda p: _size(t, p), lambda p: _fs(t.fs_mkdir, "/" + p),
+                           lambda p, data: _fs(t.fs_writefile, "/" + p, data)))
         say(summary(plan, tree))
         if reset:
             say("Resetting the board: the game starts in a few seconds.")
