@@ -498,8 +498,8 @@ def test_sequences_of_cuts_never_lose_a_commit_reported_saved(played, name):
     stats = {"cuts": 0}
     cut_sequence(played, boot(*played), actions, picks, stats)
     COUNTS["sequences: " + name] = stats["cuts"]
-    lost = stats.get("lost, one copy, announced", 0)
-    COUNTS["  of which lost (one copy, announced)"] = lost
+    COUNTS["  of which lost, one copy, announced: " + name] = stats.get(
+        "lost, one copy, announced", 0)
     assert stats["cuts"] > 1000
 
 
