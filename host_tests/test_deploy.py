@@ -326,6 +326,9 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
         "# Lok'n'Roll needs this much of Python's stack (make flash sets it)",
         "CIRCUITPY_PYSTACK_SIZE = %d" % deploy.PYSTACK_SIZE]
     assert on_drive.pop("lib/someone_elses.mpy")
+    for path, size in sync.SAVE_FILES:  # made by the deploy, once (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     assert on_drive == tree.files
     assert not (drive / "lib" / "engine" / "old").exists()
 

@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tools import fakeboard  # noqa: E402
-from tools.deploy import PYSTACK_SIZE  # noqa: E402
+from tools.sync import PYSTACK_SIZE, SAVE_FILES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
@@ -123,9 +123,13 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     elapsed = time.monotonic() - t0
     assert r.returncode == 0, r.stdout + r.stderr
     assert "circuitpython 10.0.3" in r.stdout
-    # The folder holds exactly the device tree.
+    # The folder holds exactly the device tree, and the save files the deploy makes (all
+    # zeros: the game writes them in place, never makes them; docs/storage.md).
     built = files_under(tmp_path / "build")
-    assert files_under(drive) == built
+    on_drive = files_under(drive)
+    saves = {p: bytes(n) for p, n in SAVE_FILES if n is not None}
+    assert {p: on_drive.pop(p) for p in saves} == saves
+    assert on_drive == built
     assert {"code.py", "boot.py", "lib/neopixel.py", "lib/engine/state.py"} <= set(built)
     # boot.py was there; settings.toml is written, not copied: the pystack's size (the user's
     # other lines would stay, see below).
@@ -145,7 +149,7 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     board.wait_for(reset_done(n))
     assert {p: (drive / p).stat().st_mtime_ns for p in built} == before
     execs = [e for e in board.events()[n:] if e["event"] == "exec"]
-    assert len(execs) == 4  # probe, scan, settings.toml read, reset: no file writes
+    assert len(execs) == 5  # probe, scan, settings.toml read, save files, reset: no writes
 
     # One changed source: only that file goes over.
     (tmp_path / "src" / "engine" / "rng.py").write_text(
@@ -153,7 +157,9 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.findall(r"^  copy (\S+)", r.stdout, re.M) == ["lib/engine/rng.py"]
-    assert files_under(drive) == files_under(tmp_path / "build")
+    on_drive = files_under(drive)
+    assert {p: on_drive.pop(p) for p in saves} == saves
+    assert on_drive == files_under(tmp_path / "build")
 
 
 def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_board):
@@ -175,6 +181,9 @@ def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_bo
         b"X = 1\n# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
         b"CIRCUITPY_PYSTACK_SIZE = %d\n" % PYSTACK_SIZE)
     assert on_drive.pop("lib/adafruit_motor/servo.mpy") == b"C\x06user's"
+    for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     built = files_under(tmp_path / "build")
     built.pop("settings.toml")  # the build's own, for a drive that has none
     assert on_drive == built
@@ -276,6 +285,9 @@ def test_mpy_tree_for_the_right_major_is_flashed(tmp_path, start_board):
     r = flash(tmp_path, board, "--mpy-cross", str(fake_mpy_cross(tmp_path)))
     assert r.returncode == 0, r.stdout + r.stderr
     on_drive = files_under(drive)
+    for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     assert on_drive == files_under(tmp_path / "build")
     assert on_drive["lib/engine/state.mpy"][:2] == b"C\x06"
     assert "lib/engine/state.py" not in on_drive and on_drive["code.py"][:2] != b"C\x06"

@@ -51,7 +51,8 @@ from pathlib import Path
 
 from tools import fold, imports
 from tools.sync import (CIRCUITPY_MAJOR, PYSTACK_KEY, PYSTACK_SIZE, SETTINGS, DeployError, Plan,
-                        check_version, digest, say, settings_with_pystack, summary)
+                        check_version, digest, make_save_file_in, say, settings_with_pystack,
+                        summary)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -667,6 +668,7 @@ def sync_folder(tree, dest):
         if plan.settings is not None:
             say(f"  {SETTINGS}: {PYSTACK_KEY} = {PYSTACK_SIZE}")
             settings.write_bytes(plan.settings)
+        say(make_save_file_in(dest))
     except PermissionError as e:
         raise DeployError(f"{dest} is not writable ({e}).\n{DRIVE_READ_ONLY_HELP}") from None
     except OSError as e:

@@ -16,8 +16,8 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fa
 
 import ast
 
-from tools.sync import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SETTINGS,
-                        check_version, say, summary)
+from tools.sync import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SAVE_FILES,
+                        SETTINGS, check_version, make_save_file, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
@@ -140,6 +140,24 @@ try:
 except OSError:
     print('None')
 """ % SETTINGS
+
+# The sizes of the paths given (-2: a folder), a dict of those that are there.
+SIZES = """\
+import os
+def _lnr_sizes(paths):
+    out = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out[p] = -2 if st[0] & 0x4000 else st[6]
+        except OSError:
+            pass
+    print(repr(out))
+_lnr_sizes(__ARGS__)
+del _lnr_sizes
+"""
+
+ZEROS = "f = open(%r, 'wb')\nz = bytes(512)\nfor _ in range(%d):\n    f.write(z)\nf.close()\n"
 
 RESET = "import time, microcontroller\ntime.sleep(0.1)\nmicrocontroller.reset()\n"
 
@@ -314,6 +332,34 @@ def apply(t, tree, plan):
         raise DeployError(f"{step}: lost contact with the board ({e})") from None
 
 
+def sizes_on_board(t):
+    """Returns {path: size (-2: a folder)} of the save files (tools/sync.py SAVE_FILES) that
+    are on the board, in one exchange."""
+    args = repr(["/" + p for p, _ in SAVE_FILES])
+    out = _exec(t, SIZES.replace("__ARGS__", args), "Looking for the save files")
+    return {p.lstrip("/"): n for p, n in ast.literal_eval(out.strip().splitlines()[-1]).items()}
+
+
+def _zeros_on_board(t, path, data):
+    # The save files are zeros: written by the board itself, a sector at a time, in one
+    # exchange (over the wire, 256-byte chunks would take one exchange each).
+    if data.count(0) != len(data) or len(data) % 512:
+        raise ValueError("only whole sectors of zeros are written this way")
+    _fs(t.exec, ZEROS % (path, len(data) // 512))
+
+
+def _fs(call, *args):
+    # mpremote's fs_* calls raise OSError for the errors it recognises, TransportExecError for
+    # the others: one kind here, for make_save_file().
+    from mpremote.transport import TransportError, TransportExecError
+    try:
+        return call(*args)
+    except TransportExecError as e:
+        raise OSError(5, e.error_output.strip().splitlines()[-1]) from None
+    except TransportError as e:
+        raise DeployError(f"lost contact with the board ({e})") from None
+
+
 def reset_board(t):
     """Hard-resets the board: boot.py runs again, then code.py starts the game."""
     from mpremote.transport import TransportError
@@ -360,6 +406,9 @@ def flash(tree, port=None, reset=True):
             raise DeployError(f"CIRCUITPY has {free} bytes free but the game needs {need} more. "
                               "Delete files you don't need from it, then flash again.")
         apply(t, tree, plan)
+        sizes = sizes_on_board(t)
+        say(make_save_file(lambda p: sizes.get(p, -1), lambda p: _fs(t.fs_mkdir, "/" + p),
+                           lambda p, data: _zeros_on_board(t, "/" + p, data)))
         say(summary(plan, tree))
         if reset:
             say("Resetting the board: the game starts in a few seconds.")

@@ -461,6 +461,7 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
         drive = tempfile.mkdtemp(prefix="lnr-drive-")
     else:
         os.makedirs(drive, exist_ok=True)
+    _as_flashed(drive)
     hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame,
                           drive, not drive_readonly)
     hw.seed = seed
@@ -496,6 +497,13 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     return result
 
 
+def _as_flashed(drive):
+    # The drive as `make flash` leaves it: the saves' file made (the game never makes it).
+    from tools.sync import make_save_file_in
+
+    make_save_file_in(drive)
+
+
 def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=None,
                drive_readonly=False):
     """Runs the app in a window until it is closed, the drive in `drive` (default: sim-drive
@@ -504,6 +512,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     if drive is None:
         drive = os.path.join(os.path.dirname(os.path.abspath(nvm_path)), DEFAULT_DRIVE)
     os.makedirs(drive, exist_ok=True)
+    _as_flashed(drive)
     display = _new_display(scale=scale, window=True)
     hw = WindowHardware(display, SimNvm(nvm_path), drive, not drive_readonly)
     hw.seed = seed

@@ -8,6 +8,7 @@ builds the tree and runs `make flash`, which calls tools/deploy_board.py for a b
 deploy_board needs only this.
 """
 import zlib
+from pathlib import Path
 
 from tools import settings_toml
 
@@ -86,6 +87,60 @@ def settings_change(data):
         return None
     new = settings_with_pystack(text)
     return None if new == text else new.encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The save file: the drive's copy of the saves, made here and never by the game
+
+# The folders and files of the drive's copies of the saves (lib/lnr/copies.py writes the image
+# into a copy.bin in place, and never makes, grows or deletes any of them: a file or folder made
+# during play rewrites the drive's FAT and root folder, and a power cut there can cost the
+# volume, docs/storage.md). spare/copy.bin takes over if a cut destroys data/copy.bin's
+# directory entry. Made in this order, each once and all zeros, so that a FAT driver with the
+# free space in one run gives them consecutive clusters: then each 4 KB flash sector the board
+# erases to rewrite an image (inside its copy.bin's own 3584 bytes of zeros on each side) or a
+# copy.bin's directory entry (its folder's sector, between pad.bin or the other copy.bin's
+# trailing zeros and its own leading zeros) holds nothing but these files. (path, size; None: a
+# folder)
+SAVE_FILES = (("lnrsave", None), ("lnrsave/pad.bin", 3584), ("lnrsave/data", None),
+              ("lnrsave/data/copy.bin", 15360), ("lnrsave/spare", None),
+              ("lnrsave/spare/copy.bin", 15360))
+
+
+def make_save_file(size, mkdir, write):
+    """Makes what is missing of SAVE_FILES on a drive, through size(path) (its size; -1:
+    nothing there, -2: a folder), mkdir(path) and write(path, bytes); never writes what is
+    there (a copy.bin holds the saves). Returns the line to say."""
+    made = []
+    for path, want in SAVE_FILES:
+        have = size(path)
+        if have == (-2 if want is None else want):
+            continue
+        if have != -1:
+            return (f"Warning: {path} is in the way of the game's save files: left as it is. "
+                    "The game keeps its saves in the board alone (less safe) until it is "
+                    "removed; then flash again.")
+        try:
+            mkdir(path) if want is None else write(path, bytes(want))
+        except OSError as e:
+            return (f"Warning: could not make {path} ({e}): the game keeps its saves in the "
+                    "board alone (less safe). Make room on the drive, then flash again.")
+        made.append(path)
+    if not made:
+        return "  lnrsave/: kept (it holds the saves)"
+    return "  made " + ", ".join(made) + " (the drive's copies of the saves)"
+
+
+def make_save_file_in(folder):
+    """make_save_file() on a folder: a mounted CIRCUITPY, or the simulator's drive."""
+    base = Path(folder)
+
+    def size(path):
+        p = base / path
+        return -2 if p.is_dir() else p.stat().st_size if p.is_file() else -1
+
+    return make_save_file(size, lambda p: (base / p).mkdir(),
+                          lambda p, data: (base / p).write_bytes(data))
 
 
 # ---------------------------------------------------------------------------------------------
