@@ -336,7 +336,7 @@ def sizes_on_board(t):
     """Returns {path: size (-2: a folder)} of the save files (tools/sync.py SAVE_FILES) that
     are on the board, in one exchange."""
     args = repr(["/" + p for p, _ in SAVE_FILES])
-    out = _exec(t, SIZES.replace("__ARGS__", args), "Looking for the save files")
+    out = run_code(t, SIZES.replace("__ARGS__", args), "Looking for the save files")
     return {p.lstrip("/"): n for p, n in ast.literal_eval(out.strip().splitlines()[-1]).items()}
 
 
