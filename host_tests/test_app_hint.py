@@ -15,7 +15,7 @@ from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
-from screen_text import line_text, lines_text  # noqa: E402
+from tools.screen_text import line_text, lines_text  # noqa: E402
 from lnr.play.view import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item

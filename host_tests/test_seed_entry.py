@@ -7,7 +7,7 @@ its 26-character line at its longest.
 from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_TABLE
-from screen_text import lines_text  # noqa: E402
+from tools.screen_text import lines_text  # noqa: E402
 from lnr import image, lastgames
 from lnr.menus import screen as menus
 from lnr.game import MODE_TITLES, SEED_MASK

@@ -5,6 +5,7 @@ window, or headless for tests and screenshots.
     python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
                         [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
                         [--drive DIR] [--drive-readonly] [--settle FRAMES] [--audio-log FILE]
+                        [--text FILE]
 
 Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
 Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
@@ -16,7 +17,9 @@ unless --drive is given). --drive-readonly plays a board started with SELECT hel
 is read-only to the game, which then saves to the NVM alone.
 The app's sound effects play through pygame's mixer in the window (tools/sim_audio.py renders
 lnr/sound.py's table); headless, --audio-log FILE writes one line `<ms> <name>` per effect
-started, ms on the virtual clock from the first frame.
+started, ms on the virtual clock from the first frame; --text FILE writes the text on the
+final screen, one line per line of text shown, top to bottom (tools/screen_text.py: the
+lines' tiles read back as characters), so a test or a reader reads what the player reads.
 
 Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
 first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
@@ -349,6 +352,14 @@ class Result:
             loc = hw.caller.f_locals
             self.app = loc.get("self", loc.get("app", loc))
 
+    def text(self):
+        """Returns the final screen's text (tools/screen_text.py screen_lines): one string per
+        line shown, top to bottom; [] if the app left no display objects behind."""
+        from tools.screen_text import screen_lines
+
+        ui = getattr(self.app, "ui", None)
+        return screen_lines(ui) if ui is not None else []
+
     @property
     def ok(self):
         return self.exception is None
@@ -531,14 +542,18 @@ def main(argv=None):
                         help="headless: frames after the last key (default %d)" % SETTLE)
     parser.add_argument("--audio-log", default=None,
                         help="headless: write each sound effect started as '<ms> <name>'")
+    parser.add_argument("--text", default=None,
+                        help="headless: write the final screen's text to this file, a line "
+                             "per line of text shown")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
         parser.error("--scale must be 1..16")
 
     if not args.headless:
-        if args.keys or args.keys_file or args.screenshot or args.audio_log:
-            parser.error("--keys, --keys-file, --screenshot and --audio-log need --headless")
+        if args.keys or args.keys_file or args.screenshot or args.audio_log or args.text:
+            parser.error("--keys, --keys-file, --screenshot, --audio-log and --text need "
+                         "--headless")
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
                          args.drive, args.drive_readonly)
         return 1 if exc is not None else 0
@@ -559,6 +574,14 @@ def main(argv=None):
                           audio_log=args.audio_log)
     if args.screenshot:
         result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
+    if args.text:
+        try:
+            with open(args.text, "w") as f:
+                for line in result.text():
+                    f.write(line + "\n")
+        except OSError as e:
+            sys.stderr.write("cannot write --text: %s\n" % e)
+            return 2
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
         result.frames, result.virtual_ms, result.wall_s, result.refreshes, result.nvm_writes))
     if result.error:

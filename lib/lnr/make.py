@@ -107,6 +107,7 @@ def build(sheet):
 
     play = displayio.Group()
     map_ = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)
+    values = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)  # each card's value, over the map
     frame = _grid(play, sheet, pal, 1, 1, 0, 0)
     loco = _grid(play, sheet, pal, 1, 1, 0, 0)
     side = []
@@ -134,5 +135,5 @@ def build(sheet):
     for i in range(PANEL_LINES):
         plines.append(_label(panel, font, white, 14, 4 + 12 * i, PANEL_W))
     root.append(panel)
-    return (root, text, deco, deco_loco, title, lines, play, map_, frame, loco, side, hand,
-            cursor, toast, panel, cards, plines, inks)
+    return (root, text, deco, deco_loco, title, lines, play, map_, values, frame, loco, side,
+            hand, cursor, toast, panel, cards, plines, inks)

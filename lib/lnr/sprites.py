@@ -54,3 +54,7 @@ T_DIE = const(41)  # blank die, wheel die, rolling die
 T_PANEL = const(44)  # 9-slice: TL, T, TR, L, C, R, BL, B, BR
 T_ONTO = const(53)  # an arrow pointing left: "onto" (the penalty order, onto the pile)
 T_NOPILE = const(54)  # an empty pile: a dotted card outline, top and bottom
+# The map's values layer (lnr/play/mapview.py): a laid card's value in a badge at its tile's
+# top left, the rest transparent; red where the next penalty cards come from (§6).
+T_VALUE = const(56)  # values 1-4, white on black
+T_TAKEN = const(60)  # values 1-4, white on red: behind the loco, taken first to last
