@@ -8,7 +8,7 @@ Bitmap-like `sheet` (`sheet[x, y] = colour`) of lnr.sprites' COLS x ROWS tiles o
 from lnr.sprites import (
     COLS, C_CLEAR, C_GROUND, C_SLEEPER, C_RAIL, C_RED, C_WHITE, C_BLACK, C_V1, C_YELLOW,
     C_LOCO, C_CHAOS, C_PANEL, C_EDGE, T_EMPTY, T_STRAIGHT, T_CURVE, T_BROKEN, T_END, T_LOCO,
-    T_FRAME, T_DIGIT, T_CDIGIT, T_KIND, T_CURSOR, T_ROLL, T_DONE, T_GO, T_DIE, T_PANEL, T_ONTO,
+    T_FRAME, T_DIGIT, T_CDIGIT, T_KIND, T_CURSOR, T_ROLL, T_DONE, T_GO, T_DIE, T_PANEL, T_VEIL,
     T_NOPILE, T_VALUE, T_TAKEN,
 )
 
@@ -270,10 +270,10 @@ def draw(sheet):
             p.box(0, 15, 15, 15, C_EDGE)
         if col != 1 and row != 1:  # rounded corner
             p.dot(15 if col else 0, 15 if row else 0, C_CLEAR)
-    p.tile(T_ONTO)
-    for x in range(3, 13):  # a left-pointing arrow
-        w = (x - 3) * 2 // 3
-        p.box(x, 7 - w, x, 8 + w, C_YELLOW)
+    p.tile(T_VEIL)  # a card under it shows dimmed: half its pixels black
+    for y in range(16):
+        for x in range(y & 1, 16, 2):
+            p.dot(x, y, C_BLACK)
     for k in (0, 1):
         p.tile(T_NOPILE + k)
         for i in range(1, 15, 3):

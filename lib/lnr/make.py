@@ -114,6 +114,8 @@ def build(sheet):
     for i in range(8):
         side.append(_label(play, font, white, 112, 12 * i, SIDE_W))
     hand = _grid(play, sheet, pal, HAND_N, 2, 0, 96)
+    veil = _grid(play, sheet, pal, HAND_N, 2, 0, 96)  # over the cards that can't be played
+    more = _label(play, font, inks[RED], 2, 114, LINE_W)  # "<" ">": cards off the hand's ends
     cursor = _grid(play, sheet, pal, 1, 2, 0, 96)
     cursor[0, 0] = sprites.T_CURSOR
     cursor[0, 1] = sprites.T_CURSOR + 1
@@ -136,4 +138,4 @@ def build(sheet):
         plines.append(_label(panel, font, white, 14, 4 + 12 * i, PANEL_W))
     root.append(panel)
     return (root, text, deco, deco_loco, title, lines, play, map_, values, frame, loco, side,
-            hand, cursor, toast, panel, cards, plines, inks)
+            hand, veil, more, cursor, toast, panel, cards, plines, inks)
