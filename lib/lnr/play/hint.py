@@ -73,3 +73,23 @@ def _build(ui, action, plan, risk):
     ui.pline(5, "%d dice, %d card%s ahead" % (dice, ahead, "" if ahead == 1 else "s"))
 
 
+def _other(ui, s, action, reason, risk):
+    if action == A_PASS:
+        text = "Pass"
+        if "%" in reason:  # the bot's risk, in its own rounding: the screen's instead
+            reason = "safest: " + risk_text(risk[0], risk[1], "Lay") if risk else ""
+    elif action == A_STOP:
+        if s.phase == P_CHAOS:
+            text = "Stop discarding"
+        else:
+            text = "Roll the dice"
+            reason = risk_text(risk[0], risk[1], "Roll")
+            ahead = s.ahead()  # why (§5): more wheels than cards ahead derail
+            ui.pline(4, "%d dice, %d card%s ahead" % (s.build_sum, ahead,
+                                                     "" if ahead == 1 else "s"))
+    elif action >= A_PILE:
+        text = "Pile " + card_name(action - A_PILE)
+    else:
+        text = "Discard " + card_name(action - A_CHAOS)
+    ui.pline(1, text, GREEN)
+    ui.pline(3, reason or "", WHITE)
