@@ -24,7 +24,7 @@ from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, P_BEND, P_BUILD, P_DICE, P_ORDER, P_TURN,
     MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
 )
-from screen_text import line_text as text  # noqa: E402
+from tools.screen_text import line_text as text  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402

@@ -21,7 +21,7 @@ from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
     A_LAY, A_PASS, P_BUILD, P_DICE, P_ORDER, P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE,
 )
-from screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
+from tools.screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_RUN, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402

@@ -15,7 +15,7 @@ from tools import records, sim, sim_fast
 from tools.app_script import Model, SETTLE
 from engine.record import from_log
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from screen_text import lines_text  # noqa: E402
+from tools.screen_text import lines_text  # noqa: E402
 from lnr import image
 from lnr.app import SC_OVER
 from lnr.game import ROLE_BOT

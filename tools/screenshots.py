@@ -87,7 +87,8 @@ def _hint_curve_and_more(m):
     found = find_hint(m.state.clone())
     if found is None or found[2] is None:
         return None
-    action, _, (_, more), _ = found
+    action, _, plan, _ = found
+    more = plan[1]  # the cards added, each with where it turns (a pair of bytes a card)
     if not A_LAY <= action < A_CHAOS or SHAPE[action - A_LAY] != SHAPE_CURVE:
         return None  # not a card laid (a chaos card's action is past the cards laid)
     return len(more) > 0 or None

@@ -5,6 +5,7 @@ window, or headless for tests and screenshots.
     python -m tools.sim --headless [--seed S] [--keys A,RIGHT,START,...] [--keys-file F]
                         [--screenshot out.png] [--scale N] [--no-leds] [--nvm FILE]
                         [--drive DIR] [--drive-readonly] [--settle FRAMES] [--audio-log FILE]
+                        [--text FILE]
 
 Window keys: arrows = the D-pad, X or A = A, Z or B = B, Enter = START, Space or Tab = SELECT,
 Esc (or closing the window) quits. The NeoPixels are drawn in a band under the screen, pixel 0
@@ -16,7 +17,9 @@ unless --drive is given). --drive-readonly plays a board started with SELECT hel
 is read-only to the game, which then saves to the NVM alone.
 The app's sound effects play through pygame's mixer in the window (tools/sim_audio.py renders
 lnr/sound.py's table); headless, --audio-log FILE writes one line `<ms> <name>` per effect
-started, ms on the virtual clock from the first frame.
+started, ms on the virtual clock from the first frame; --text FILE writes the text on the
+final screen, one line per line of text shown, top to bottom (tools/screen_text.py: the
+lines' tiles read back as characters), so a test or a reader reads what the player reads.
 
 Headless, the keys are pressed from the title screen one per frame step: frame 0 gets the
 first, frame 1 the next, ... into a keypad-like queue (64 deep, as keypad's). Besides the key
@@ -365,6 +368,14 @@ class Result:
             loc = hw.caller.f_locals
             self.app = loc.get("self", loc.get("app", loc))
 
+    def text(self):
+        """Returns the final screen's text (tools/screen_text.py screen_lines): one string per
+        line shown, top to bottom; [] if the app left no display objects behind."""
+        from tools.screen_text import screen_lines
+
+        ui = getattr(self.app, "ui", None)
+        return screen_lines(ui) if ui is not None else []
+
     @property
     def ok(self):
         return self.exception is None
@@ -563,7 +574,7 @@ def check_paths(args):
         raise ScriptError("--drive %s is not a folder: it names the folder standing for "
                           "CIRCUITPY" % args.drive)
     for option, path in (("--screenshot", args.screenshot), ("--audio-log", args.audio_log),
-                         ("--nvm", args.nvm)):
+                         ("--text", args.text), ("--nvm", args.nvm)):
         if not path:
             continue
         if os.path.isdir(path):
@@ -603,6 +614,9 @@ def main(argv=None):
                         help="headless: frames after the last key (default %d)" % SETTLE)
     parser.add_argument("--audio-log", default=None,
                         help="headless: write each sound effect started as '<ms> <name>'")
+    parser.add_argument("--text", default=None,
+                        help="headless: write the final screen's text to this file, a line "
+                             "per line of text shown")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
@@ -611,8 +625,9 @@ def main(argv=None):
         parser.error("--settle must be 0..%d frames" % SETTLE_LIMIT)
 
     if not args.headless:
-        if args.keys or args.keys_file or args.screenshot or args.audio_log:
-            parser.error("--keys, --keys-file, --screenshot and --audio-log need --headless")
+        if args.keys or args.keys_file or args.screenshot or args.audio_log or args.text:
+            parser.error("--keys, --keys-file, --screenshot, --audio-log and --text need "
+                         "--headless")
         try:
             check_paths(args)
         except ScriptError as e:
@@ -637,6 +652,14 @@ def main(argv=None):
         except (OSError, pygame.error) as e:
             print("sim: cannot write --screenshot %s: %s" % (args.screenshot, e),
                   file=sys.stderr)
+            return 2
+    if args.text:
+        try:
+            with open(args.text, "w") as f:
+                for line in result.text():
+                    f.write(line + "\n")
+        except OSError as e:
+            print("sim: cannot write --text %s: %s" % (args.text, e), file=sys.stderr)
             return 2
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
         result.frames, result.virtual_ms, result.wall_s, result.refreshes, result.nvm_writes))

@@ -8,8 +8,8 @@ Bitmap-like `sheet` (`sheet[x, y] = colour`) of lnr.sprites' COLS x ROWS tiles o
 from lnr.sprites import (
     COLS, C_CLEAR, C_GROUND, C_SLEEPER, C_RAIL, C_RED, C_WHITE, C_BLACK, C_V1, C_YELLOW,
     C_LOCO, C_CHAOS, C_PANEL, C_EDGE, T_EMPTY, T_STRAIGHT, T_CURVE, T_BROKEN, T_END, T_LOCO,
-    T_FRAME, T_DIGIT, T_CDIGIT, T_KIND, T_CURSOR, T_ROLL, T_DONE, T_GO, T_DIE, T_PANEL, T_ONTO,
-    T_NOPILE,
+    T_FRAME, T_DIGIT, T_CDIGIT, T_KIND, T_CURSOR, T_ROLL, T_DONE, T_GO, T_DIE, T_PANEL, T_VEIL,
+    T_NOPILE, T_VALUE, T_TAKEN,
 )
 
 _LOCO_ART = (  # seen from above, heading east: cab, boiler with its chimney, lamps, buffers
@@ -38,6 +38,13 @@ _DIGITS = (
     (14, 17, 1, 2, 4, 8, 31),
     (30, 1, 1, 14, 1, 1, 30),
     (2, 6, 10, 18, 31, 2, 2),
+)
+# 3x5 digits 1-4 for the map's value badges, one int per row, bit 2 is the left column.
+_SMALL = (
+    (2, 6, 2, 2, 7),
+    (6, 1, 2, 4, 7),
+    (6, 1, 2, 1, 6),
+    (5, 5, 7, 1, 1),
 )
 _RUBBLE = (
     "................",
@@ -263,16 +270,31 @@ def draw(sheet):
             p.box(0, 15, 15, 15, C_EDGE)
         if col != 1 and row != 1:  # rounded corner
             p.dot(15 if col else 0, 15 if row else 0, C_CLEAR)
-    p.tile(T_ONTO)
-    for x in range(3, 13):  # a left-pointing arrow
-        w = (x - 3) * 2 // 3
-        p.box(x, 7 - w, x, 8 + w, C_YELLOW)
+    p.tile(T_VEIL)  # a card under it shows dimmed: half its pixels black
+    for y in range(16):
+        for x in range(y & 1, 16, 2):
+            p.dot(x, y, C_BLACK)
     for k in (0, 1):
         p.tile(T_NOPILE + k)
         for i in range(1, 15, 3):
             p.dot(i, 0 if k == 0 else 15, C_EDGE)
             p.dot(0, i, C_EDGE)
             p.dot(15, i, C_EDGE)
+    for v in range(1, 5):
+        _badge(p, T_VALUE + v - 1, v, C_BLACK)
+        _badge(p, T_TAKEN + v - 1, v, C_RED)
+
+
+def _badge(p, t, value, back):
+    # A card's value on the map: a 5x7 badge at the tile's top left (over the rails' ends,
+    # clear of a curve's arc and of a broken card's cross), the rest transparent.
+    p.tile(t)
+    p.box(0, 0, 4, 6, back)
+    rows = _SMALL[value - 1]
+    for r in range(5):
+        for col in range(3):
+            if rows[r] & (4 >> col):
+                p.dot(1 + col, 1 + r, C_WHITE)
 
 
 def _keep_card(p, t, face):

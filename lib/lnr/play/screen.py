@@ -33,6 +33,7 @@ from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, KIND_BROKE
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
+    BEND_L, BEND_R, TURN,
 )
 from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
@@ -59,6 +60,9 @@ STEP_MS = const(250)  # the loco from one card to the next
 BROKEN_MS = const(600)  # on a broken card: it flashes
 DERAIL_MS = const(900)  # beside the track's end: it blinks
 PEN_MS = const(300)  # a penalty card leaving the track's start
+# The heading each of the D-pad's keys points to (K_RIGHT, K_DOWN, K_UP, K_LEFT): east,
+# south, north, west (docs/rules.md §2: 0 east, 1 south, 2 west, 3 north).
+_KEY_HEADING = b"\x00\x01\x03\x02"
 
 
 class Play:
@@ -233,7 +237,11 @@ class Play:
             # screen did not offer (the A meant for the bend must not roll the dice).
             self.step = S_BEND
             self.bend = self.default_bend()
-            view.toast("</>: bend  A: lay" if len(acts) > 1 else "One bend fits: A", True)
+            if len(acts) < 2:
+                view.toast("One bend fits: A", True)
+            else:  # the keys toward the two bends on the screen (key_bend)
+                view.toast("^/v: bend  A: lay" if s.head & 1 == 0 else "</>: bend  A: lay",
+                           True)
         else:
             self.step = S_HAND
         self.clamp_sel()
@@ -447,7 +455,10 @@ class Play:
         ui.pline(0, "%s: %d dice" % (self.game.name(s.seat), s.dice_left), YELLOW)
         ui.pline(4, "Track ahead: %d" % s.ahead())
         num, den = s.build_risk()
-        ui.pline(5, risk_text(num, den), risk_colour(num, den))
+        ui.pline(5, risk_text(num, den, "Derail"), risk_colour(num, den))
+        hit = s.broken_risk()  # a broken card ahead costs a penalty card too (§5)
+        if hit is not None:
+            ui.pline(6, risk_text(hit[0], hit[1], "Broken card"), risk_colour(hit[0], hit[1]))
         view.draw_dice()
         ui.show(ui.play, True)
         self.app.leds.dice(self.dice, self.dice_total)
@@ -811,9 +822,19 @@ class Play:
             self.view.toast("START: menu")
 
     def key_bend(self, k):
+        # The D-pad says where on the screen the track turns to (the way the curve's open end
+        # will point), not left or right of the loco: heading south, LEFT turns it west, which
+        # is the loco's right (§2). The two keys along the track, which no curve turns to,
+        # take the other bend.
         s = self.game.state
-        if k == K_LEFT or k == K_RIGHT:
-            want = A_BEND_L if k == K_LEFT else A_BEND_R
+        if K_RIGHT <= k <= K_LEFT:
+            to = _KEY_HEADING[k - K_RIGHT]
+            if to == (s.head + TURN[BEND_L]) & 3:
+                want = A_BEND_L
+            elif to == (s.head + TURN[BEND_R]) & 3:
+                want = A_BEND_R
+            else:
+                want = A_BEND_R if self.bend == A_BEND_L else A_BEND_L
             if s.is_legal(want):
                 self.bend = want
                 self.view.draw()

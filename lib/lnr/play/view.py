@@ -14,12 +14,14 @@ from adafruit_ticks import ticks_add, ticks_diff, ticks_less
 from engine.cards import KIND, VALUE, KIND_CHAOS
 from engine.risk import permille
 from engine.state import (
-    A_BEND_L, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_RIVAL,
-    MODE_TABLE, CHALLENGE_DERAILS,
+    A_BEND_L, A_LAY, A_CHAOS, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE,
+    MODE_RIVAL, MODE_TABLE, CHALLENGE_DERAILS,
 )
 from lnr import sprites
 from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
-from lnr.ui import fit, HAND_N, SIDE_W, MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.ui import (
+    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN, CYAN,
+)
 
 try:
     from micropython import const
@@ -52,16 +54,22 @@ BTN_DONE = const(2)
 
 
 def risk_text(num, den, label="Risk"):
-    """Returns e.g. "Risk 12%", "Lay <1%", "Roll>99%" for a derailment chance num/den, named
-    by `label` (at most 4 characters: a side line holds 8). A build can always roll no wheel,
-    so the chance is never 1: one that rounds to 100% says ">99%"."""
+    """Returns e.g. "Risk 12%", "Lay <1%", "Roll >99%" for a chance num/den (of derailing, or
+    of entering a broken card), named by `label`. A build can always roll no wheel, so the
+    chance is never 1: one that rounds to 100% says ">99%". A side line holds 8 characters:
+    short() fits it there."""
     pm = permille(num, den)
     pct = (pm + 5) // 10
     if num and not pct:
         return label + " <1%"
     if pct > 99 and num < den:
-        return label + ">99%"
+        return label + " >99%"
     return "%s %d%%" % (label, pct)
+
+
+def short(text):
+    """Returns risk_text()'s `text` in a side line's 8 characters: "Roll >99%" as "Roll>99%"."""
+    return text if len(text) <= SIDE_W else text.replace(" ", "", 1)
 
 
 def risk_colour(num, den):
@@ -70,10 +78,17 @@ def risk_colour(num, den):
 
 
 def side_text(label, value):
-    """Returns a side line: `label` at the left, `value` (a str) at the right of 8 characters
-    ("Score 12", "Score123")."""
+    """Returns a side line: `label` at the left, `value` (a str) at the right of 8 characters,
+    a space at least between them, the label cut for it ("Score 12", "Scor 123")."""
     gap = SIDE_W - len(label) - len(value)
-    return label + fit("", gap if gap > 0 else 0) + value
+    if gap < 1:
+        label = label[:SIDE_W - 1 - len(value)]
+        gap = 1
+    return label + fit("", gap) + value
+
+
+# The hand's ends (lnr/ui.py more): "<" where cards lie off its left, ">" off its right.
+_MORE = ("", "<", fit("", LINE_W - 1) + ">", "<" + fit("", LINE_W - 2) + ">")
 
 
 class View:
@@ -208,7 +223,25 @@ class View:
                 bottom = card_bottom(cards[j])
             hand[i, 0] = top
             hand[i, 1] = bottom
-        show = p.game.human(p.game.state.seat) and not hidden and (
+        # A card that can't be played now is veiled while the player chooses (§2, §4).
+        s = p.game.state
+        mine = p.game.human(s.seat) and not hidden and (
+            s.phase == P_TURN or s.phase == P_BUILD or s.phase == P_CHAOS)
+        veil = ui.veil
+        for i in range(HAND_N):
+            j = p.hoff + i
+            t = sprites.T_NONE
+            if mine and j < n:
+                c = cards[j]
+                if not s.is_legal((A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c):
+                    t = sprites.T_VEIL
+            veil[i, 0] = t
+            veil[i, 1] = t
+        off = 0
+        if not hidden:
+            off = (1 if p.hoff > 0 else 0) + (2 if p.slots() > p.hoff + HAND_N else 0)
+        ui.put(ui.more, _MORE[off], RED)
+        show = p.game.human(s.seat) and not hidden and (
             p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
         ui.cursor.hidden = not show
         ui.cursor.x = 16 * (p.sel - p.hoff)
@@ -241,7 +274,6 @@ class View:
         else:
             ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
         ui.put(side[4], side_text("Deck", str(len(s.deck))), WHITE if s.deck else RED)
-        ui.put(side[5], side_text("End", str(VALUE[s.track[-1]])))
         if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
             # the hand scrolls: its count, which line 3 shows in the other modes
             ui.put(side[6], side_text("Hand", str(n)), CYAN)
@@ -294,24 +326,33 @@ class View:
         leds = self.app.leds
         risk = None
         label = "Roll"
+        card = -1
         if p.game.human(s.seat) and p.step != S_HANDOFF:
             c = p.selected()
             if s.phase == P_BEND:
-                risk = s.build_risk(s.pending)
+                card = s.pending
                 label = "Add" if s.build_sum else "Lay"
             elif (s.phase == P_TURN or s.phase == P_BUILD) and c >= 0 and KIND[c] != KIND_CHAOS \
                     and s.is_legal(A_LAY + c):
-                risk = s.build_risk(c)
+                card = c
                 label = "Lay" if s.phase == P_TURN else "Add"
-            elif s.phase == P_BUILD or s.phase == P_DICE:
-                risk = s.build_risk()
+            if card >= 0 or s.phase == P_BUILD or s.phase == P_DICE:
+                risk = s.build_risk(card)
+        # Beside the chance of derailing, the chance of entering a broken card (1 penalty card
+        # each, §5) on the line of the track's end, whose value the map shows too.
+        hit = s.broken_risk(card) if risk is not None else None
+        if hit is None:
+            ui.put(ui.side[5], side_text("End", str(VALUE[s.track[-1]])))
+        else:
+            ui.put(ui.side[5], short(risk_text(hit[0], hit[1], "Brkn")),
+                   risk_colour(hit[0], hit[1]))
         if risk is None:
             ui.put(line, "")
             if p.step != S_ROLL:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
-        ui.put(line, risk_text(num, den, label), risk_colour(num, den))
+        ui.put(line, short(risk_text(num, den, label)), risk_colour(num, den))
         leds.risk(permille(num, den))
 
     # ------------------------------------------------------------------ toast
