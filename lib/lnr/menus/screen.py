@@ -369,8 +369,8 @@ class Menus:
                 self.app.save_settings()  # a switch: the copies' code never loads here
             else:
                 self.title()
-        elif k == K_LEFT or k == K_RIGHT or k == K_A:
-            step = -1 if k == K_LEFT else 1
+        elif (k == K_LEFT or k == K_RIGHT or k == K_A) and self.mi < len(_SETTINGS) - 1:
+            step = -1 if k == K_LEFT else 1  # (the Back row changes nothing)
             if self.mi == 0:
                 st.brightness = (st.brightness + step) % 5
                 self.app.leds.set_brightness(st.brightness)
