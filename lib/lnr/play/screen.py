@@ -16,8 +16,11 @@ track's start one by one (§6). Then the penalties are put on the pile (the play
 order when it matters) and the result panel sums the action up. Every step plays its sound
 (lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
 keys pressed meanwhile are dropped, never kept for the player's turn (lnr/main.py), and B
-finishes it at once (skip()). The result panel of the action before the player's turn stays
-until their next key, which then acts as usual; before an opponent's action it stays HOLD_MS.
+finishes it at once (skip()). Every opponent's result (a build, a pass, a chaos discard) stays
+until the player's key: before the player's turn that key then acts as usual, before another
+opponent's turn A or B lets it play (S_INFO); the player's own result stays HOLD_MS before an
+opponent plays. A result's numbers are those the action left: the next seat's draw shows with
+the key that closes it (unseen()).
 
 The keys: the D-pad moves over the hand, A picks or confirms, B goes back (undoes a build
 before its dice roll), START opens the action menu, SELECT looks around. A build is composed on
@@ -78,6 +81,10 @@ class Play:
         self.panel = None  # the panel taking the keys (open_panel), its code loaded while up
         self.title = ""  # what the last turn did: the run's toast, the result panel's title
         self.actor = 0  # the seat whose action is shown
+        self.chaos_n = 0  # chaos cards the seat on turn discarded this turn (§4)
+        self.pairs = 0  # of them, those that combined with the pile's top (§6)
+        self.confirm = -1  # the lone chaos card whose discard would end the turn: A again
+        self.drew = -1  # the seat whose draw the result panel up does not count yet (§4)
         self.summary = False  # the result panel is up: the next key closes it, then acts
         self.quiet = False  # skip(): no sound while a run is hurried through
         self.undo = None  # the State at the start of the player's turn (B undoes a build)
@@ -120,7 +127,15 @@ class Play:
 
     def cards(self):
         v = self.viewer()
-        return self.game.state.hands[v] if v >= 0 else ()
+        if v < 0:
+            return ()
+        hand = self.game.state.hands[v]
+        return hand[:-1] if self.unseen(v) else hand
+
+    def unseen(self, seat):
+        """Returns True while the result panel is up and `seat`'s draw after it is not shown:
+        the hand, score and deck on screen are those the result sums up (its key shows it)."""
+        return self.summary and seat == self.drew
 
     def button(self):
         # The extra slot after the cards while a build waits for its roll or chaos cards
@@ -219,6 +234,11 @@ class Play:
                 self.start_roll()
             elif s.phase == P_ORDER:
                 self.order_auto()
+            elif self.summary and not g.human(self.actor) and g.humans():
+                # An opponent's result stays until the player's key (S_INFO: A or B goes on),
+                # so that the next opponent's turn never takes it away unseen.
+                self.step = S_INFO
+                view.draw()
             else:
                 if not self.summary:
                     self.plays()
@@ -299,9 +319,11 @@ class Play:
         runs = action == A_PASS or (s.is_rival(seat) and lays)
         if s.phase == P_TURN:
             self.title = self.describe(seat, action)
+            self.chaos_n = self.pairs = 0
         self.actor = seat
         keep = (s.cells[:], s.bends[:], s.loco) if runs else None
         box = len(s.box)
+        turn = s.turn
         s.apply(action)
         if g.human(seat):
             self.built.append(action)  # for a bend's cancel (see __init__)
@@ -310,9 +332,15 @@ class Play:
             if g.human(seat):
                 self.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
         elif action >= A_CHAOS:
-            self.sfx("combine" if len(s.box) > box + 1 else "lay")  # §6: both to the box
+            self.chaos_n += 1
+            if len(s.box) > box + 1:  # §6: both to the box
+                self.pairs += 1
+            self.sfx("combine" if len(s.box) > box + 1 else "lay")
         if runs:
             self.start_run(keep)
+            return
+        if not g.human(seat) and (s.turn != turn or s.is_terminal()):
+            self.show_result()  # an opponent's chaos discard ended its turn (§4, §8)
             return
         if not g.human(seat) and self.title:
             self.view.toast(self.title, True)  # an opponent's lay or chaos discard, said
@@ -460,6 +488,8 @@ class Play:
         s = g.state
         last = s.dice_left == 1
         keep = (s.cells[:], s.bends[:], s.loco) if last else None
+        v = s.build_value
+        n = s.build_sum // v if v else 0  # the cards laid (§4: all of one value)
         action = s.sample_chance(g.rng)
         s.apply(action)
         self.dice.append(action - A_ROLL0)
@@ -470,16 +500,21 @@ class Play:
             wheels = 0
             for d in self.dice:
                 wheels += d
-            self.title = "%s: %d wheel%s" % (g.name(self.actor), wheels,
-                                             "" if wheels == 1 else "s")
+            name = g.name(self.actor)
+            plural = "" if wheels == 1 else "s"
+            # The result names the build (22 characters), the run's toast the wheels (18).
+            laid = "a %d" % v if n == 1 else "%dx%d" % (n, v)
+            self.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
+            if len(self.title) > 22:
+                self.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
             self.dice = []
-            self.start_run(keep)
+            self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural))
         else:
             self.wait(S_ROLL, DIE_MS)
 
     # ------------------------------------------------------------------ the loco's run
 
-    def start_run(self, keep):
+    def start_run(self, keep, toast=None):
         """Shows the loco's run of the action just applied (see the module docstring); `keep`
         is (cells, bends, loco) from before it, for the penalty cards it took off the track's
         start."""
@@ -501,7 +536,7 @@ class Play:
         self.blink = 0
         self.summary = False
         self.ui.show(self.ui.play)  # the result panel never hides the map during a run
-        self.view.toast(self.title, True)
+        self.view.toast(toast or self.title, True)
         self.wait(S_RUN, STEP_MS)
         self.view.draw()
 
@@ -557,40 +592,43 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action (docs/rules.md §5, §6) in the result panel, with every seat's
-        numbers in a table or rival game, then goes on (the panel stays: see advance())."""
+        """Sums up the action (docs/rules.md §4, §5, §6) in the result panel, with every seat's
+        numbers in a table or rival game as the action left them (before the next seat's
+        draw), then goes on (the panel stays: see advance())."""
         g = self.game
         s = g.state
         ui = self.ui
         ui.clear_panel()
         ui.pline(0, self.title, YELLOW)
-        moved = s.moved
-        text = "Loco +%d" % moved if moved else "Loco stays"
-        if s.derail_left and s.hits:
-            text = "+%d broken x%d DERAILED" % (moved, s.hits)
-        elif s.derail_left:
-            text += ", DERAILED!"
-        elif s.hits:
-            text += ", broken x%d" % s.hits
-        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
-        text = "No penalty"
-        if s.earned:
-            text = "Penalty %d" % s.earned
-            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
-                text += ", %d taken" % s.taken
-        ui.pline(2, text)
+        if self.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
+            ui.pline(1, "Discarded %d chaos" % self.chaos_n)
+            n = self.pairs
+            ui.pline(2, "%d pair%s to the box" % (n, "" if n == 1 else "s") if n else
+                     "No penalty")
+        else:
+            self.loco_lines()
+        # The next seat has drawn (§4): what the action left is its numbers without that card.
+        drew = -1
+        if not s.is_terminal() and s.phase == P_TURN and s.turn == self.seen_turn + 1:
+            drew = s.seat
+        self.drew = drew
         last = ""
         if not s.deck and not s.is_terminal():
             last = "LAST TURN: " + g.name(s.seat)
         if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-            ui.pline(3, last, RED)
-            self.view.seats(4)
+            if not g.human(self.actor) and not g.human(s.seat) and g.humans():
+                last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
+            ui.pline(3, last, RED if not s.deck else GREEN)
+            self.view.seats(4, drew=drew)
         else:
             if s.mode == MODE_CHALLENGE and s.derail_left:
                 left = CHALLENGE_DERAILS - 1 - s.derails
                 ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
                          RED)
-            ui.pline(5, "Your score: %d" % s.score(0))
+            score = s.score(0)
+            if drew >= 0:
+                score -= VALUE[s.hands[0][-1]]
+            ui.pline(5, "Your score: %d" % score)
             ui.pline(6, last, RED)
         self.summary = True
         self.view.hide_toast()
@@ -598,6 +636,28 @@ class Play:
         ui.show(ui.play, True)
         self.app.dirty = True
         self.advance()
+
+    def loco_lines(self):
+        # The loco's move and the penalty it cost, spelled out (§5, §6, D4).
+        s = self.game.state
+        ui = self.ui
+        moved = s.moved
+        text = "Loco +%d" % moved if moved else "Loco stays"
+        if s.derail_left:
+            text += ", DERAILED!"
+        elif s.hits:
+            text += ", %d broken card%s" % (s.hits, "" if s.hits == 1 else "s")
+            if len(text) > 22:  # the panel's width
+                text = text[:text.index(" card")]
+        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
+        text = "No penalty"
+        if s.earned:
+            text = "Penalty %d" % s.earned
+            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
+                text += ", %d taken" % s.taken
+            elif s.derail_left and s.hits:
+                text += " (%d broken)" % s.hits
+        ui.pline(2, text)
 
     # ------------------------------------------------------------------ penalty order
 
@@ -714,6 +774,8 @@ class Play:
         if self.summary and step == S_HAND:  # the last result goes; the key acts as usual
             self.summary = False
             self.ui.show(self.ui.play)
+            if self.drew >= 0:
+                self.view.draw()  # the card drawn since shows (unseen())
             self.app.dirty = True
         if step == S_HAND:
             self.key_hand(k)
@@ -724,10 +786,16 @@ class Play:
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
+                self.summary = False  # an opponent's result seen: the next one plays
                 self.ui.show(self.ui.play)
                 self.advance()
 
     def key_hand(self, k):
+        armed = self.confirm  # a chaos discard that ends the turn waits for A again
+        self.confirm = -1
+        if armed >= 0 and k != K_A:
+            self.view.hide_toast()
+            self.app.dirty = True
         if k == K_LEFT or k == K_RIGHT:
             n = self.slots()
             if n:
@@ -737,9 +805,10 @@ class Play:
                 self.view.draw_risk()
                 self.app.dirty = True
         elif k == K_A:
-            self.pick()
+            self.pick(armed)
         elif k == K_B:
-            self.back()
+            if armed < 0:
+                self.back()
         elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/play/actions.py)
             from lnr.play.actions import Actions
 
@@ -749,8 +818,10 @@ class Play:
 
             self.open_panel(Look(self), S_LOOK)
 
-    def pick(self):
-        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
+    def pick(self, armed=-1):
+        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop.
+        A discard that would end the turn (the hand's last chaos card at the turn's start,
+        §4) asks first: `armed` is the card the A before asked about."""
         s = self.game.state
         btn = self.button()
         if btn and self.sel == len(self.cards()):
@@ -774,6 +845,10 @@ class Play:
             drop("lnr.play.refusal")
             return
         if action >= A_CHAOS:
+            if s.phase == P_TURN and armed != c and self.chaos_in_hand() == 1:
+                self.confirm = c  # one press never ends the turn unasked (B: keep it)
+                self.view.toast("A ends turn  B: no", True)
+                return
             self.act(action)
             if self.game.state.phase != P_CHAOS and self.step == S_HAND:
                 self.view.toast("Chaos %d discarded" % VALUE[c])
@@ -782,6 +857,13 @@ class Play:
             self.before = len(self.built)  # B in the bend step goes back to here
         self.act(action)
         self.build_help()
+
+    def chaos_in_hand(self):
+        n = 0
+        for c in self.cards():
+            if KIND[c] == KIND_CHAOS:
+                n += 1
+        return n
 
     def roll(self):
         """Ends the build and rolls its dice (the action menu's Build once it has begun)."""

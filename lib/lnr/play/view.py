@@ -222,10 +222,15 @@ class View:
         ui = self.ui
         side = ui.side
         me = p.viewer()
+        deck = len(s.deck)
         if me >= 0:
             pile = s.piles[me]
+            score = s.score(me)
+            if p.unseen(me):  # the result's numbers: before the draw (lnr/play/screen.py)
+                score -= VALUE[s.hands[me][-1]]
+                deck += 1
             ui.put(side[0], self.seat_name(me), GREEN)
-            ui.put(side[1], side_text("Score", str(s.score(me))))
+            ui.put(side[1], side_text("Score", str(score)))
             ui.put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"))
         else:
             ui.put(side[0], "")
@@ -240,7 +245,7 @@ class View:
             ui.put(side[3], side_text("Rival", str(s.score(0))), RED)
         else:
             ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
-        ui.put(side[4], side_text("Deck", str(len(s.deck))), WHITE if s.deck else RED)
+        ui.put(side[4], side_text("Deck", str(deck)), WHITE if deck else RED)
         ui.put(side[5], side_text("End", str(VALUE[s.track[-1]])))
         if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
             # the hand scrolls: its count, which line 3 shows in the other modes
@@ -258,9 +263,11 @@ class View:
             return name + " you"
         return name
 
-    def seats(self, line, colour=GREY):
+    def seats(self, line, colour=GREY, drew=-1):
         """Writes the seats board into the panel from `line` (3 lines): every seat's score,
-        cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
+        cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table;
+        `drew`: the seat whose turn's draw (§4) is not counted yet (a result's numbers are
+        those the action left). The rival holds no hand (§8): the card it draws is played."""
         g = self.play.game
         s = g.state
         ui = self.ui
@@ -269,8 +276,15 @@ class View:
         k = line + 1
         for seat in range(s.players):
             pile = s.piles[seat]
-            text = "%s %d/%d/%s" % (g.name(seat), s.score(seat), len(s.hands[seat]),
-                                    str(VALUE[pile[-1]]) if pile else "-")
+            hand = s.hands[seat]
+            score = s.score(seat)
+            n = len(hand)
+            if s.is_rival(seat):
+                n = 0
+            elif seat == drew:
+                score -= VALUE[hand[-1]]
+                n -= 1
+            text = "%s %d/%d/%s" % (g.name(seat), score, n, str(VALUE[pile[-1]]) if pile else "-")
             if s.mode != MODE_TABLE:  # the rival's game: a seat a line
                 ui.pline(k, text, RED if s.is_rival(seat) else WHITE)
                 k += 1
