@@ -288,7 +288,7 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     # write to the NVM after the error.
     from lnr.play import screen as play
 
-    def boom(self):
+    def boom(self, *args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(play.Play, "pick", boom)

@@ -35,7 +35,7 @@ from adafruit_ticks import ticks_add, ticks_less
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, KIND_BROKEN, card_name
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
-    P_ORDER, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
+    P_ORDER, P_BUILD, P_CHAOS, P_DICE,
 )
 from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
@@ -44,7 +44,7 @@ from lnr.play.view import (
     S_HOLD, S_THINK, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
 )
 from lnr.screens import W_OVER, W_THINK, W_HINT
-from lnr.ui import HAND_N, WHITE, YELLOW, RED, GREEN
+from lnr.ui import HAND_N, YELLOW, RED, GREEN
 
 try:
     from micropython import const
@@ -592,72 +592,21 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action (docs/rules.md §4, §5, §6) in the result panel, with every seat's
-        numbers in a table or rival game as the action left them (before the next seat's
-        draw), then goes on (the panel stays: see advance())."""
-        g = self.game
-        s = g.state
-        ui = self.ui
-        ui.clear_panel()
-        ui.pline(0, self.title, YELLOW)
-        if self.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
-            ui.pline(1, "Discarded %d chaos" % self.chaos_n)
-            n = self.pairs
-            ui.pline(2, "%d pair%s to the box" % (n, "" if n == 1 else "s") if n else
-                     "No penalty")
-        else:
-            self.loco_lines()
-        # The next seat has drawn (§4): what the action left is its numbers without that card.
-        drew = -1
-        if not s.is_terminal() and s.phase == P_TURN and s.turn == self.seen_turn + 1:
-            drew = s.seat
-        self.drew = drew
-        last = ""
-        if not s.deck and not s.is_terminal():
-            last = "LAST TURN: " + g.name(s.seat)
-        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-            if not g.human(self.actor) and not g.human(s.seat) and g.humans():
-                last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
-            ui.pline(3, last, RED if not s.deck else GREEN)
-            self.view.seats(4, drew=drew)
-        else:
-            if s.mode == MODE_CHALLENGE and s.derail_left:
-                left = CHALLENGE_DERAILS - 1 - s.derails
-                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
-                         RED)
-            score = s.score(0)
-            if drew >= 0:
-                score -= VALUE[s.hands[0][-1]]
-            ui.pline(5, "Your score: %d" % score)
-            ui.pline(6, last, RED)
+        """Sums up the action in the result panel (lnr/play/result.py, loaded for the moment it
+        is written and dropped: its code is not in RAM while the game is played, docs/memory.md),
+        then goes on (the panel stays: see advance())."""
+        from lnr.play import result
+
+        self.drew = result.write(self)
+        result = None
+        drop("lnr.play.result")
         self.summary = True
         self.view.hide_toast()
         self.view.draw()
+        ui = self.ui
         ui.show(ui.play, True)
         self.app.dirty = True
         self.advance()
-
-    def loco_lines(self):
-        # The loco's move and the penalty it cost, spelled out (§5, §6, D4).
-        s = self.game.state
-        ui = self.ui
-        moved = s.moved
-        text = "Loco +%d" % moved if moved else "Loco stays"
-        if s.derail_left:
-            text += ", DERAILED!"
-        elif s.hits:
-            text += ", %d broken card%s" % (s.hits, "" if s.hits == 1 else "s")
-            if len(text) > 22:  # the panel's width
-                text = text[:text.index(" card")]
-        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
-        text = "No penalty"
-        if s.earned:
-            text = "Penalty %d" % s.earned
-            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
-                text += ", %d taken" % s.taken
-            elif s.derail_left and s.hits:
-                text += " (%d broken)" % s.hits
-        ui.pline(2, text)
 
     # ------------------------------------------------------------------ penalty order
 
