@@ -27,7 +27,7 @@ PLAY = ("lnr.play.screen", "lnr.play.view", "lnr.play.mapview")
 MOMENTARY = ("lnr.saves", "lnr.copies", "lnr.image", "lnr.switch", "lnr.play.think",
              "lnr.play.hint", "lnr.menus.howto",
              "lnr.make", "lnr.powerup", "engine.codec", "engine.crc", "engine.explain", "lnr.lastgames",
-             "engine.order", "lnr.play.result")
+             "engine.order")
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
              "START", "UP", "A", "WAIT*5", "A"]

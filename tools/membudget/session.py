@@ -43,7 +43,6 @@ MOMENTARY = {
     "lnr.play.refusal": "why a card cannot be picked: its toast, the action menu's Build line",
     "lnr.play.penalty": "the penalty order panel, while it is up",
     "lnr.play.look": "looking around the track (SELECT), while it lasts",
-    "lnr.play.result": "each result panel written",
 }
 
 

@@ -16,11 +16,7 @@ track's start one by one (§6). Then the penalties are put on the pile (the play
 order when it matters) and the result panel sums the action up. Every step plays its sound
 (lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
 keys pressed meanwhile are dropped, never kept for the player's turn (lnr/main.py), and B
-finishes it at once (skip()). Every opponent's result (a build, a pass, a chaos discard) stays
-until the player's key: before the player's turn that key then acts as usual, before another
-opponent's turn A or B lets it play (S_INFO); the player's own result stays HOLD_MS before an
-opponent plays. A result's numbers are those the action left: the next seat's draw shows with
-the key that closes it (unseen()).
+finishes it at once (skip()). An opponent's result stays until the player's key (see advance()).
 
 The keys: the D-pad moves over the hand, A picks or confirms, B goes back (undoes a build
 before its dice roll), START opens the action menu, SELECT looks around. A build is composed on
@@ -133,8 +129,8 @@ class Play:
         return hand[:-1] if self.unseen(v) else hand
 
     def unseen(self, seat):
-        """Returns True while the result panel is up and `seat`'s draw after it is not shown:
-        the hand, score and deck on screen are those the result sums up (its key shows it)."""
+        # True while the result panel is up and `seat`'s draw after it is not shown: the hand,
+        # score and deck on screen are those the result sums up (its key shows the draw).
         return self.summary and seat == self.drew
 
     def button(self):
@@ -592,14 +588,8 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action in the result panel (lnr/play/result.py, loaded for the moment it
-        is written and dropped: its code is not in RAM while the game is played, docs/memory.md),
-        then goes on (the panel stays: see advance())."""
-        from lnr.play import result
-
-        self.drew = result.write(self)
-        result = None
-        drop("lnr.play.result")
+        """Sums up the action in the result panel (View.result), then goes on."""
+        self.drew = self.view.result()
         self.summary = True
         self.view.hide_toast()
         self.view.draw()
@@ -768,9 +758,9 @@ class Play:
             self.open_panel(Look(self), S_LOOK)
 
     def pick(self, armed=-1):
-        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop.
-        A discard that would end the turn (the hand's last chaos card at the turn's start,
-        §4) asks first: `armed` is the card the A before asked about."""
+        """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
+        # A discard that would end the turn (the hand's last chaos card at the turn's start,
+        # §4) asks first: `armed` is the card the A before asked about.
         s = self.game.state
         btn = self.button()
         if btn and self.sel == len(self.cards()):
