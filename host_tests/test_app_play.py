@@ -154,7 +154,11 @@ def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
     # The turn is over as the engine ends it (the one penalty card piled), no key needed.
     m.pass_turn()
     assert r.app.game.state == m.state
-    assert text(r.app.ui.side[1]) == side_text("Score", str(m.state.score(0)))
+    # Beside the result, the score it sums up: before the next turn's draw (issue 24 finding 9).
+    s = m.state
+    assert text(r.app.ui.side[1]) == side_text("Score", str(s.score(0) - VALUE[s.hands[0][-1]]))
+    r = run(m.keys + ["RIGHT", SETTLE], seed)  # the key shows the card drawn
+    assert text(r.app.ui.side[1]) == side_text("Score", str(s.score(0)))
 
 
 def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
@@ -462,7 +466,7 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     r = run(m.keys[:m.result_at] + [SETTLE], seed)
     s = r.app.game.state
     assert s.hits == 1
-    assert text(r.app.ui.plines[1]) == "Loco +1, broken x1"
+    assert text(r.app.ui.plines[1]) == "Loco +1, 1 broken card"  # issue 24 finding 9
     assert count(r, line_box(1), RED) > 30
     assert (rgb(L.AMBER),) * 5 in r.leds
 

@@ -255,6 +255,20 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
     assert frame[0] != rgb(L.OFF) and frame[1:] == (rgb(L.OFF),) * 4
 
 
+def test_left_right_on_the_settings_back_row_change_nothing():
+    # Issue 24 finding 3: LEFT/RIGHT on the Back row toggled Sound (the row above it). Sound
+    # stays as it was, and leaving writes nothing (no setting changed).
+    keys = ["DOWN", "DOWN", "A", "DOWN", "DOWN", "DOWN", "DOWN"]  # Settings, on Back
+    r = run(keys + ["LEFT", SETTLE])
+    assert r.app.screen == SC_SETTINGS
+    lines = texts(r.app.menus.labels.lines)
+    sound = [x for x in lines if "Sound" in x]
+    assert len(sound) == 1 and sound[0].endswith(" on"), lines
+    assert r.app.store.sound == 1
+    r = run(keys + ["RIGHT", "LEFT", "RIGHT", "B", SETTLE])
+    assert r.nvm_writes == 0 and r.app.store.sound == 1
+
+
 def test_how_to_play_pages_turn_and_fit_the_screen():
     from lnr.menus.howto import PAGES
 
@@ -274,7 +288,7 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     # write to the NVM after the error.
     from lnr.play import screen as play
 
-    def boom(self):
+    def boom(self, *args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(play.Play, "pick", boom)

@@ -472,8 +472,11 @@ def test_every_seats_score_cards_and_pile_top_show_after_an_opponents_move():
     assert lines[4] == "Seats: score/hand/pile"
     for seat in range(s.players):
         pile = s.piles[seat]
-        want = "P%d %d/%d/%s" % (seat + 1, s.score(seat), len(s.hands[seat]),
-                                 pile and str(VALUE[pile[-1]]) or "-")
+        hand = s.hands[seat]
+        # Issue 24 finding 9: the numbers the move left, before the next seat's draw (§4).
+        drawn = 1 if seat == s.seat else 0
+        want = "P%d %d/%d/%s" % (seat + 1, s.score(seat) - drawn * VALUE[hand[-1]],
+                                 len(hand) - drawn, pile and str(VALUE[pile[-1]]) or "-")
         assert any(want in line for line in lines[5:7]), (want, lines)
     r = run(m.keys + ["SELECT", SETTLE], seed)
     lines = texts(r.app.ui.plines)
@@ -492,9 +495,11 @@ def test_the_last_turn_of_the_game_is_announced():
     assert not m.state.is_terminal()
     r = run(m.keys + [SETTLE], seed)
     assert "LAST TURN" in texts(r.app.ui.plines)[6]
-    assert line_ink(r.app.ui.side[4]) == RED  # the empty deck
+    # Beside the result, the deck as the action left it: its last card (issue 24 finding 9).
+    assert text(r.app.ui.side[4]) == "Deck   1"
     r = run(m.keys + ["RIGHT", SETTLE], seed)  # the panel goes: the toast says it too
     assert text(r.app.ui.toast) == "Your last turn!" and not r.app.ui.toast.hidden
+    assert line_ink(r.app.ui.side[4]) == RED  # the empty deck, the card drawn
     # At a table, the seat whose turn is the last is named.
     m = Model(MODE_TABLE, 6)
     while len(m.state.deck) > 1 and not m.state.is_terminal():

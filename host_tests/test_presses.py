@@ -20,7 +20,9 @@ def test_a_pass_and_a_one_card_build_take_two_presses_an_opponents_turn_none():
     assert found[presses.STRAIGHT][1] <= 2  # A lays it, A rolls
     assert found[presses.CURVE_TWO][1] <= 3  # the bend is a choice: one press more
     assert found[presses.RIVAL][1] == 0
-    assert found[presses.BOT][1] == 0
+    # A bot's result waits for A when another bot plays next (issue 24): at a 3-seat table
+    # one press for the two bots' turns, never more than one a turn.
+    assert 0 < found[presses.BOT][1] <= 1
     assert len(found[presses.BOT][2]) > 20  # counted over many turns
     # The keys counted play the app to the State the model says.
     for kind in (presses.PASS, presses.STRAIGHT, presses.CURVE_TWO, presses.CURVE_ONE):
@@ -42,6 +44,6 @@ def test_the_tool_prints_the_counts_and_a_whole_games_time():
             what, n = line[2:44].strip(), line[44:51].strip()
             counts[what] = n
     assert counts[presses.PASS] == "2" and counts[presses.STRAIGHT] == "2"
-    assert counts[presses.RIVAL] == "0" and counts[presses.BOT] == "0"
+    assert counts[presses.RIVAL] == "0" and 0 < float(counts[presses.BOT]) <= 1
     assert lines[-1].startswith("whole solo game (seed 8, title to game over): ")
     assert lines[-1].endswith(" s")

@@ -28,7 +28,7 @@ from engine.cards import SHAPE, SHAPE_CURVE, KIND, KIND_CHAOS  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import (  # noqa: E402
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_BEND, P_BUILD, P_DICE,
-    P_ORDER, MODE_TABLE,
+    P_ORDER, P_TURN, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
 from lnr.switch import new_game  # noqa: E402
@@ -81,6 +81,7 @@ class Model:
         self.order_at = -1
         self.roll_at = -1
         self.summary = False  # the app's result panel is up (the next key closes it)
+        self.theirs = False  # that result is an opponent's: it waits for a key (A)
         self.ended = False
         self.derails = 0  # the player's own derailments (the State counts every seat's)
         self.keys = ["A"] + ["DOWN"] * mode + ["A"]  # title: New game; modes: the mode
@@ -117,7 +118,7 @@ class Model:
     def press(self, *keys):
         """The player presses `keys` (the first closes a result panel left up)."""
         self.keys += keys
-        self.summary = False
+        self.summary = self.theirs = False
 
     def pass_turn(self):
         """The player passes (START, Pass); a pass that is all they can do plays on its own."""
@@ -126,7 +127,7 @@ class Model:
             self.press("START", "A")
             n = 0
         else:  # as an opponent's step: after the last result's hold
-            n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
+            n = self._next_step()
         s.apply(A_PASS)
         self.keys.append(wait(n + run_frames(s)))
         self.finish()
@@ -157,9 +158,12 @@ class Model:
         self.finish()
 
     def chaos(self, card):
-        """The player discards chaos `card` with A; if more chaos stays in hand, stops."""
+        """The player discards chaos `card` with A (and A again where that ends the turn: the
+        hand's last chaos card at the turn's start); if more chaos stays in hand, stops."""
         s = self.state
         self.press(*(["RIGHT"] * s.hands[s.seat].index(card) + ["A"]))
+        if s.phase == P_TURN and sum(KIND[c] == KIND_CHAOS for c in s.hands[s.seat]) == 1:
+            self.keys.append("A")
         s.apply(A_CHAOS + card)
         self.opponents()
 
@@ -175,6 +179,7 @@ class Model:
                 s.apply(A_PILE + c)
         self.result_at = len(self.keys)
         self.summary = True
+        self.theirs = False
         self.opponents()
 
     def opponents(self):
@@ -192,23 +197,36 @@ class Model:
                 self._moved(n + run_frames(s))
                 continue
             rival = s.is_rival(s.seat)
-            n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
-            self.summary = False
+            n = self._next_step()
             a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
             runs = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
                 A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
+            turn = s.turn
             s.apply(a)
             if runs:
                 self._moved(n + run_frames(s))
             else:  # a lay (its dice, if it was the last, roll next), a chaos discard
                 self.keys.append(wait(n))
+                if s.turn != turn or s.is_terminal():  # a chaos discard ended the turn
+                    self.summary = self.theirs = True
         if s.is_terminal():
             if not self.ended:  # the last result shows END_MS, then the game over
                 self.ended = True
                 self.keys.append(wait(frames(END_MS)))
         elif g.humans() > 1:
             self.keys.append("A")  # the hot-seat panel
-            self.summary = False
+            self.summary = self.theirs = False
+
+    def _next_step(self):
+        # The frames before the next step on a timer: an opponent's result waits for A (at a
+        # table with people or against the rival), the player's own for HOLD_MS.
+        if self.summary and self.theirs and self.game.humans():
+            self.keys.append("A")
+            n = frames(AUTO_MS)
+        else:
+            n = frames(HOLD_MS) + frames(AUTO_MS) if self.summary else frames(AUTO_MS)
+        self.summary = self.theirs = False
+        return n
 
     def _moved(self, n):
         # An opponent's run shown (n frames), its penalty cards piled, its result up.
@@ -217,7 +235,7 @@ class Model:
         self.keys.append(wait(n))
         while s.phase == P_ORDER:
             s.apply(s.rival_action() if s.is_rival(s.seat) else g.bot(s.seat)(s, g.bot_rng))
-        self.summary = True
+        self.summary = self.theirs = True
 
     def play_simple(self, turns=10 ** 6, max_risk=350):
         """Plays like a cautious person for `turns` of the player's turns or to the end: a

@@ -146,10 +146,14 @@ class Menus:
             self.app.ui.deco_loco[0, 0] = sprites.T_NONE
             lines = wrap(self.app.message, LINE_W)
             for i in range(len(lines)):
-                if i < 2:
+                if i < 7:
                     self.labels.line(i, lines[i], GREEN if self.app.message_ok else RED)
             self.app.message = None
             self.app.message_ok = False
+            if len(lines) > 2:  # the whole of it, before the menu (a key shows the menu)
+                self.labels.line(7, "A: ok", GREY)
+                self.items = []
+                return
         self.labels.line(7, "A: choose", GREY)
         if at in items:
             self.mi = items.index(at)
@@ -157,7 +161,9 @@ class Menus:
         gc.collect()
 
     def _key_title(self, k):
-        if self._cursor(k):
+        if not self.items:  # a long message was up (title()): now the menu
+            self.title()
+        elif self._cursor(k):
             self._menu(self.items, 2)
         elif k == K_A or k == K_START:
             item = self.items[self.mi]
@@ -185,8 +191,9 @@ class Menus:
         items = list(games.MODE_TITLES)
         items.append(seed_text(self.typed))
         self._menu(items, 1)
-        if self.app.store.saved is not None:  # finish_game drops it (storage.py)
-            self.labels.line(0, "Finishing drops your save", GREY)
+        # A new game's end drops the saved game and its Save & quit replaces it (storage.py).
+        if self.app.store.saved is not None:
+            self.labels.line(0, "Replaces your saved game", GREY)
         if self.digit >= 0:  # a caret under the digit being typed
             self.labels.line(6, " " * (_SEED_AT + self.digit) + "^", YELLOW)
             self.labels.line(7, "</>^v: digit  A: ok", GREY)
@@ -373,8 +380,8 @@ class Menus:
                 self.app.save_settings()  # a switch: the copies' code never loads here
             else:
                 self.title("Settings")
-        elif k == K_LEFT or k == K_RIGHT or k == K_A:
-            step = -1 if k == K_LEFT else 1
+        elif (k == K_LEFT or k == K_RIGHT or k == K_A) and self.mi < len(_SETTINGS) - 1:
+            step = -1 if k == K_LEFT else 1  # (the Back row changes nothing)
             if self.mi == 0:
                 st.brightness = (st.brightness + step) % 5
                 self.app.leds.set_brightness(st.brightness)

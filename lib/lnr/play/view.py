@@ -20,7 +20,7 @@ from engine.state import (
 from lnr import sprites
 from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
 from lnr.ui import (
-    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN, CYAN,
+    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, PANEL_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN,
 )
 
 try:
@@ -255,10 +255,15 @@ class View:
         ui = self.ui
         side = ui.side
         me = p.viewer()
+        deck = len(s.deck)
         if me >= 0:
             pile = s.piles[me]
+            score = s.score(me)
+            if p.unseen(me):  # the result's numbers: before the draw (lnr/play/screen.py)
+                score -= VALUE[s.hands[me][-1]]
+                deck += 1
             ui.put(side[0], self.seat_name(me), GREEN)
-            ui.put(side[1], side_text("Score", str(s.score(me))))
+            ui.put(side[1], side_text("Score", str(score)))
             ui.put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"))
         else:
             ui.put(side[0], "")
@@ -273,7 +278,7 @@ class View:
             ui.put(side[3], side_text("Rival", str(s.score(0))), RED)
         else:
             ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
-        ui.put(side[4], side_text("Deck", str(len(s.deck))), WHITE if s.deck else RED)
+        ui.put(side[4], side_text("Deck", str(deck)), WHITE if deck else RED)
         if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
             # the hand scrolls: its count, which line 3 shows in the other modes
             ui.put(side[6], side_text("Hand", str(n)), CYAN)
@@ -290,9 +295,11 @@ class View:
             return name + " you"
         return name
 
-    def seats(self, line, colour=GREY):
+    def seats(self, line, colour=GREY, drew=-1):
         """Writes the seats board into the panel from `line` (3 lines): every seat's score,
         cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
+        # `drew`: the seat whose draw (§4) is not counted yet (a result's numbers are those the
+        # action left). The rival holds no hand (§8): the card it draws is played at once.
         g = self.play.game
         s = g.state
         ui = self.ui
@@ -301,8 +308,15 @@ class View:
         k = line + 1
         for seat in range(s.players):
             pile = s.piles[seat]
-            text = "%s %d/%d/%s" % (g.name(seat), s.score(seat), len(s.hands[seat]),
-                                    str(VALUE[pile[-1]]) if pile else "-")
+            hand = s.hands[seat]
+            score = s.score(seat)
+            n = len(hand)
+            if s.is_rival(seat):
+                n = 0
+            elif seat == drew:
+                score -= VALUE[hand[-1]]
+                n -= 1
+            text = "%s %d/%d/%s" % (g.name(seat), score, n, str(VALUE[pile[-1]]) if pile else "-")
             if s.mode != MODE_TABLE:  # the rival's game: a seat a line
                 ui.pline(k, text, RED if s.is_rival(seat) else WHITE)
                 k += 1
@@ -314,6 +328,69 @@ class View:
                 row = text
         if row:
             ui.pline(k, row, WHITE)
+
+    def result(self):
+        """Returns the seat whose draw the result panel written does not count, or -1."""
+        # The action just ended, spelled out (docs/rules.md §4 to §6), every seat's numbers as
+        # it left them (lnr/play/screen.py unseen()).
+        play = self.play
+        g = play.game
+        s = g.state
+        ui = play.ui
+        ui.clear_panel()
+        ui.pline(0, play.title, YELLOW)
+        if play.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
+            ui.pline(1, "Discarded %d chaos" % play.chaos_n)
+            n = play.pairs
+            ui.pline(2, "%d pair%s to the box" % (n, "" if n == 1 else "s") if n else
+                     "No penalty")
+        else:
+            self.loco_lines(s)
+        # The next seat has drawn (§4): what the action left is its numbers without that card.
+        drew = -1
+        if not s.is_terminal() and s.phase == P_TURN and s.turn == play.seen_turn + 1:
+            drew = s.seat
+        last = ""
+        if not s.deck and not s.is_terminal():
+            last = "LAST TURN: " + g.name(s.seat)
+        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
+            if not g.human(play.actor) and not g.human(s.seat) and g.humans():
+                # this opponent's result waits for A before the next one plays (Play.advance)
+                last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
+            ui.pline(3, last, RED if not s.deck else GREEN)
+            self.seats(4, drew=drew)
+        else:
+            if s.mode == MODE_CHALLENGE and s.derail_left:
+                left = CHALLENGE_DERAILS - 1 - s.derails
+                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
+                         RED)
+            score = s.score(0)
+            if drew >= 0:
+                score -= VALUE[s.hands[0][-1]]
+            ui.pline(5, "Your score: %d" % score)
+            ui.pline(6, last, RED)
+        return drew
+
+    def loco_lines(self, s):
+        # The loco's move and the penalty it cost, spelled out (§5, §6, D4).
+        ui = self.ui
+        moved = s.moved
+        text = "Loco +%d" % moved if moved else "Loco stays"
+        if s.derail_left:
+            text += ", DERAILED!"
+        elif s.hits:
+            text += ", %d broken card%s" % (s.hits, "" if s.hits == 1 else "s")
+            if len(text) > PANEL_W:  # "Loco +12, 3 broken"
+                text = text[:text.index(" card")]
+        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
+        text = "No penalty"
+        if s.earned:
+            text = "Penalty %d" % s.earned
+            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
+                text += ", %d taken" % s.taken
+            elif s.derail_left and s.hits:
+                text += " (%d broken)" % s.hits
+        ui.pline(2, text)
 
     def draw_risk(self):
         # The derailment risk (state.build_risk, docs/rules.md §5), labelled with what it is
