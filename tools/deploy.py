@@ -206,12 +206,12 @@ def source_files(root=ROOT, libraries=None):
 # ---------------------------------------------------------------------------------------------
 # CircuitPython's mpy-cross
 
-# mpy-cross at its default level keeps each function's line numbers, so a traceback on the
-# board names the module, the function and the line of our sources. They cost the board about
-# 2.4 KB of code in RAM at the app's peak, and 2 KB of the smallest heap the session completes
-# under on CircuitPython's VM (86 KB with them, 84 KB at -O3 without them, when they were
-# measured): inside make cpcheck's 88 KB cap, so they stay.
-MPY_FLAGS = ()
+# -O3 leaves out each function's line numbers (and asserts, which the code never relies on): a
+# traceback on the board still names the module and the function of our sources, without the
+# line. Line numbers cost about 2.4 KB of code in RAM at the app's peak and 2 KB of the smallest
+# heap the session completes under on CircuitPython's VM (make cpcheck measured them; without
+# -O3 the session needs the whole 88 KB cap, with it the cap keeps a margin for what comes next).
+MPY_FLAGS = ("-O3",)
 
 
 class MpyCross:
