@@ -148,7 +148,7 @@ def start_state(record):
 def replay(record, observe=None):
     """Replays a record step by step; returns the final State, or raises RecordError at the
     first step that is malformed or illegal. `observe(state, action)`, if given, is called
-    before every step is applied (tools/review.py walks a game that way)."""
+    before every step is applied (tools/bots/review.py walks a game that way)."""
     state = start_state(record)
     if observe is not None:
         state = _Observed(state, observe)

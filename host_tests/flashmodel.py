@@ -24,7 +24,7 @@ reads depends on where the cut will come).
 """
 import random
 
-from tools.sync import make_save_file
+from tools.flash.sync import make_save_file
 
 SECTOR = 512  # a FAT sector = a block of the flash cache
 ERASE = 4096  # QSPI erase sector
@@ -544,7 +544,7 @@ class _Os:
 def format_volume(blocks, files=(), saves=True):
     """Returns the flash bytes of a fresh volume of `blocks` sectors holding `files`: (path,
     bytes) written in order, folders made as needed, then (if `saves`) the save file as
-    `make flash` makes it over USB serial (tools/deploy.py make_save_file(), through this
+    `make flash` makes it over USB serial (tools/flash/deploy.py make_save_file(), through this
     FatFs): a drive as `make flash` leaves it."""
     power = Power()
     flash = Qspi(b"\xff" * (blocks * SECTOR), power)

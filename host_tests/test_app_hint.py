@@ -9,13 +9,13 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, card_name  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
-from tools.screen_text import line_text, lines_text  # noqa: E402
+from tools.sim.screen_text import line_text, lines_text  # noqa: E402
 from lnr.play.view import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item

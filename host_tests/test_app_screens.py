@@ -8,10 +8,10 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, P_TURN  # noqa: E402
-from tools.screen_text import lines_text as texts  # noqa: E402
+from tools.sim.screen_text import lines_text as texts  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.screens import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
@@ -155,7 +155,7 @@ def test_rival_game_over_counts_a_win_or_a_loss():
 
 def test_challenge_lost_at_the_fourth_derailment_sets_no_record():
     # docs/rules.md §8 challenge: the 4th derailment ends the game, lost; finish_game gets won=False.
-    from tools.app_script import derailing_card
+    from tools.sim.app_script import derailing_card
 
     for seed in range(1, 300):
         m = Model(MODE_CHALLENGE, seed)

@@ -2,8 +2,8 @@
 key (the rival's chaos card, a table bot's turn before the next bot's), no turn ended by one
 press unasked, result lines a player can read, and the menus' notes true. Each test reads the
 screen as a player does (screen_text reads the text lines' tiles) through the headless
-simulator (tools/sim.py) driven by key scripts (tools/app_script.py); seeds are searched with
-the engine at test time.
+simulator (tools/sim/simulator.py) driven by key scripts (tools/sim/app_script.py); seeds are
+searched with the engine at test time.
 """
 import os
 import re
@@ -11,8 +11,8 @@ import re
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, chaos_card  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, chaos_card  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, VALUE  # noqa: E402
 from engine.state import P_CHAOS, P_TURN, MODE_RIVAL, MODE_SOLO, MODE_TABLE  # noqa: E402
 from screen_text import line_text as text, lines_text as texts  # noqa: E402

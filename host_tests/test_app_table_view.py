@@ -1,8 +1,8 @@
 """Issue 24, the table as the player sees it: what a player at a real table sees face up, on the
 screen or one press away (every card's value on the map, the cards the next penalties take),
-the screen's text read back as a player reads it (tools/sim.py --text), and the findings on
-the play screen and the menus, each with the test that would have caught it. Driven through
-the headless simulator (tools/sim.py) with the key scripts of tools/app_script.py.
+the screen's text read back as a player reads it (tools/sim/simulator.py --text), and the findings
+on the play screen and the menus, each with the test that would have caught it. Driven through
+the headless simulator (tools/sim/simulator.py) with the key scripts of tools/sim/app_script.py.
 """
 import os
 
@@ -11,9 +11,9 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, derailing_card  # noqa: E402
-from tools.screen_text import line_text, lines_text, screen_lines  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, derailing_card  # noqa: E402
+from tools.sim.screen_text import line_text, lines_text, screen_lines  # noqa: E402
 from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.risk import wheel_counts  # noqa: E402
@@ -94,7 +94,7 @@ def test_the_badges_are_legible_pixels_on_the_screen():
 
 def test_sim_text_writes_what_the_screen_shows_a_line_per_line(tmp_path, capsys):
     # Build item 4: the text on the final screen, one line per line of text shown, as the
-    # lines' tiles read back (tools/screen_text.py): here the side panel of a first turn.
+    # lines' tiles read back (tools/sim/screen_text.py): here the side panel of a first turn.
     seed = 3
     m = Model(MODE_SOLO, seed)
     out = tmp_path / "screen.txt"

@@ -9,8 +9,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import displayio  # noqa: E402
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.screen_text import line_ink, line_text  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.screen_text import line_ink, line_text  # noqa: E402
 from lnr.ui import WHITE, RED, GREEN  # noqa: E402
 
 # From the title into a solo game (START then opens the action menu).

@@ -19,8 +19,8 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, N_CARDS  # noqa: E402
 from engine.state import (  # noqa: E402
     A_CHAOS, A_LAY, A_PASS, P_BUILD, P_DICE, P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,

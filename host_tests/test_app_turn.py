@@ -1,6 +1,7 @@
 """Issue 11, a turn that plays like the table: what the player found, each with the test that
 would have caught it, and what was built on top (the move on the map, the opponents' numbers,
-fewer presses, the last turn announced), driven through the headless simulator (tools/sim.py).
+fewer presses, the last turn announced), driven through the headless simulator
+(tools/sim/simulator.py).
 
 Where a finding's situation can be reached with keys that both the old flow (a result panel that
 A or B closed) and this one (no such press) take, the keys are those: B closes an old result
@@ -14,14 +15,14 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, frames  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, frames  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
     A_LAY, A_PASS, P_BUILD, P_DICE, P_ORDER, P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE,
 )
-from tools.screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
+from tools.sim.screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_RUN, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
@@ -408,7 +409,7 @@ def test_the_loco_travels_card_by_card_and_the_map_stays_in_view():
 
 
 def _derails_taking_cards(m):
-    from tools.app_script import derailing_card
+    from tools.sim.app_script import derailing_card
 
     card = derailing_card(m)
     if card is None:

@@ -1,5 +1,5 @@
-"""tools/bundle.py, the release zip (`make bundle`), where it can go wrong: what it packs, the
-bytes it writes, and the files it must never replace. (That the zip holds the tree make flash
+"""tools/flash/bundle.py, the release zip (`make bundle`), where it can go wrong: what it packs,
+the bytes it writes, and the files it must never replace. (That the zip holds the tree make flash
 writes, built for real: test_readme.py, `make bundle`.)"""
 import subprocess
 import sys
@@ -12,11 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import bundle, deploy, sync  # noqa: E402
+from tools.flash import bundle, deploy, sync  # noqa: E402
 
 
 def run_bundle(*args):
-    return subprocess.run([sys.executable, "-m", "tools.bundle", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools.flash.bundle", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
 
 

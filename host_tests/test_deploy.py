@@ -1,5 +1,5 @@
-"""tools.deploy without a board: the device tree, .mpy compilation, folder targets, finding the
-board's port. (Flashing over serial: test_flash.py.)"""
+"""tools.flash.deploy without a board: the device tree, .mpy compilation, folder targets, finding
+the board's port. (Flashing over serial: test_flash.py.)"""
 
 import importlib.metadata
 import os
@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy, deploy_board, imports, sync  # noqa: E402
-from tools.deploy import DeployError  # noqa: E402
+from tools.flash import deploy, deploy_board, imports, sync  # noqa: E402
+from tools.flash.deploy import DeployError  # noqa: E402
 
 def source_root(tmp_path):
     """A checkout to build from: this repo's drive files (code.py, boot.py, lib/), engine/ and
@@ -61,12 +61,12 @@ def files_under(d):
 # ---- the tree --------------------------------------------------------------------------------
 
 def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
-    """`python -m tools.deploy --to DIR` in a fresh clone, exactly as the README says."""
+    """`python -m tools.flash --to DIR` in a fresh clone, exactly as the README says."""
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     out = tmp_path / "CIRCUITPY"
     out.mkdir()
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(out)], cwd=clone,
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(out)], cwd=clone,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     tree = files_under(out)
@@ -184,7 +184,7 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert libs and all(p.endswith(".mpy") for p in libs if p != "lib/lnr/sprites.bin")
     assert tree.files["lib/lnr/sprites.bin"] == (src / "lib" / "lnr" / "sprites.bin").read_bytes()
     # Compiled from the build's text: our modules with the constants they share folded
-    # (tools/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
+    # (tools/flash/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
     # as they are.
     sources = deploy.build(src, None)
     assert tree.files["lib/engine/ai.mpy"] == b"C\x06" + sources.files["lib/engine/ai.py"]
@@ -320,7 +320,7 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     assert sorted(plan.remove) == ["lib/engine/gone.py", "lib/engine/old/x.py",
                                    "lib/neopixel.mpy"]
     on_drive = files_under(drive)
-    # The user's setting stays, the pystack's size is added (tools/pystack.py).
+    # The user's setting stays, the pystack's size is added (tools/vm/pystack.py).
     assert on_drive.pop("settings.toml").decode().splitlines() == [
         "CIRCUITPY_WEB_API_PASSWORD = 'x'",
         "# Lok'n'Roll needs this much of Python's stack (make flash sets it)",

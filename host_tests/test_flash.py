@@ -1,6 +1,6 @@
-"""End-to-end flashing without hardware: the real mpremote client (inside tools.deploy, and the
-stock `mpremote` command) talks through a pseudo-terminal to tools/fakeboard.py, which speaks
-CircuitPython's supervisor and raw REPL and runs what it is sent on the real MicroPython VM
+"""End-to-end flashing without hardware: the real mpremote client (inside tools.flash.deploy, and
+the stock `mpremote` command) talks through a pseudo-terminal to tools/flash/fakeboard.py, which
+speaks CircuitPython's supervisor and raw REPL and runs what it is sent on the real MicroPython VM
 over a folder standing for CIRCUITPY."""
 
 import json
@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import fakeboard  # noqa: E402
-from tools.sync import PYSTACK_SIZE, SAVE_FILES  # noqa: E402
+from tools.flash import fakeboard  # noqa: E402
+from tools.flash.sync import PYSTACK_SIZE, SAVE_FILES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
@@ -69,7 +69,7 @@ def start_board(tmp_path):
 
     def start(drive, *args):
         log = tmp_path / f"board{len(boards)}.log"
-        proc = subprocess.Popen([sys.executable, "-m", "tools.fakeboard", str(drive), "--log",
+        proc = subprocess.Popen([sys.executable, "-m", "tools.flash.fakeboard", str(drive), "--log",
                                  str(log), *args], cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         line = proc.stdout.readline()
@@ -87,11 +87,11 @@ def start_board(tmp_path):
 
 
 def flash(tmp_path, board, *args, src=None):
-    """Runs `python -m tools.deploy --port ...` as `make flash PORT=...` does."""
+    """Runs `python -m tools.flash --port ...` as `make flash PORT=...` does."""
     src = src or tmp_path / "src"
     if not src.exists():
         source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--port", board.port,
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--port", board.port,
                         "--source-root", str(src), "--build-dir", str(tmp_path / "build"),
                         *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     return r
@@ -176,7 +176,8 @@ def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_bo
     assert "  remove lib/engine/zombie.py" in r.stdout
     assert "  remove lib/neopixel.mpy" in r.stdout
     on_drive = files_under(drive)
-    # The user's settings stay; the pystack's size is added (tools/pystack.py: the app needs it).
+    # The user's settings stay; the pystack's size is added (tools/vm/pystack.py: the app needs
+    # it).
     assert on_drive.pop("settings.toml") == (
         b"X = 1\n# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
         b"CIRCUITPY_PYSTACK_SIZE = %d\n" % PYSTACK_SIZE)
@@ -196,7 +197,7 @@ def test_boards_with_hashlib_or_crc32_also_copy_nothing_when_unchanged(tmp_path,
     have; the PyBadge (no hashlib) uses Adler-32, tested above."""
     drive = first_installed(tmp_path)
     src = source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
                         "--source-root", str(src), "--build-dir", str(tmp_path / "b0")],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -223,7 +224,7 @@ def test_first_install_read_only_then_drag_and_drop_then_flash(tmp_path, start_b
     board.wait_for(lambda ev: [e["event"] for e in ev][-2:] == ["soft-reboot", "code.py"])
 
     # First install as documented: the drive is writable by the computer, copy the tree ...
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
                         "--source-root", str(tmp_path / "src"), "--build-dir",
                         str(tmp_path / "b0")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -328,14 +329,14 @@ def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, s
 
 
 def test_flashed_drive_starts_the_game_in_the_simulator(tmp_path, start_board):
-    """The app and engine copied to the drive (not the checkout's) run in tools.sim."""
+    """The app and engine copied to the drive (not the checkout's) run in tools.sim.simulator."""
     drive = first_installed(tmp_path)
     board = start_board(drive)
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     driver = f"""
 import sys
-from tools import sim
+from tools.sim import simulator as sim
 for name in list(sys.modules):
     if name.split('.')[0] in ('lnr', 'engine', 'adafruit_display_text', 'adafruit_ticks'):
         del sys.modules[name]
@@ -356,7 +357,7 @@ print('OK', result.frames)
 
 
 def test_make_flash_passes_port_to_the_tool():
-    """`make flash PORT=...` runs tools.deploy with that port (dry run)."""
+    """`make flash PORT=...` runs tools.flash.deploy with that port (dry run)."""
     r = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyFAKE0"], cwd=ROOT,
                        capture_output=True, text=True)
-    assert "-m tools.deploy" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout
+    assert "-m tools.flash" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout

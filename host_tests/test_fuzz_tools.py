@@ -1,12 +1,12 @@
 """Fuzzing every tool's entry point with generated and mutated input (issue 25): engine.replay,
-tools.records, tools.review, tools.sim's arguments and key scripts, tools.deploy's
-settings.toml. Each runs its main() in this process on many inputs, seeded and bounded in time
-(FUZZ_SECONDS each, default 4), and asserts the documented answer: an exit code in the tool's
-set (2 for bad input) and never a traceback (an exception out of main(), or one printed).
-Each prints one line with its counts (pytest -s shows them).
+tools.bots.records, tools.bots.review, tools.sim.simulator's arguments and key scripts,
+tools.flash.deploy's settings.toml. Each runs its main() in this process on many inputs, seeded and
+bounded in time (FUZZ_SECONDS each, default 4), and asserts the documented answer: an exit code in
+the tool's set (2 for bad input) and never a traceback (an exception out of main(), or one
+printed). Each prints one line with its counts (pytest -s shows them).
 
-tools.deploy's settings.toml is checked deeper: after make flash's change the board reads
-a pystack of at least PYSTACK_SIZE (tools/settings_toml.py, CircuitPython's scanner), nothing
+tools.flash.deploy's settings.toml is checked deeper: after make flash's change the board reads
+a pystack of at least PYSTACK_SIZE (tools/flash/settings_toml.py, CircuitPython's scanner), nothing
 but that line changed, and a second run changes nothing; the scanner itself is compared with
 CircuitPython's own (its VM's os.getenv) and its strtol with the C library's.
 """
@@ -22,8 +22,10 @@ import traceback
 import pytest
 
 from engine import replay
-from tools import records, review, settings_toml, sim, sync
-from tools.sync import PYSTACK_KEY, PYSTACK_MAX, PYSTACK_SIZE
+from tools.bots import records, review
+from tools.flash import settings_toml, sync
+from tools.sim import simulator as sim
+from tools.flash.sync import PYSTACK_KEY, PYSTACK_MAX, PYSTACK_SIZE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "host_tests", "golden")
@@ -187,10 +189,11 @@ def test_fuzz_engine_replay(tmp_path):
     assert tally.exits.get(2, 0) > 100  # the fuzzing reached the checks
 
 
-# ---- tools.review -------------------------------------------------------------------------------
+# ---- tools.bots review
+# -------------------------------------------------------------------------------
 
 def test_fuzz_tools_review(tmp_path):
-    tally = Tally("tools.review", {0, 2})
+    tally = Tally("tools.bots.review", {0, 2})
     rnd = random.Random(26)
     bases = golden()
     path = tmp_path / "record.json"
@@ -219,7 +222,8 @@ def test_fuzz_tools_review(tmp_path):
     tally.report()
 
 
-# ---- tools.sim: key scripts and arguments -------------------------------------------------------
+# ---- tools.sim.simulator: key scripts and arguments
+# -------------------------------------------------------
 
 TOKENS = ["A", "B", "START", "SELECT", "RIGHT", "LEFT", "UP", "DOWN", "a", "start", "WAIT",
           "WAIT*3", "WAIT=100", "A*2", "DOWN*0", "#", "\n", ",", " ", "*", "=", "WAIT=",
@@ -252,7 +256,7 @@ def test_fuzz_sim_key_scripts():
         if len(script) > sim.SCRIPT_LIMIT or any(
                 k is not None and not 0 <= k < 8 for k in script):
             bad.append((text, "script of %d frames" % len(script)))
-    print("\nfuzz tools.sim key scripts: %d scripts, %d read, %d refused (ScriptError), "
+    print("\nfuzz tools.sim.simulator key scripts: %d scripts, %d read, %d refused (ScriptError), "
           "%d other errors" % (sum(counts.values()) + len(bad), counts["read"],
                                counts["refused"], len(bad)))
     assert not bad, bad[:3]
@@ -260,7 +264,7 @@ def test_fuzz_sim_key_scripts():
 
 
 def test_fuzz_sim_arguments(tmp_path):
-    tally = Tally("tools.sim arguments", {0, 2})
+    tally = Tally("tools.sim.simulator arguments", {0, 2})
     rnd = random.Random(28)
     (tmp_path / "folder").mkdir()
     (tmp_path / "file").write_text("x")
@@ -295,7 +299,8 @@ def test_fuzz_sim_arguments(tmp_path):
     assert tally.exits.get(2, 0) > 10
 
 
-# ---- tools.records ------------------------------------------------------------------------------
+# ---- tools.bots records
+# ------------------------------------------------------------------------------
 
 def _saves(tmp_path, rnd):
     """An NVM image and a drive copy holding a commit with random settings."""
@@ -317,7 +322,7 @@ def _saves(tmp_path, rnd):
 
 
 def test_fuzz_tools_records(tmp_path):
-    tally = Tally("tools.records", {0, 1, 2})
+    tally = Tally("tools.bots.records", {0, 1, 2})
     rnd = random.Random(29)
     nvm_path = tmp_path / "nvm.bin"
     made = [_saves(tmp_path, rnd) for _ in range(3)]
@@ -357,7 +362,8 @@ def test_fuzz_tools_records(tmp_path):
     tally.report()
 
 
-# ---- tools.deploy's settings.toml ---------------------------------------------------------------
+# ---- tools.flash.deploy's settings.toml
+# ---------------------------------------------------------------
 
 VALUES = ["4096", "8192", "0x2000", "0X1000", "05000", "010000", "011", "+8192", "-1", "0", "08",
           "8_192", "8192.0", '"8192"', '"x', "", " ", "0x", "9" * 15, "9" * 16, "9" * 5000,
@@ -442,7 +448,7 @@ def test_fuzz_deploy_settings_toml():
                     and new[len(head):len(new) - len(tail)].strip().splitlines()
                     == [NOTE, "%s = %d" % (PYSTACK_KEY, PYSTACK_SIZE)]):
                 bad.append((data, "more than two lines added"))
-    print("\nfuzz tools.deploy settings.toml: %d files: %s; %d errors" % (
+    print("\nfuzz tools.flash.deploy settings.toml: %d files: %s; %d errors" % (
         sum(counts.values()) + len(bad), counts, len(bad)))
     assert not bad, bad[:3]
     assert min(counts.values()) > 20
@@ -450,8 +456,8 @@ def test_fuzz_deploy_settings_toml():
 
 def test_fuzz_settings_scanner_against_circuitpythons_own():
     # The same generated files through CircuitPython's VM (supervisor/shared/settings.c, via
-    # os.getenv: the raw text of the value it finds) and through tools/settings_toml.py.
-    from tools import cpvm
+    # os.getenv: the raw text of the value it finds) and through tools/flash/settings_toml.py.
+    from tools.vm import cpvm
     from test_tool_input import vm_getenv
 
     if cpvm.vm() is None:

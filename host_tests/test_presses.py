@@ -1,6 +1,6 @@
 """The presses a turn takes (issue 11, "fewer presses"): a pass in 2, a one-card build in 2 (lay,
-roll), none while an opponent plays; counted by `python -m tools.presses` from the key-script
-model (tools/app_script.py), and the counted keys checked on the app itself."""
+roll), none while an opponent plays; counted by `python -m tools.sim.presses` from the key-script
+model (tools/sim/app_script.py), and the counted keys checked on the app itself."""
 import os
 import subprocess
 import sys
@@ -8,8 +8,8 @@ import sys
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import presses, sim, sim_fast  # noqa: E402
-from tools.app_script import SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, presses, simulator as sim  # noqa: E402
+from tools.sim.app_script import SETTLE  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -34,7 +34,7 @@ def test_a_pass_and_a_one_card_build_take_two_presses_an_opponents_turn_none():
 
 
 def test_the_tool_prints_the_counts_and_a_whole_games_time():
-    out = subprocess.run([sys.executable, "-m", "tools.presses"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "tools.sim.presses"], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()

@@ -10,7 +10,7 @@ from engine.gamelog import GameLog, MAX_BYTES
 from lnr import copies, image
 from lnr.copies import FILE, FILE_SIZE, PAD
 from lnr.storage import Storage
-from tools.sync import SAVE_FILES, make_save_file_in
+from tools.flash.sync import SAVE_FILES, make_save_file_in
 
 SOLO, CHALLENGE, RIVAL, TABLE = range(4)
 SIZE = image.SIZE
@@ -55,7 +55,7 @@ def file_bytes(drive):
 @pytest.fixture
 def board(tmp_path):
     """(nvm, drive folder) of a new board, its drive as `make flash` leaves it: the save file
-    made, all zeros (tools/deploy.py; the game never makes it)."""
+    made, all zeros (tools/flash/deploy.py; the game never makes it)."""
     drive = str(tmp_path / "CIRCUITPY")
     os.mkdir(drive)
     make_save_file_in(drive)
@@ -246,7 +246,7 @@ from engine.gamelog import GameLog
 from lnr.storage import Storage
 
 drive = sys.argv[1]
-for path, size in %r:  # the drive as make flash leaves it (tools/deploy.py)
+for path, size in %r:  # the drive as make flash leaves it (tools/flash/deploy.py)
     if size is None:
         os.mkdir(drive + path)
     else:
@@ -315,7 +315,7 @@ print("COMMIT", ok, nvm[0:3] != bytes(3), store.best[0])
 def test_a_commit_needs_no_8_kb_in_one_piece_on_circuitpython(tmp_path):
     from pathlib import Path
 
-    from tools import cpvm
+    from tools.vm import cpvm
 
     root = Path(__file__).resolve().parent.parent
     if cpvm.vm() is None:
@@ -335,8 +335,8 @@ def test_make_flash_makes_the_save_files_in_order_and_never_writes_them_again(tm
     # The game never makes a file or a folder on the board (issue 25, finding 4): the deploy
     # makes them, in the order that gives them consecutive clusters, and leaves a copy.bin that
     # holds saves alone at every later deploy.
-    from tools.deploy import Tree, sync_folder
-    from tools.sync import SAVE_FILES, make_save_file
+    from tools.flash.deploy import Tree, sync_folder
+    from tools.flash.sync import SAVE_FILES, make_save_file
 
     calls = []
     have = {}
@@ -372,7 +372,7 @@ def test_make_flash_makes_the_save_files_in_order_and_never_writes_them_again(tm
 
 
 def test_a_file_in_the_way_of_the_save_files_is_left_alone_and_said(tmp_path):
-    from tools.sync import make_save_file_in
+    from tools.flash.sync import make_save_file_in
 
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()

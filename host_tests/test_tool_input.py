@@ -1,7 +1,7 @@
 """Issue 25's findings 1, 6 and 7, one test each: a tool never deletes or overwrites what it did
 not make, answers bad input with one line and exit 2 (never a traceback, never a read without
 end), and reads settings.toml as the board does (CircuitPython's supervisor/shared/settings.c,
-followed by tools/settings_toml.py). Each failed on the code before the fix.
+followed by tools/flash/settings_toml.py). Each failed on the code before the fix.
 """
 import json
 import os
@@ -11,8 +11,10 @@ import time
 
 import pytest
 
-from tools import deploy, records, review, settings_toml, sim, sync
-from tools.sync import PYSTACK_KEY, PYSTACK_SIZE
+from tools.bots import records, review
+from tools.flash import deploy, settings_toml, sync
+from tools.sim import simulator as sim
+from tools.flash.sync import PYSTACK_KEY, PYSTACK_SIZE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "host_tests", "golden")
@@ -37,7 +39,8 @@ def files_under(folder):
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-# ---- finding 1: tools.deploy deletes only what it made -----------------------------------------
+# ---- finding 1: tools.flash.deploy deletes only what it made
+# -----------------------------------------
 
 def test_deploy_refuses_the_drive_as_its_build_folder_and_leaves_it_whole(tmp_path):
     # --build-dir X --to X deleted the drive's files, saves and settings, then said "Up to date".
@@ -47,8 +50,8 @@ def test_deploy_refuses_the_drive_as_its_build_folder_and_leaves_it_whole(tmp_pa
     (drive / "settings.toml").write_text("WIFI = \"mine\"\n")
     (drive / "notes.txt").write_text("mine\n")
     before = files_under(drive)
-    refused(cli("tools.deploy", "--no-mpy", "--build-dir", drive, "--to", drive), "must be apart")
-    refused(cli("tools.deploy", "--no-mpy", "--build-dir", drive / "build", "--to", drive),
+    refused(cli("tools.flash.deploy", "--no-mpy", "--build-dir", drive, "--to", drive), "must be apart")
+    refused(cli("tools.flash.deploy", "--no-mpy", "--build-dir", drive / "build", "--to", drive),
             "must be apart")
     assert files_under(drive) == before
 
@@ -98,7 +101,7 @@ def test_deploy_stops_before_copying_when_settings_toml_is_a_folder(tmp_path):
     drive = tmp_path / "CIRCUITPY"
     (drive / "settings.toml").mkdir(parents=True)
     (drive / "settings.toml" / "x").write_text("x")
-    r = cli("tools.deploy", "--no-mpy", "--build-dir", tmp_path / "build", "--to", drive)
+    r = cli("tools.flash.deploy", "--no-mpy", "--build-dir", tmp_path / "build", "--to", drive)
     refused(r, "settings.toml is not a file")
     assert files_under(drive) == {"settings.toml/x": b"x"}
     assert not (tmp_path / "build").exists()  # checked before the build
@@ -108,10 +111,10 @@ def test_deploy_refuses_an_mpy_cross_that_is_not_a_program(tmp_path):
     fake = tmp_path / "mpy-cross"
     fake.write_text("not a program\n")
     fake.chmod(0o644)
-    refused(cli("tools.deploy", "--mpy-cross", fake, "--build-dir", tmp_path / "b"),
+    refused(cli("tools.flash.deploy", "--mpy-cross", fake, "--build-dir", tmp_path / "b"),
             "is not executable")
     fake.chmod(0o755)  # executable, but no program this machine can run
-    refused(cli("tools.deploy", "--mpy-cross", fake, "--build-dir", tmp_path / "b"),
+    refused(cli("tools.flash.deploy", "--mpy-cross", fake, "--build-dir", tmp_path / "b"),
             "mpy-cross")
 
 
@@ -139,7 +142,7 @@ def test_the_pystack_size_is_read_as_circuitpython_reads_it(value, board_reads):
 def test_the_scanner_finds_the_line_circuitpythons_own_finds():
     # The board's own scanner, in CircuitPython's VM (os.getenv: the raw value of the line
     # supervisor/shared/settings.c finds), on a FAT volume of its own, against ours.
-    from tools import cpvm
+    from tools.vm import cpvm
 
     if cpvm.vm() is None:
         pytest.skip(cpvm.MISSING_VM)
@@ -199,7 +202,7 @@ def vm_getenv(cases, tmp=None):
     import ast
     import tempfile
 
-    from tools import cpvm
+    from tools.vm import cpvm
 
     with tempfile.TemporaryDirectory() as d:
         script = os.path.join(d, "getenv.py")
@@ -227,7 +230,8 @@ def test_replay_refuses_a_float_roll_and_a_deep_file_with_exit_2():
     refused(cli("engine.replay", "-", stdin=json.dumps(record)), "not 0 or 1")
 
 
-# ---- finding 6: tools.review --------------------------------------------------------------------
+# ---- finding 6: tools.bots review
+# --------------------------------------------------------------------
 
 @pytest.mark.parametrize("content, args, words", [
     ("[]", (), "a record is a JSON object"),
@@ -244,7 +248,7 @@ def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, wor
             content = f.read()
     path.write_text(content)
     t0 = time.monotonic()
-    r = cli("tools.review", path, *args)
+    r = cli("tools.bots.review", path, *args)
     refused(r, words)
     assert "Review of" not in r.stdout  # said before the review, not after it
     assert time.monotonic() - t0 < 30
@@ -269,11 +273,12 @@ def test_sim_refuses_bad_input_before_the_app_starts(tmp_path):
     ]
     for args, words in cases:
         t0 = time.monotonic()
-        refused(cli("tools.sim", "--headless", *args), words)
+        refused(cli("tools.sim.simulator", "--headless", *args), words)
         assert time.monotonic() - t0 < 30, args
 
 
-# ---- finding 6: tools.records -------------------------------------------------------------------
+# ---- finding 6: tools.bots records
+# -------------------------------------------------------------------
 
 def saved(tmp_path, sound=0):
     """An NVM file and a drive folder holding a commit (brightness 3, sound off)."""
@@ -296,7 +301,7 @@ def test_records_never_overwrites_a_file_it_did_not_write(tmp_path):
     nvm, drive = saved(tmp_path)
     mine = tmp_path / "mine.json"
     mine.write_text("my notes\n")
-    refused(cli("tools.records", "--nvm", nvm, "--drive", drive, "--out", mine), "is a file")
+    refused(cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--out", mine), "is a file")
     assert mine.read_text() == "my notes\n"
     # A record's own name holding other bytes: nothing written, the file as it was.
     out = tmp_path / "out"
@@ -315,11 +320,11 @@ def test_records_reads_a_bounded_nvm_and_names_a_short_one_as_the_simulator_does
     nvm, drive = saved(tmp_path)
     empty = tmp_path / "empty"
     empty.mkdir()
-    r = cli("tools.records", "--nvm", "/dev/zero", "--drive", empty, "--show", timeout=30)
+    r = cli("tools.bots.records", "--nvm", "/dev/zero", "--drive", empty, "--show", timeout=30)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     short = tmp_path / "short.bin"
     short.write_bytes(nvm.read_bytes()[:4000])
-    r = cli("tools.records", "--nvm", short, "--drive", empty, "--show")
+    r = cli("tools.bots.records", "--nvm", short, "--drive", empty, "--show")
     assert r.returncode == 0, r.stderr
     assert "damaged" in r.stderr  # was "No storage on this board" / nothing
     # The simulator starting on the same file says so on its title.
@@ -332,6 +337,6 @@ def test_records_reads_a_bounded_nvm_and_names_a_short_one_as_the_simulator_does
 
 def test_records_show_includes_the_sound_setting(tmp_path):
     nvm, drive = saved(tmp_path, sound=0)
-    r = cli("tools.records", "--nvm", nvm, "--drive", drive, "--show")
+    r = cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--show")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["settings"]["sound"] is False

@@ -17,7 +17,7 @@ The copies hold the same image (lnr/image.py):
   then programs its 16 pages of 512 bytes in order;
 - the file lnrsave/data/copy.bin on the drive: 3584 bytes of zeros, the image, 3584 bytes of
   zeros, overwritten in place (open "r+b", seek, one write of whole sectors, close). The board
-  never makes, grows or deletes it, nor its folders: `make flash` makes them (tools/deploy.py,
+  never makes, grows or deletes it, nor its folders: `make flash` makes them (tools/flash/deploy.py,
   where the layout's reasons are), so a commit writes the image's sectors and the one sector of
   the file's directory entry, never the drive's boot sector, FAT or root folder. A drive without
   the file at its full size (a drag-and-drop install, a full drive, a cut that destroyed its

@@ -10,7 +10,7 @@ does; the menus' big titles too, at twice the size (a Group of scale 2). The lin
 bitmap_label draws that sheet: one Label of the 95 characters, whose Bitmap is the sheet (every
 glyph fills its 6x12 cell, so a character is a tile). The library loads for that moment at
 power-up only: kept with the menus, as it was, its code held about 16 KB as .mpy while a menu
-was up (CircuitPython's VM, tools/cpapp.py), and a title Label's Bitmap was redrawn glyph by
+was up (CircuitPython's VM, tools/vm/cpapp.py), and a title Label's Bitmap was redrawn glyph by
 glyph at each menu (docs/memory.md).
 """
 import displayio

@@ -1,4 +1,4 @@
-"""The one sprite sheet's tile numbers and palette. tools/draw_sprites.py draws the tiles into
+"""The one sprite sheet's tile numbers and palette. tools/art/sprites.py draws the tiles into
 lib/lnr/sprites.bin; lnr/sheet.py reads that into the sheet's Bitmap.
 
 Every TileGrid of the app (track map, loco, hand, cursors, dice, panels) shares one 16-colour

@@ -53,7 +53,7 @@ class Storage:
         self.nvm = nvm
         self.drive = drive
         self.writable = writable
-        # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
+        # Which commit the copies hold (lnr/copies.py's `held`), read by tools/bots/records.py:
         # the newest sequence number loaded or written (-1: none), the one each copy holds
         # intact (-1: none, damaged, or not known to be intact), and whether the drive has a
         # file copy the board can write. Only lnr/saves.py sets them, from what copies gives
@@ -128,5 +128,5 @@ class Storage:
 
     def history(self):
         """Returns the finished games kept, oldest first, as lnr.image entries (bytes; read
-        them with lnr.image.read_entry or tools/records.py)."""
+        them with lnr.image.read_entry or tools/bots/records.py)."""
         return self._saves().history(self)
