@@ -15,7 +15,7 @@ from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE, find, chaos_card  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, VALUE  # noqa: E402
 from engine.state import P_CHAOS, P_TURN, MODE_RIVAL, MODE_SOLO, MODE_TABLE  # noqa: E402
-from screen_text import line_text as text, lines_text as texts  # noqa: E402
+from tools.sim.screen_text import line_text as text, lines_text as texts  # noqa: E402
 from lnr.play.view import S_INFO  # noqa: E402
 from lnr.screens import SC_TITLE  # noqa: E402
 from lnr.keys import K_A  # noqa: E402

@@ -25,7 +25,7 @@ from engine import replay
 from tools.bots import records, review
 from tools.flash import settings_toml, sync
 from tools.sim import simulator as sim
-from tools.flash.sync import PYSTACK_KEY, PYSTACK_MAX, PYSTACK_SIZE
+from tools.flash.sync import PYSTACK_KEY, PYSTACK_MAX, PYSTACK_SIZE, make_save_file_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "host_tests", "golden")
@@ -311,6 +311,7 @@ def _saves(tmp_path, rnd):
         import shutil
         shutil.rmtree(drive)
     drive.mkdir()
+    make_save_file_in(drive)  # as make flash leaves a drive
     nvm = bytearray(b"\xff" * 8192)
     st = Storage(nvm, str(drive), True)
     st.load()

@@ -328,7 +328,7 @@ def test_records_reads_a_bounded_nvm_and_names_a_short_one_as_the_simulator_does
     assert r.returncode == 0, r.stderr
     assert "damaged" in r.stderr  # was "No storage on this board" / nothing
     # The simulator starting on the same file says so on its title.
-    from screen_text import lines_text
+    from tools.sim.screen_text import lines_text
 
     title = sim.run_headless(["WAIT*40"], seed=1, nvm_path=str(short), drive=str(empty))
     assert title.ok, title.error

@@ -2,8 +2,8 @@
 board takes from it.
 
 CircuitPython 10 reads the drive's settings.toml with its own small scanner, not a TOML parser:
-supervisor/shared/settings.c (adafruit/circuitpython at cd3da4a5d8, the commit of
-../shared/circuitpython). main.c's _allocate_memory() asks settings_get_int() for
+supervisor/shared/settings.c (adafruit/circuitpython at cd3da4a5d8, the commit of the VM
+docs/hardware.md names). main.c's _allocate_memory() asks settings_get_int() for
 CIRCUITPY_PYSTACK_SIZE at every start and uses the value only if that returns SETTINGS_OK and
 the value is > 0; else the build's default (1536 on the SAMD51). The scan, followed here step
 by step (each function below names the C function it follows):
