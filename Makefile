@@ -1,6 +1,6 @@
 # Lok'n'Roll Handheld. Every target sets up what it needs on a fresh machine:
 # a venv with pinned packages (.venv; flashing has its own, .venv-flash), the MicroPython VM
-# from npm (tools/mpvm/node_modules).
+# from npm (tools/vm/mpvm/node_modules).
 #   make test      host tests (pytest host_tests/), the engine on the real MicroPython VM and
 #                  on CircuitPython's own VM where it exists (make cpcheck)
 #   make play      the simulator in a window
@@ -12,7 +12,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-MPVM := tools/mpvm/node_modules/.package-lock.json
+MPVM := tools/vm/mpvm/node_modules/.package-lock.json
 STUBS := .venv-stubs
 FLASH_VENV := .venv-flash
 FLASH_PY := $(FLASH_VENV)/bin/python
@@ -31,19 +31,19 @@ pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp $(FLASH_VENV)/.stamp
 
 # The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
 mpcheck: $(MPVM)
-	node tools/mpvm/run.mjs --tree engine tools/mpcheck.py
+	node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py
 
 # The game on CircuitPython 10's own VM (CIRCUITPYTHON_VM, or the build beside the clone), the
 # one judge of the board's heap: the session from .mpy under the 88 KB cap, the smallest cap
 # it completes under, and docs/memory.md written from this run. One line and a skip where the
-# VM is missing (tools/cpvm.py, docs/hardware.md).
+# VM is missing (tools/vm/cpvm.py, docs/hardware.md).
 cpcheck: $(VENV)/.stamp
-	$(PY) -m tools.cpcheck
+	$(PY) -m tools.vm cpcheck
 
-# The Python stack the app needs, on MicroPython's VM with a board's pystack (tools/pystack.py;
+# The Python stack the app needs, on MicroPython's VM with a board's pystack (tools/vm/pystack.py;
 # host_tests/test_pystack.py holds the size make flash sets in settings.toml).
 pystack: $(VENV)/.stamp $(MPVM)
-	$(PY) -m tools.pystack --smallest
+	$(PY) -m tools.vm pystack --smallest
 
 $(VENV)/.stamp: requirements/*.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,38 +64,38 @@ $(FLASH_VENV)/.stamp: requirements/flash.txt
 	$(FLASH_PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements/flash.txt
 	touch $@
 
-$(MPVM): tools/mpvm/package.json tools/mpvm/package-lock.json
-	npm ci --prefix tools/mpvm --no-audit --no-fund
+$(MPVM): tools/vm/mpvm/package.json tools/vm/mpvm/package-lock.json
+	npm ci --prefix tools/vm/mpvm --no-audit --no-fund
 
 # The simulator in a window (keys: arrows, X/A = A, Z/B = B, Enter = START, Space/Tab = SELECT).
 play: $(VENV)/.stamp
 	$(PY) -m tools.sim
 
 # The bots' strength and speed: the same 500 seeded games per bot and mode on CPython, and every
-# decision timed on the MicroPython VM (tools/bench.py; --no-vm, --seeds N, --vm-games N).
+# decision timed on the MicroPython VM (tools/bots/bench.py; --no-vm, --seeds N, --vm-games N).
 bench: $(VENV)/.stamp $(MPVM)
-	$(PY) -m tools.bench
+	$(PY) -m tools.bots bench
 
 # Copy the game to the connected board over USB serial with mpremote: only changed files, then
 # a reset. PORT=/dev/ttyACM0 picks a board; TO=/media/$USER/CIRCUITPY writes a mounted drive
 # (or any folder) instead: the first install.
 flash: $(FLASH_VENV)/.stamp
-	$(FLASH_PY) -m tools.deploy $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
+	$(FLASH_PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
 
 # The release bundle: the drive's tree (code.py, boot.py, settings.toml, lib/ of .mpy files for
 # CircuitPython 10) in dist/loknroll-<commit>-circuitpython10.zip, the tree make flash TO=DIR
-# writes (tools/bundle.py).
+# writes (tools/flash/bundle.py).
 bundle: $(FLASH_VENV)/.stamp
-	$(FLASH_PY) -m tools.bundle
+	$(FLASH_PY) -m tools.flash.bundle
 
 # Device code against circuitpython-stubs for the PyBadge and the PyGamer (also in make test).
 typecheck: $(VENV)/.stamp $(STUBS)/.stamp
 	$(PY) -m pytest -q host_tests/test_typecheck.py
 
 # The README's pictures of the device app's screens (docs/screenshots/*.png): real positions
-# of real games, reached by key scripts in the headless simulator (tools/screenshots.py).
+# of real games, reached by key scripts in the headless simulator (tools/art/screenshots.py).
 screenshots: $(VENV)/.stamp
-	$(PY) -m tools.screenshots --out docs/screenshots
+	$(PY) -m tools.art screenshots --out docs/screenshots
 
 clean:
-	rm -rf $(VENV) $(STUBS) $(FLASH_VENV) tools/mpvm/node_modules build
+	rm -rf $(VENV) $(STUBS) $(FLASH_VENV) tools/vm/mpvm/node_modules build

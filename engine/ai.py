@@ -11,7 +11,7 @@ and the weighted features of the position, docs/rules.md §1, §5, §6)."""
 #   still add: a linear function of features of the position (the hand, the room ahead of the
 #   loco, the cards behind it that penalties would take, the pile's top and the combining it
 #   allows, the track's end), with weights per number of turns left, fitted by self-play
-#   (tools/tune.py: fitted policy iteration, least squares against the final scores; the
+#   (tools/bots/tune.py: fitted policy iteration, least squares against the final scores; the
 #   weights are in engine/ai_weights.py). They stand for the expectation over later dice and
 #   the unknown order of the deck that a deeper search would compute, at a cost a SAMD51 can
 #   pay at every decision.

@@ -1,7 +1,7 @@
-"""Weights of the `best` bot (engine/ai.py); written by tools/tune.py."""
+"""Weights of the `best` bot (engine/ai.py); written by tools/bots/tune.py."""
 # Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left
 # (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take
-# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.tune.
+# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune.
 # Feature order: const, hand, chaos, n1, n2, n3, n4, broken, pairs, c4,
 #   room, a0, a1, a2, behind, b0, t0, t1, t2, top=t0,
 #   top=t1, top=chaos, broken_ahead, blocked, top, shut, open, derails, last.

@@ -1,4 +1,4 @@
-"""The coach: a deep player for the desktop, never shipped to the board (tools/imports.py).
+"""The coach: a deep player for the desktop, never shipped to the board (tools/flash/imports.py).
 
 Every option of a decision is tried on the same samples: the cards the seat cannot see (the
 deck, the cards removed at setup, the other hands: docs/rules.md §3.4, §3.5) dealt again in a

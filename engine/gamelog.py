@@ -4,7 +4,7 @@ A game is its seed plus every decision (docs/rules.md §10): the deal and the di
 the seed (engine/rng.py, deal() then sample_chance() on Rng(seed, 0)). Each other action is
 written as its index among legal_actions() (a fixed order) in as few bits as that list needs:
 none for a forced step, 1 for two choices, 4 for up to 16. A whole game takes a few dozen bytes
-(`python -m tools.records --capacity` measures it), where a loknroll/1 record takes kilobytes.
+(`python -m tools.bots records --capacity` measures it), where a loknroll/1 record takes kilobytes.
 
 A State keeps its log in `state.log` (None: not logged, as the bots' and tests' states), which
 apply() feeds and clone() copies, so an undone build (lnr/play.py restores a clone) undoes its

@@ -13,7 +13,8 @@ options."""
 # ids) with the bot's own rng, never from the deck's real order.
 # The cost is capped: every planner counts its work (engine.ai Planner.work) and the search
 # stops before a round of samples would pass CAP, so a decision stays within the time a SAMD51
-# may take (1.5 s: tools/bench.py estimates it from CircuitPython's VM). Ints only, as in engine.ai: every runtime decides alike.
+# may take (1.5 s: tools/bots/bench.py estimates it from CircuitPython's VM). Ints only, as in
+# engine.ai: every runtime decides alike.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -38,7 +39,7 @@ CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _S
 # each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
 # mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
 # 4-seat table's look-ahead, which applies three other seats' turns in every sample, took a
-# quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bench.py).
+# quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bots/bench.py).
 _CLONE = const(25)  # copying a State
 _STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 

@@ -1,11 +1,11 @@
 """Weights for engine.ai's planner playing alone, desktop-only: the desktop coach's rollouts
-(engine.coach) and `best-before` (tools/best_before.py) play with them, never the board."""
+(engine.coach) and `best-before` (tools/bots/best_before.py) play with them, never the board."""
 # engine/ai_weights.py as of commit 353b925 (fitted by self-play of the planner alone). A refit
-# of `best`'s tables to games of the planner with its look-ahead on top (tools.tune --player
+# of `best`'s tables to games of the planner with its look-ahead on top (tools.bots tune --player
 # search) can be better there yet worse for the planner alone, which is how the coach's
 # rollouts play: solo, one such refit scored 0.36 points lower with the look-ahead but a point
 # higher without it (10.8 -> 11.8 on 2000 held-out seeds). Stored as engine/ai_weights.py stores its tables (ai.weight_row). A copy:
-# tools.tune never writes here.
+# tools.bots.tune never writes here.
 # Feature order: const, hand, chaos, n1, n2, n3, n4, broken, pairs, c4,
 #   room, a0, a1, a2, behind, b0, t0, t1, t2, top=t0,
 #   top=t1, top=chaos, broken_ahead, blocked, top, shut, open, derails, last.

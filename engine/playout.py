@@ -1,5 +1,5 @@
 """A game played forward, step by step: the one loop of every whole game the tools, the VM checks
-and the tests play (engine.selfplay, tools/bench.py, tools/tune.py, ...).
+and the tests play (engine.selfplay, tools/bots/bench.py, tools/bots/tune.py, ...).
 
 A seeded game (docs/rules.md §10) draws its setup and its dice from stream STREAM_CHANCE of the
 seed and its bots' choices from stream STREAM_BOT, so that two bots given the same seed face the
@@ -8,7 +8,7 @@ from the chance stream, the rival's fixed rules, §8) and leaves the caller to a
 step: through the State, a Recorder, a timer or a check, as it needs.
 
 The board's app does not import this module (it plays its steps one frame at a time), so it
-costs the board no RAM; tools/membudget puts it in the VM's tree beside the board's modules.
+costs the board no RAM; tools/vm/membudget puts it in the VM's tree beside the board's modules.
 """
 from engine.codes import P_SETUP
 from engine.rng import Rng

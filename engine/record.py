@@ -148,7 +148,7 @@ def start_state(record):
 def replay(record, observe=None):
     """Replays a record step by step; returns the final State, or raises RecordError at the
     first step that is malformed or illegal. `observe(state, action)`, if given, is called
-    before every step is applied (tools/review.py walks a game that way)."""
+    before every step is applied (tools/bots/review.py walks a game that way)."""
     state = start_state(record)
     if observe is not None:
         state = _Observed(state, observe)
@@ -237,7 +237,7 @@ def _replay_turn(state, turn, number, rolls, used):
         if used >= len(rolls):
             raise RecordError(number, "the recorded rolls ran out")
         roll = rolls[used]
-        if roll != 0 and roll != 1:
+        if type(roll) is not int or (roll != 0 and roll != 1):  # 1.0 and True are not rolls
             raise RecordError(number, "roll %d is %s, not 0 or 1" % (used + 1, roll))
         state.apply(A_ROLL0 + roll)
         used += 1

@@ -9,7 +9,7 @@ from engine.record import Recorder
 from engine.bots import BOTS
 from engine.playout import seeded, steps
 
-# Bots of the desktop alone: their modules are never shipped to the board (tools/imports.py).
+# Bots of the desktop alone: their modules are never shipped to the board (tools/flash/imports.py).
 DESKTOP_BOTS = ("coach",)
 
 

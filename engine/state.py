@@ -122,6 +122,26 @@ class State:
             ahead += 1
         return derail_chance(dice, ahead)
 
+    def broken_risk(self, card=-1):
+        """Returns (num, den): the exact chance that the build so far, plus `card` laid next if
+        given, makes the loco enter a broken card when its dice are rolled (§5, D1: a penalty
+        card each, derailing or not), or None if none lies within reach of its dice."""
+        track = self.track
+        loco = self.loco
+        dice = self.build_sum
+        d = -1  # cards from the loco to the first broken card ahead
+        for i in range(loco + 1, len(track)):
+            if KIND[track[i]] == KIND_BROKEN:
+                d = i - loco
+                break
+        if card >= 0:
+            dice += VALUE[card]
+            if d < 0 and KIND[card] == KIND_BROKEN:
+                d = len(track) - loco
+        if d < 0 or d > dice:
+            return None
+        return derail_chance(dice, d - 1)  # at least d wheels: more than d - 1
+
     def fit(self, card, bend):
         """Returns FIT_OK if `card` can be laid with `bend` at the end of the track, else the
         placement rule of §2 it breaks: FIT_SHAPE (1), FIT_VALUE (2), FIT_TAKEN (3) or

@@ -19,11 +19,11 @@ import pytest  # noqa: E402
 @pytest.fixture
 def device_libs(tmp_path):
     """A folder holding the pinned device libraries the app imports beside the engine
-    (adafruit_ticks, adafruit_display_text), as tools.deploy ships them to the board's /lib:
+    (adafruit_ticks, adafruit_display_text), as tools.flash.deploy ships them to the board's /lib:
     give it to the MicroPython VM as `--tree DIR:/lib`."""
     import shutil
 
-    from tools import deploy
+    from tools.flash import deploy
 
     out = tmp_path / "device_libs"
     for rel, path in deploy.third_party_files():
@@ -39,8 +39,8 @@ def store_on_circuitpython(tmp_path):
     """Runs a script's source on CircuitPython's own VM with the repository and its lib/
     importable and an empty drive folder as argv[1] (ending in "/", as lnr.storage takes it);
     returns (the CompletedProcess, the drive folder). Skips, in one line, where the VM is
-    missing (tools/cpvm.py)."""
-    from tools import cpvm
+    missing (tools/vm/cpvm.py)."""
+    from tools.vm import cpvm
 
     if cpvm.vm() is None:
         pytest.skip(cpvm.MISSING_VM)

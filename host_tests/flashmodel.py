@@ -24,6 +24,8 @@ reads depends on where the cut will come).
 """
 import random
 
+from tools.flash.sync import make_save_file
+
 SECTOR = 512  # a FAT sector = a block of the flash cache
 ERASE = 4096  # QSPI erase sector
 QPAGE = 256  # QSPI program page
@@ -99,8 +101,13 @@ class Qspi:
         if page == b"\xff" * QPAGE:
             return  # write_flash(): an all-ones page is not programmed
         self.power.op("qspi", "program", addr, bytes(page))
-        for i in range(QPAGE):
-            self.data[addr + i] &= page[i]
+        self.data[addr:addr + QPAGE] = _and(self.data[addr:addr + QPAGE], page)
+
+
+def _and(a, b):
+    """Programming: each bit goes 1 -> 0 where the page has a 0, never back."""
+    n = len(a)
+    return (int.from_bytes(a, "little") & int.from_bytes(b, "little")).to_bytes(n, "little")
 
 
 class Cache:
@@ -159,14 +166,17 @@ class VolumeLost(OSError):
     """The volume does not mount: CircuitPython would offer a fresh, empty CIRCUITPY."""
 
 
-# Volume geometry (sectors): the boot sector, the FAT, the root directory, then clusters.
+# Volume geometry (sectors): the boot sector, the FAT, the root directory, then clusters. The FAT
+# is FAT12, as f_mkfs makes it for CIRCUITPY (fewer than 4085 clusters): 12 bits an entry, so an
+# entry whose 1.5 bytes start at a sector's last byte straddles two sectors (clusters 341 and
+# 682 here). Room for 1022 clusters (a volume of at most 1030 sectors).
 BOOT = 0
 FAT0 = 1
-FAT_SECTORS = 2  # 256 16-bit entries each
-ROOT0 = 3
+FAT_SECTORS = 3
+ROOT0 = 4
 ROOT_SECTORS = 4
 DATA0 = 8  # cluster 2 (f_mkfs does not align it: the tests move our folder over all 8 offsets)
-END = 0xFFFF
+END = 0xFFF  # what FatFs writes at a chain's end; it reads any value >= n_fatent as one
 ATTR_DIR = 0x10
 ATTR_FILE = 0x20
 
@@ -193,6 +203,7 @@ class Drive:
         self.clock = 0  # the RTC: every directory entry update gets a new time
         self.flush_after = ()  # block-write counts after which the background flush runs
         self.os = _Os(self)
+        self.n_fatent = min(blocks - DATA0, FAT_SECTORS * SECTOR * 2 // 3 - 2) + 2
         if self.flash.data[510:512] != b"\x55\xaa":
             raise VolumeLost(5, "no file system")
 
@@ -225,29 +236,47 @@ class Drive:
             self.wflag = False
 
     def get_fat(self, c):
-        s = FAT0 + c // 256
-        self.move_window(s)
-        i = (c % 256) * 2
-        return self.win[i] | self.win[i + 1] << 8
+        """FatFs get_fat() on FAT12 (ff.c: the entry's 1.5 bytes at c + c / 2, read through
+        the window one byte at a time, so a straddling entry moves it to the next sector): the
+        value, or 1 (FatFs's "internal error") for a cluster number out of range, as a garbage
+        one read from a damaged entry may be."""
+        if not 2 <= c < self.n_clusters():
+            return 1
+        bc = c + c // 2
+        self.move_window(FAT0 + bc // SECTOR)
+        wc = self.win[bc % SECTOR]
+        bc += 1
+        self.move_window(FAT0 + bc // SECTOR)
+        wc |= self.win[bc % SECTOR] << 8
+        return wc >> 4 if c & 1 else wc & 0xFFF
 
     def put_fat(self, c, v):
-        s = FAT0 + c // 256
-        self.move_window(s)
-        i = (c % 256) * 2
-        self.win[i] = v & 0xFF
-        self.win[i + 1] = v >> 8
+        """FatFs put_fat() on FAT12: the two bytes it shares with its neighbours keep their
+        other nibble; each byte through the window (marked dirty in each sector)."""
+        if not 2 <= c < self.n_clusters():
+            raise OSError(5, "FAT entry %d out of range" % c)
+        bc = c + c // 2
+        self.move_window(FAT0 + bc // SECTOR)
+        i = bc % SECTOR
+        self.win[i] = (self.win[i] & 0x0F) | ((v << 4) & 0xF0) if c & 1 else v & 0xFF
+        self.wflag = True
+        bc += 1
+        self.move_window(FAT0 + bc // SECTOR)
+        i = bc % SECTOR
+        self.win[i] = (v >> 4) & 0xFF if c & 1 else (self.win[i] & 0xF0) | ((v >> 8) & 0x0F)
         self.wflag = True
 
     def n_clusters(self):
-        return self.blocks - DATA0 + 2
+        """FatFs's n_fatent: the number of clusters + 2."""
+        return self.n_fatent
 
     def create_chain(self, prev):
         if prev:
             nxt = self.get_fat(prev)
-            if 2 <= nxt < self.n_clusters():
-                return nxt
-            if nxt != END:
+            if nxt < 2:
                 raise OSError(5, "broken cluster chain")
+            if nxt < self.n_clusters():
+                return nxt
         c = self.last
         for _ in range(self.n_clusters()):
             c = c + 1 if c + 1 < self.n_clusters() else 2
@@ -264,7 +293,7 @@ class Drive:
         while 2 <= c < self.n_clusters() and len(out) <= self.blocks:
             out.append(c)
             c = self.get_fat(c)
-        if c != END:
+        if c < self.n_clusters():  # 0 (a free entry), 1 (out of range), or a loop
             raise OSError(5, "broken cluster chain")
         return out
 
@@ -297,20 +326,37 @@ class Drive:
         return cluster, self.find(cluster, parts[-1]), parts[-1]
 
     def register(self, cluster, name, attr, first):
-        for s in self.dir_sectors(cluster):
+        """FatFs dir_register() of one short-name entry: the first free one (a name starting
+        0 or 0xE5: an erased sector's 0xFF entries are not free). A subdirectory with none
+        grows by a cluster (ff.c dir_next() with stretch: create_chain(), then dir_clear()
+        writes the new cluster's sectors as zeros); the root folder of a FAT12 volume is fixed
+        (FR_DENIED, EACCES)."""
+        sectors = self.dir_sectors(cluster)
+        for s in sectors:
             self.move_window(s)
             for i in range(0, SECTOR, 32):
                 if self.win[i] in (0, 0xE5):
-                    entry = bytearray(32)
-                    entry[0:11] = name83(name)
-                    entry[11] = attr
-                    self.clock += 1
-                    entry[22:26] = self.clock.to_bytes(4, "little")
-                    entry[26:28] = first.to_bytes(2, "little")
-                    self.win[i:i + 32] = entry
-                    self.wflag = True
-                    return (s, i)
-        raise OSError(28, "the directory is full")
+                    return self._put_entry(s, i, name, attr, first)
+        if cluster == 0:
+            raise OSError(13, "the root folder is full")
+        c = self.create_chain(self.chain(cluster)[-1])
+        s = DATA0 + c - 2
+        self.sync_window()  # dir_clear(): the FAT first, then the new sector through the window
+        self.win = bytearray(SECTOR)
+        self.winsect = s
+        self.write(s, self.win)
+        return self._put_entry(s, 0, name, attr, first)
+
+    def _put_entry(self, s, i, name, attr, first):
+        entry = bytearray(32)
+        entry[0:11] = name83(name)
+        entry[11] = attr
+        self.clock += 1
+        entry[22:26] = self.clock.to_bytes(4, "little")
+        entry[26:28] = first.to_bytes(2, "little")
+        self.win[i:i + 32] = entry
+        self.wflag = True
+        return (s, i)
 
     # -------------------------------------------------------------- what the app calls
 
@@ -401,16 +447,27 @@ class File:
         return self.pos
 
     def _cluster(self, index, grow):
-        c = self.first
+        # FatFs keeps the cluster it is at (fp->clust) and follows the chain from there going
+        # forward, from the file's first cluster going back (f_lseek).
+        at, c = getattr(self, "cursor", (0, self.first))
+        if at > index or c == 0:
+            at, c = 0, self.first
         if c == 0:
             if not grow:
                 raise OSError(5, "empty file")
             c = self.first = self.d.create_chain(0)
-        for _ in range(index):
+        if not 2 <= c < self.d.n_clusters():  # clst2sect() gives 0: FR_INT_ERR
+            raise OSError(5, "first cluster %d out of range" % c)
+        c = self._follow(c, index - at, grow)
+        self.cursor = (index, c)
+        return c
+
+    def _follow(self, c, steps, grow):
+        for _ in range(steps):
             nxt = self.d.get_fat(c)
             if 2 <= nxt < self.d.n_clusters():
                 c = nxt
-            elif grow and nxt == END:
+            elif grow and nxt >= self.d.n_clusters():  # the chain's end: stretch it
                 c = self.d.create_chain(c)
             else:
                 raise OSError(5, "broken cluster chain")
@@ -484,9 +541,11 @@ class _Os:
         return self.d.mkdir(path)
 
 
-def format_volume(blocks, files=()):
+def format_volume(blocks, files=(), saves=True):
     """Returns the flash bytes of a fresh volume of `blocks` sectors holding `files`: (path,
-    bytes) written in order, folders made as needed (as `make flash` leaves a drive)."""
+    bytes) written in order, folders made as needed, then (if `saves`) the save file as
+    `make flash` makes it over USB serial (tools/flash/deploy.py make_save_file(), through this
+    FatFs): a drive as `make flash` leaves it."""
     power = Power()
     flash = Qspi(b"\xff" * (blocks * SECTOR), power)
     boot = bytearray(SECTOR)
@@ -494,10 +553,8 @@ def format_volume(blocks, files=()):
     flash.data[0:SECTOR] = boot
     for s in range(FAT0, DATA0):
         flash.data[s * SECTOR:(s + 1) * SECTOR] = bytes(SECTOR)
+    flash.data[FAT0 * SECTOR:FAT0 * SECTOR + 3] = b"\xf8\xff\xff"  # f_mkfs: entries 0, 1
     d = Drive(flash, blocks)
-    d.put_fat(0, 0xFFF8)
-    d.put_fat(1, END)
-    d.sync_window()
     made = set()
     for path, data in files:
         parts = path.strip("/").split("/")
@@ -511,8 +568,25 @@ def format_volume(blocks, files=()):
         f.write(padded)
         f.size = len(data)
         f.close()
+    if saves:
+        make_save_file(lambda p: _size(d, p), lambda p: d.mkdir("/" + p),
+                       lambda p, data: _write(d, "/" + p, data))
     d.sync()
     return bytes(flash.data)
+
+
+def _size(d, path):
+    try:
+        st = d.stat("/" + path)
+    except OSError:
+        return -1
+    return -2 if st[0] & 0x4000 else st[6]
+
+
+def _write(d, path, data):
+    f = d.open(path, "wb")
+    f.write(data)
+    f.close()
 
 
 # ---------------------------------------------------------------------------------- cutting
@@ -549,10 +623,10 @@ def apply_op(nvm, qspi, op, variant=("after",)):
         return
     old = mem[addr:addr + size]  # an NVM page reads 0xFF here: its block was erased first
     if how == "after":
-        new = bytes(a & b for a, b in zip(old, data))
+        new = _and(old, data)
     elif how == "prefix":
         n = variant[1]
-        new = bytes(a & b for a, b in zip(old[:n], data[:n])) + bytes(old[n:])
+        new = _and(old[:n], data[:n]) + bytes(old[n:])
     elif how == "bytes":
         r = random.Random(variant[1])
         new = bytes((a & b) if r.random() < 0.5 else a for a, b in zip(old, data))

@@ -9,13 +9,13 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
-from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, card_name  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
-from screen_text import line_text, lines_text  # noqa: E402
+from tools.sim.screen_text import line_text, lines_text  # noqa: E402
 from lnr.play.view import S_HAND  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
@@ -74,49 +74,78 @@ def _plan(s):
     return steps, t
 
 
-def test_the_hint_names_card_bend_and_order_and_the_screens_risk():
-    # Issue 11: the hint names the card, the bend and the order it recommends, and quotes
-    # the risk the screen shows for it (lnr/play/view.py risk_text of state.build_risk, §5), which
-    # may differ by a point from the bot's own rounding.
-    from engine.cards import card_name
-    from lnr.play.view import risk_text
+def _named(steps, s):
+    # The names the hint gives the build's cards, in order: "3 curve up" for a curve, with
+    # where on the screen it turns (the D-pad's way, lnr/play/screen.py key_bend).
+    t = s.clone()
+    names = []
+    for a in steps:
+        t.apply(a)
+        if a >= A_LAY:
+            names.append(card_name(a - A_LAY))
+        else:
+            names[-1] += " " + ("right", "down", "left", "up")[t.head]
+    return names
+
+
+def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
+    # Issue 11 and issue 24 finding 7: the hint names every card of the build it recommends
+    # in order (not "then 3 more"), the way each curve turns, added ones too, and quotes the
+    # risk the screen shows for it (lnr/play/view.py risk_text of state.build_risk, §5) with
+    # why: its dice against the cards ahead.
+    from lnr.play.view import risk_text, short
 
     checked = set()
-    for seed in range(1, 200):
+    for seed in range(1, 400):
         m = Model(MODE_SOLO, seed)
         s = m.state
         steps, after = _plan(s)
         if not steps or steps[0] < A_LAY:
             continue
         cards = [a - A_LAY for a in steps if a >= A_LAY]
-        bends = [a for a in steps if a in (A_BEND_L, A_BEND_R)]
+        curves = sum(1 for c in cards if SHAPE[c] == SHAPE_CURVE)
         kind = ("curve" if SHAPE[cards[0]] == SHAPE_CURVE else "straight",
-                "more" if len(cards) > 1 else "one")
+                "more" if len(cards) > 1 else "one", "added curve" if curves > (
+                    SHAPE[cards[0]] == SHAPE_CURVE) else "")
         if kind in checked:
             continue
         with sim_fast.fast():
             r = sim.run_headless(m.keys + HINT + [SETTLE], seed=seed)
         assert r.ok, r.error
         lines = lines_text(r.app.ui.plines)
-        assert lines[1] == "Lay " + card_name(cards[0])
-        if SHAPE[cards[0]] == SHAPE_CURVE:
-            assert lines[2] == "bend " + ("left" if bends[0] == A_BEND_L else "right")
-        if len(cards) > 1:
-            assert lines[3] == "then " + ", ".join(card_name(c) for c in cards[1:])
+        names = _named(steps, s)
+        said = " ".join(x for x in lines[1:4] if x)
+        expect = "Lay " + names[0]
+        if len(names) > 1:
+            expect += ", then " + ", ".join(names[1:])
+        assert said == expect, (seed, lines)
         num, den = after.build_risk()
-        assert lines[5] == risk_text(num, den, "Roll")
+        assert lines[4].split(",")[0] == risk_text(num, den, "Roll")
+        ahead = after.ahead()
+        assert lines[5] == "%d dice, %d card%s ahead" % (after.build_sum, ahead,
+                                                       "" if ahead == 1 else "s")
         if len(cards) == 1:
             # The cursor is on that card: once the hint is closed, the side panel shows the
             # same figure for it.
             with sim_fast.fast():
                 r = sim.run_headless(m.keys + HINT + ["A", SETTLE], seed=seed)
             side = line_text(r.app.ui.side[7])
-            assert side == risk_text(num, den, "Lay"), (side, lines[5])
+            assert side == short(risk_text(num, den, "Lay")), (side, lines[4])
         checked.add(kind)
-        if len(checked) == 4:
-            break
-    assert ("curve", "one") in checked and ("straight", "one") in checked
+    assert ("curve", "one", "") in checked and ("straight", "one", "") in checked
     assert any(k[1] == "more" for k in checked)
+    assert any(k[2] for k in checked)  # a curve added after the first card, its turn named
+
+
+def test_a_risk_over_99_percent_is_spaced_like_the_others():
+    # Issue 24 finding 7: "Roll>99%" ran together; the side line's 8 characters alone drop
+    # the space (lnr/play/view.py short()).
+    from lnr.play.view import risk_text, short
+
+    assert risk_text(3 ** 12 - 1, 3 ** 12, "Roll") == "Roll >99%"
+    assert risk_text(1, 3 ** 12, "Roll") == "Roll <1%"
+    assert short(risk_text(3 ** 12 - 1, 3 ** 12, "Roll")) == "Roll>99%"
+    assert short(risk_text(1, 3, "Lay")) == "Lay 33%"
 
 
 def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):

@@ -15,10 +15,10 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
-from screen_text import line_text  # noqa: E402
+from tools.sim.screen_text import line_text  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
 
@@ -121,7 +121,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     # build laid so far, the cursor on its card, B still undoing to the turn's start.
     from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE
     from engine.state import A_LAY, P_BUILD, P_DICE
-    from tools.sim_parts import SimNvm
+    from tools.sim.parts import SimNvm
 
     def refuse(self, i, value):
         raise OSError(5, "write failed")

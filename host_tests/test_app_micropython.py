@@ -1,4 +1,4 @@
-"""The device app's own code on the real MicroPython VM (tools/mpvm), not only on CPython: whole
+"""The device app's own code on the real MicroPython VM (tools/vm/mpvm), not only on CPython: whole
 games of every mode played through lnr.main.run with the same key scripts as the simulator
 tests, with the pinned libraries the board gets (adafruit_display_text's bitmap_label,
 adafruit_ticks), the stand-ins of displayio and terminalio (tools/standins: no pixels, but as
@@ -12,12 +12,12 @@ import subprocess
 
 import pytest
 
-from tools.app_script import Model
-from tools.sim import key_script, parse_keys
+from tools.sim.app_script import Model
+from tools.sim.simulator import key_script, parse_keys
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNNER = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
+RUNNER = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
 
 SCRIPT = """
 from tools.standins import install
@@ -113,8 +113,8 @@ print("SETTINGS", st.brightness, st.pixel_count)
 
 
 def _vm(tmp_path, device_libs, frames, seed):
-    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
+        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = tmp_path / "app_vm.py"
     text = ",".join("" if k is None else str(k) for k in frames)
     script.write_text(SCRIPT % {"frames": text, "seed": seed})

@@ -1,6 +1,6 @@
-"""The device app's play screen, driven through the headless simulator (tools/sim.py) with key
-scripts made by playing the engine (tools/app_script.py): a build that derails, a pass, a chaos
-discard, the bend choice, the penalty order, the derailment risk on screen and on the
+"""The device app's play screen, driven through the headless simulator (tools/sim/simulator.py)
+with key scripts made by playing the engine (tools/sim/app_script.py): a build that derails, a
+pass, a chaos discard, the bend choice, the penalty order, the derailment risk on screen and on the
 NeoPixels, the rival and table opponents, the hot seat. Each test checks the engine State the
 keys led to against the model, and the screen's pixels and the NeoPixel colours against what
 the rules say should show.
@@ -16,15 +16,15 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, derailing_card, chaos_card  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, derailing_card, chaos_card  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.risk import permille  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, A_PASS, A_PILE, P_BEND, P_BUILD, P_DICE, P_ORDER, P_TURN,
     MODE_SOLO, MODE_RIVAL, MODE_TABLE, TURN,
 )
-from screen_text import line_text as text  # noqa: E402
+from tools.sim.screen_text import line_text as text  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
@@ -154,7 +154,11 @@ def test_a_pass_moves_the_loco_one_card_and_takes_one_penalty():
     # The turn is over as the engine ends it (the one penalty card piled), no key needed.
     m.pass_turn()
     assert r.app.game.state == m.state
-    assert text(r.app.ui.side[1]) == side_text("Score", str(m.state.score(0)))
+    # Beside the result, the score it sums up: before the next turn's draw (issue 24 finding 9).
+    s = m.state
+    assert text(r.app.ui.side[1]) == side_text("Score", str(s.score(0) - VALUE[s.hands[0][-1]]))
+    r = run(m.keys + ["RIGHT", SETTLE], seed)  # the key shows the card drawn
+    assert text(r.app.ui.side[1]) == side_text("Score", str(s.score(0)))
 
 
 def test_a_chaos_discard_puts_it_on_the_pile_without_penalty():
@@ -462,7 +466,7 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     r = run(m.keys[:m.result_at] + [SETTLE], seed)
     s = r.app.game.state
     assert s.hits == 1
-    assert text(r.app.ui.plines[1]) == "Loco +1, broken x1"
+    assert text(r.app.ui.plines[1]) == "Loco +1, 1 broken card"  # issue 24 finding 9
     assert count(r, line_box(1), RED) > 30
     assert (rgb(L.AMBER),) * 5 in r.leds
 

@@ -8,10 +8,10 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, P_TURN  # noqa: E402
-from screen_text import lines_text as texts  # noqa: E402
+from tools.sim.screen_text import lines_text as texts  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.screens import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
@@ -155,7 +155,7 @@ def test_rival_game_over_counts_a_win_or_a_loss():
 
 def test_challenge_lost_at_the_fourth_derailment_sets_no_record():
     # docs/rules.md §8 challenge: the 4th derailment ends the game, lost; finish_game gets won=False.
-    from tools.app_script import derailing_card
+    from tools.sim.app_script import derailing_card
 
     for seed in range(1, 300):
         m = Model(MODE_CHALLENGE, seed)
@@ -255,6 +255,20 @@ def test_settings_change_the_leds_at_once_and_are_saved_on_leaving():
     assert frame[0] != rgb(L.OFF) and frame[1:] == (rgb(L.OFF),) * 4
 
 
+def test_left_right_on_the_settings_back_row_change_nothing():
+    # Issue 24 finding 3: LEFT/RIGHT on the Back row toggled Sound (the row above it). Sound
+    # stays as it was, and leaving writes nothing (no setting changed).
+    keys = ["DOWN", "DOWN", "A", "DOWN", "DOWN", "DOWN", "DOWN"]  # Settings, on Back
+    r = run(keys + ["LEFT", SETTLE])
+    assert r.app.screen == SC_SETTINGS
+    lines = texts(r.app.menus.labels.lines)
+    sound = [x for x in lines if "Sound" in x]
+    assert len(sound) == 1 and sound[0].endswith(" on"), lines
+    assert r.app.store.sound == 1
+    r = run(keys + ["RIGHT", "LEFT", "RIGHT", "B", SETTLE])
+    assert r.nvm_writes == 0 and r.app.store.sound == 1
+
+
 def test_how_to_play_pages_turn_and_fit_the_screen():
     from lnr.menus.howto import PAGES
 
@@ -274,7 +288,7 @@ def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypa
     # write to the NVM after the error.
     from lnr.play import screen as play
 
-    def boom(self):
+    def boom(self, *args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(play.Play, "pick", boom)

@@ -13,10 +13,11 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast, sim_parts, standins  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools import standins  # noqa: E402
+from tools.sim import fast as sim_fast, parts as sim_parts, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.state import MODE_SOLO  # noqa: E402
-from screen_text import lines_text  # noqa: E402
+from tools.sim.screen_text import lines_text  # noqa: E402
 from lnr.sound import EFFECTS, SynthPlayer  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
 

@@ -9,8 +9,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import displayio  # noqa: E402
 
-from tools import sim, sim_fast  # noqa: E402
-from screen_text import line_ink, line_text  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.screen_text import line_ink, line_text  # noqa: E402
 from lnr.ui import WHITE, RED, GREEN  # noqa: E402
 
 # From the title into a solo game (START then opens the action menu).
@@ -92,7 +92,7 @@ def test_the_lines_share_one_palette_per_ink_and_never_change_it():
     assert ui.panel.hidden is False  # the action menu, lines of several inks
     inks = ui.inks
     lines = font_lines(ui.root)
-    assert len(lines) == 1 + 8 + 8 + 1 + 7  # title, menu lines, side, toast, panel
+    assert len(lines) == 1 + 8 + 8 + 1 + 1 + 7  # title, menu lines, side, hand ends, toast, panel
     palettes = set(id(line.pixel_shader) for line in lines)
     toast = ui.toast.pixel_shader
     assert palettes <= set(id(p) for p in inks.values()) | {id(toast)}

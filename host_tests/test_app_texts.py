@@ -19,8 +19,8 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, N_CARDS  # noqa: E402
 from engine.state import (  # noqa: E402
     A_CHAOS, A_LAY, A_PASS, P_BUILD, P_DICE, P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
@@ -28,7 +28,7 @@ from engine.state import (  # noqa: E402
 )
 import lnr.ui  # noqa: E402
 from lnr.play import actions  # noqa: E402
-from lnr.play.view import risk_text  # noqa: E402
+from lnr.play.view import risk_text, short  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,9 +99,10 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     # The side panel at its largest numbers, the risk at both ends with every label.
     _longest_numbers(play)
     play.view.draw_side()
-    for label in ("Lay", "Add", "Roll", "Risk"):
+    for label in ("Lay", "Add", "Roll", "Brkn", "Derail", "Broken card"):
         for num, den in ((1, 10 ** 6), (5, 1000), (999, 1000), (999999, 10 ** 6), (0, 1)):
-            r.app.ui.put(r.app.ui.side[7], risk_text(num, den, label))
+            if len(label) <= 4:  # the side panel's labels, short() to its 8 characters
+                r.app.ui.put(r.app.ui.side[7], short(risk_text(num, den, label)))
             r.app.ui.put(r.app.ui.plines[5], risk_text(num, den, label))
     # A build of 16 dice (4 cards of 4): the dice panel, the run, the penalty order and the
     # result, each step as the timers would run it.

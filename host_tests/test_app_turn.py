@@ -1,6 +1,7 @@
 """Issue 11, a turn that plays like the table: what the player found, each with the test that
 would have caught it, and what was built on top (the move on the map, the opponents' numbers,
-fewer presses, the last turn announced), driven through the headless simulator (tools/sim.py).
+fewer presses, the last turn announced), driven through the headless simulator
+(tools/sim/simulator.py).
 
 Where a finding's situation can be reached with keys that both the old flow (a result panel that
 A or B closed) and this one (no such press) take, the keys are those: B closes an old result
@@ -14,14 +15,14 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
-from tools.app_script import Model, SETTLE, find, frames  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, frames  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
     A_LAY, A_PASS, P_BUILD, P_DICE, P_ORDER, P_TURN, MODE_SOLO, MODE_RIVAL, MODE_TABLE,
 )
-from screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
+from tools.sim.screen_text import line_ink, line_text as text, lines_text as texts  # noqa: E402
 from lnr import sprites  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_RUN, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
@@ -408,7 +409,7 @@ def test_the_loco_travels_card_by_card_and_the_map_stays_in_view():
 
 
 def _derails_taking_cards(m):
-    from tools.app_script import derailing_card
+    from tools.sim.app_script import derailing_card
 
     card = derailing_card(m)
     if card is None:
@@ -472,8 +473,11 @@ def test_every_seats_score_cards_and_pile_top_show_after_an_opponents_move():
     assert lines[4] == "Seats: score/hand/pile"
     for seat in range(s.players):
         pile = s.piles[seat]
-        want = "P%d %d/%d/%s" % (seat + 1, s.score(seat), len(s.hands[seat]),
-                                 pile and str(VALUE[pile[-1]]) or "-")
+        hand = s.hands[seat]
+        # Issue 24 finding 9: the numbers the move left, before the next seat's draw (§4).
+        drawn = 1 if seat == s.seat else 0
+        want = "P%d %d/%d/%s" % (seat + 1, s.score(seat) - drawn * VALUE[hand[-1]],
+                                 len(hand) - drawn, pile and str(VALUE[pile[-1]]) or "-")
         assert any(want in line for line in lines[5:7]), (want, lines)
     r = run(m.keys + ["SELECT", SETTLE], seed)
     lines = texts(r.app.ui.plines)
@@ -492,9 +496,11 @@ def test_the_last_turn_of_the_game_is_announced():
     assert not m.state.is_terminal()
     r = run(m.keys + [SETTLE], seed)
     assert "LAST TURN" in texts(r.app.ui.plines)[6]
-    assert line_ink(r.app.ui.side[4]) == RED  # the empty deck
+    # Beside the result, the deck as the action left it: its last card (issue 24 finding 9).
+    assert text(r.app.ui.side[4]) == "Deck   1"
     r = run(m.keys + ["RIGHT", SETTLE], seed)  # the panel goes: the toast says it too
     assert text(r.app.ui.toast) == "Your last turn!" and not r.app.ui.toast.hidden
+    assert line_ink(r.app.ui.side[4]) == RED  # the empty deck, the card drawn
     # At a table, the seat whose turn is the last is named.
     m = Model(MODE_TABLE, 6)
     while len(m.state.deck) > 1 and not m.state.is_terminal():

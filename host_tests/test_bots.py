@@ -18,7 +18,7 @@ from engine.state import (
     A_ROLL0, A_ROLL1, MODE_NAMES, P_DICE, P_TURN, P_BEND, P_BUILD, P_CHAOS,
     P_ORDER, new_game,
 )
-from tools.tune import features, pack, unpack
+from tools.bots.tune import features, pack, unpack
 
 CONFIGS = [("solo", None), ("challenge", None), ("rival", None), ("table", 2), ("table", 4)]
 
@@ -172,7 +172,7 @@ def test_no_hint_where_nobody_decides():
 
 
 def test_tuner_features_are_what_the_planner_values():
-    # tools/tune.py fits weights on features it computes itself; the planner must value a
+    # tools/bots/tune.py fits weights on features it computes itself; the planner must value a
     # position by exactly those features (else the fitted weights mean something else).
     rng = Rng(99)
     weights = [rng.randbelow(61) - 30 for _ in range(ai.N_FEATURES * ai.N_BUCKETS)]

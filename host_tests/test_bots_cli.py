@@ -1,6 +1,6 @@
 """The bots' command lines as the README shows them: a game by `best` written by
-engine.selfplay replays as legal with engine.replay (docs/rules.md §10), and tools/bench.py (what
-`make bench` runs) prints its table, here on a few seeds."""
+engine.selfplay replays as legal with engine.replay (docs/rules.md §10), and tools/bots/bench.py
+(what `make bench` runs) prints its table, here on a few seeds."""
 import json
 import os
 import re
@@ -28,7 +28,7 @@ def test_selfplay_by_best_replays():
 
 
 def test_bench_prints_a_row_per_bot():
-    res = _run(["tools.bench", "--seeds", "4", "--vm-games", "1", "--bots", "greedy,best",
+    res = _run(["tools.bots.bench", "--seeds", "4", "--vm-games", "1", "--bots", "greedy,best",
                 "--coach-seeds", "1"])
     assert res.returncode == 0, res.stderr
     rows = {}

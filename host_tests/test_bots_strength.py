@@ -58,8 +58,8 @@ def test_best_beats_greedy_at_the_table():
 
 def test_best_looks_ahead_to_a_lower_solo_score_than_before():
     # Issue 12: `best`'s look-ahead (engine.lookahead) over the planner alone with the weights
-    # it had (tools/best_before.py): on the same seeds, at least a point lower on average.
-    from tools.best_before import best_before_bot
+    # it had (tools/bots/best_before.py): on the same seeds, at least a point lower on average.
+    from tools.bots.best_before import best_before_bot
 
     bots = dict(BOTS, before=best_before_bot)
     solo = {}

@@ -1,4 +1,4 @@
-"""The bots on the real MicroPython VM (tools/mpvm): the device runs them for the hint and the
+"""The bots on the real MicroPython VM (tools/vm/mpvm): the device runs them for the hint and the
 table's opponents, so they must load there and decide exactly as on CPython (ints only, fixed
 iteration order): the same seed gives the same record, step for step (docs/style.md)."""
 import json
@@ -11,8 +11,8 @@ import pytest
 from engine.selfplay import play
 
 ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "tools" / "mpvm" / "run.mjs"
-VM_PACKAGE = ROOT / "tools" / "mpvm" / "node_modules" / "@micropython" / \
+RUN = ROOT / "tools" / "vm" / "mpvm" / "run.mjs"
+VM_PACKAGE = ROOT / "tools" / "vm" / "mpvm" / "node_modules" / "@micropython" / \
     "micropython-webassembly-pyscript"
 
 GAMES = [(bot, mode, players, seed)
@@ -42,7 +42,7 @@ def vm_output(tmp_path_factory):
     node = shutil.which("node")
     if node is None or not VM_PACKAGE.is_dir():
         pytest.fail("the MicroPython VM is missing: `make test` installs it (npm ci --prefix "
-                    "tools/mpvm) and needs Node.js >= 18 on PATH")
+                    "tools/vm/mpvm) and needs Node.js >= 18 on PATH")
     script = tmp_path_factory.mktemp("vm") / "bots_vm.py"
     script.write_text(SCRIPT)
     res = subprocess.run([node, str(RUN), "--tree", str(ROOT / "engine"), str(script),

@@ -1,5 +1,5 @@
-"""tools/bundle.py, the release zip (`make bundle`), where it can go wrong: what it packs, the
-bytes it writes, and the files it must never replace. (That the zip holds the tree make flash
+"""tools/flash/bundle.py, the release zip (`make bundle`), where it can go wrong: what it packs,
+the bytes it writes, and the files it must never replace. (That the zip holds the tree make flash
 writes, built for real: test_readme.py, `make bundle`.)"""
 import subprocess
 import sys
@@ -12,11 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import bundle, deploy  # noqa: E402
+from tools.flash import bundle, deploy, sync  # noqa: E402
 
 
 def run_bundle(*args):
-    return subprocess.run([sys.executable, "-m", "tools.bundle", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools.flash.bundle", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -35,7 +35,7 @@ def test_the_zip_is_sorted_dated_and_the_same_for_the_same_files():
 def test_the_drive_files_are_the_tree_and_the_settings_for_a_drive_without_any():
     tree = deploy.Tree({"code.py": b"x", "lib/lnr/main.mpy": b"C\x06"})
     files = bundle.drive_files(tree)
-    assert files["settings.toml"] == deploy.settings_with_pystack(None).encode()
+    assert files["settings.toml"] == sync.settings_with_pystack(None).encode()
     assert set(files) == {"code.py", "lib/lnr/main.mpy", "settings.toml"}
 
 

@@ -1,4 +1,4 @@
-"""The engine and the .mpy files on CircuitPython 10 itself (tools/cpvm.py finds its VM and
+"""The engine and the .mpy files on CircuitPython 10 itself (tools/vm/cpvm.py finds its VM and
 mpy-cross: $CIRCUITPYTHON_VM / $CIRCUITPYTHON_MPY_CROSS, or the build beside the clone). Where
 they are missing (a user's fresh machine) each test here skips with one line saying so.
 
@@ -16,7 +16,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine.selfplay import play  # noqa: E402
-from tools import cpvm, deploy  # noqa: E402
+from tools.flash import deploy  # noqa: E402
+from tools.vm import cpvm  # noqa: E402
 
 # Every mode with the random bot (seeds 0-3, as test_micropython.py), and `best` and `greedy`
 # (as test_bots_vm.py).
@@ -115,7 +116,7 @@ def test_without_circuitpython_cpcheck_says_so_in_one_line_per_check_and_passes(
         monkeypatch, tmp_path, capsys):
     """A user's fresh machine: no $CIRCUITPYTHON_VM and nothing beside the clone. Each check
     (the engine; the app from .mpy, with its frames) skips in one line."""
-    from tools import cpcheck
+    from tools.vm import cpcheck
 
     monkeypatch.delenv("CIRCUITPYTHON_VM", raising=False)
     monkeypatch.delenv("CIRCUITPYTHON_MPY_CROSS", raising=False)

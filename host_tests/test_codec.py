@@ -313,7 +313,7 @@ def test_pack_refuses_states_that_are_not_a_game():
 
 
 def test_same_saves_on_the_real_micropython_vm():
-    # engine/ runs unchanged on MicroPython (docs/style.md): tools/mp_codec_check.py round-trips
+    # engine/ runs unchanged on MicroPython (docs/style.md): tools/vm/mp_codec_check.py round-trips
     # every state of a game of every mode there and drives lnr.storage on a bytearray NVM and
     # a folder of the VM's file system for the drive.
     # Its per-mode digest of the blobs must equal CPython's: the same game, the same bytes.
@@ -323,11 +323,11 @@ def test_same_saves_on_the_real_micropython_vm():
 
     root = Path(__file__).resolve().parent.parent
     node = shutil.which("node")
-    if node is None or not (root / "tools/mpvm/node_modules/@micropython").is_dir():
-        pytest.fail("the MicroPython VM is not installed: npm ci --prefix tools/mpvm")
+    if node is None or not (root / "tools/vm/mpvm/node_modules/@micropython").is_dir():
+        pytest.fail("the MicroPython VM is not installed: npm ci --prefix tools/vm/mpvm")
     res = subprocess.run(
-        [node, "tools/mpvm/run.mjs", "--tree", "engine", "--tree", "lib/lnr",
-         "tools/mp_codec_check.py", "1"],
+        [node, "tools/vm/mpvm/run.mjs", "--tree", "engine", "--tree", "lib/lnr",
+         "tools/vm/mp_codec_check.py", "1"],
         cwd=root, capture_output=True, text=True, timeout=300,
     )
     assert res.returncode == 0, res.stdout + res.stderr

@@ -1,5 +1,5 @@
-"""tools.deploy without a board: the device tree, .mpy compilation, folder targets, finding the
-board's port. (Flashing over serial: test_flash.py.)"""
+"""tools.flash.deploy without a board: the device tree, .mpy compilation, folder targets, finding
+the board's port. (Flashing over serial: test_flash.py.)"""
 
 import importlib.metadata
 import os
@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy, deploy_board, imports, sync  # noqa: E402
-from tools.deploy import DeployError  # noqa: E402
+from tools.flash import deploy, deploy_board, imports, sync  # noqa: E402
+from tools.flash.deploy import DeployError  # noqa: E402
 
 def source_root(tmp_path):
     """A checkout to build from: this repo's drive files (code.py, boot.py, lib/), engine/ and
@@ -61,12 +61,12 @@ def files_under(d):
 # ---- the tree --------------------------------------------------------------------------------
 
 def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
-    """`python -m tools.deploy --to DIR` in a fresh clone, exactly as the README says."""
+    """`python -m tools.flash --to DIR` in a fresh clone, exactly as the README says."""
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     out = tmp_path / "CIRCUITPY"
     out.mkdir()
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(out)], cwd=clone,
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(out)], cwd=clone,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     tree = files_under(out)
@@ -124,8 +124,12 @@ def test_tree_layout_from_sources(tmp_path):
                      "lib/adafruit_display_text/bitmap_label.py", "lib/adafruit_ticks.py",
                      "lib/neopixel.py"]
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
-    assert tree.owned_dirs() == ["lib/adafruit_display_text", "lib/engine", "lib/lnr"]
-    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+    # The game's packages are its own; a library's folder may hold the user's other modules:
+    # only the twins of the modules shipped there are the tool's (issue 25).
+    assert tree.owned_dirs() == ["lib/engine", "lib/lnr"]
+    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.mpy",
+                                  "lib/adafruit_display_text/bitmap_label.mpy",
+                                  "lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
     # Folded (what make flash sends), every shipped module is there with its lines.
     folded = deploy.build(src, None)
     assert sorted(folded.files) == sorted(tree.files)
@@ -180,7 +184,7 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert libs and all(p.endswith(".mpy") for p in libs if p != "lib/lnr/sprites.bin")
     assert tree.files["lib/lnr/sprites.bin"] == (src / "lib" / "lnr" / "sprites.bin").read_bytes()
     # Compiled from the build's text: our modules with the constants they share folded
-    # (tools/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
+    # (tools/flash/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
     # as they are.
     sources = deploy.build(src, None)
     assert tree.files["lib/engine/ai.mpy"] == b"C\x06" + sources.files["lib/engine/ai.py"]
@@ -191,7 +195,9 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
             assert sources.files["lib/" + rel] == path.read_bytes(), rel
     assert "lib/neopixel.mpy" in tree.files
     assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files
-    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
+    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.py",
+                                  "lib/adafruit_display_text/bitmap_label.py",
+                                  "lib/adafruit_ticks.py", "lib/neopixel.py"]
 
 
 def test_micropython_mpy_cross_is_refused(tmp_path):
@@ -314,12 +320,15 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     assert sorted(plan.remove) == ["lib/engine/gone.py", "lib/engine/old/x.py",
                                    "lib/neopixel.mpy"]
     on_drive = files_under(drive)
-    # The user's setting stays, the pystack's size is added (tools/pystack.py).
+    # The user's setting stays, the pystack's size is added (tools/vm/pystack.py).
     assert on_drive.pop("settings.toml").decode().splitlines() == [
         "CIRCUITPY_WEB_API_PASSWORD = 'x'",
         "# Lok'n'Roll needs this much of Python's stack (make flash sets it)",
         "CIRCUITPY_PYSTACK_SIZE = %d" % deploy.PYSTACK_SIZE]
     assert on_drive.pop("lib/someone_elses.mpy")
+    for path, size in sync.SAVE_FILES:  # made by the deploy, once (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     assert on_drive == tree.files
     assert not (drive / "lib" / "engine" / "old").exists()
 
@@ -348,7 +357,10 @@ NOTE = "# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
      "CIRCUITPY_PYSTACK_SIZE = 9000\r\n" % SIZE),
     ("CIRCUITPY_PYSTACK_SIZE=2000  # small\nB = 2\n",  # too small: that line, changed
      "CIRCUITPY_PYSTACK_SIZE = %d  # small\nB = 2\n" % SIZE),
-    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
+    # A quoted key is not the setting to the board (supervisor/shared/settings.c key_matches():
+    # bare keys only): that line stays, the board's line is added.
+    ('"CIRCUITPY_PYSTACK_SIZE" = 100\n', '"CIRCUITPY_PYSTACK_SIZE" = 100\n' + NOTE
+     + "CIRCUITPY_PYSTACK_SIZE = %d\n" % SIZE),
 ])
 def test_settings_get_the_pystack_size_and_keep_the_users_lines(before, after):
     assert sync.settings_with_pystack(before) == after

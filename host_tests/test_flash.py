@@ -1,6 +1,6 @@
-"""End-to-end flashing without hardware: the real mpremote client (inside tools.deploy, and the
-stock `mpremote` command) talks through a pseudo-terminal to tools/fakeboard.py, which speaks
-CircuitPython's supervisor and raw REPL and runs what it is sent on the real MicroPython VM
+"""End-to-end flashing without hardware: the real mpremote client (inside tools.flash.deploy, and
+the stock `mpremote` command) talks through a pseudo-terminal to tools/flash/fakeboard.py, which
+speaks CircuitPython's supervisor and raw REPL and runs what it is sent on the real MicroPython VM
 over a folder standing for CIRCUITPY."""
 
 import json
@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import fakeboard  # noqa: E402
-from tools.deploy import PYSTACK_SIZE  # noqa: E402
+from tools.flash import fakeboard  # noqa: E402
+from tools.flash.sync import PYSTACK_SIZE, SAVE_FILES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
@@ -69,7 +69,7 @@ def start_board(tmp_path):
 
     def start(drive, *args):
         log = tmp_path / f"board{len(boards)}.log"
-        proc = subprocess.Popen([sys.executable, "-m", "tools.fakeboard", str(drive), "--log",
+        proc = subprocess.Popen([sys.executable, "-m", "tools.flash.fakeboard", str(drive), "--log",
                                  str(log), *args], cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         line = proc.stdout.readline()
@@ -87,11 +87,11 @@ def start_board(tmp_path):
 
 
 def flash(tmp_path, board, *args, src=None):
-    """Runs `python -m tools.deploy --port ...` as `make flash PORT=...` does."""
+    """Runs `python -m tools.flash --port ...` as `make flash PORT=...` does."""
     src = src or tmp_path / "src"
     if not src.exists():
         source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--port", board.port,
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--port", board.port,
                         "--source-root", str(src), "--build-dir", str(tmp_path / "build"),
                         *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     return r
@@ -123,9 +123,13 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     elapsed = time.monotonic() - t0
     assert r.returncode == 0, r.stdout + r.stderr
     assert "circuitpython 10.0.3" in r.stdout
-    # The folder holds exactly the device tree.
+    # The folder holds exactly the device tree, and the save files the deploy makes (all
+    # zeros: the game writes them in place, never makes them; docs/storage.md).
     built = files_under(tmp_path / "build")
-    assert files_under(drive) == built
+    on_drive = files_under(drive)
+    saves = {p: bytes(n) for p, n in SAVE_FILES if n is not None}
+    assert {p: on_drive.pop(p) for p in saves} == saves
+    assert on_drive == built
     assert {"code.py", "boot.py", "lib/neopixel.py", "lib/engine/state.py"} <= set(built)
     # boot.py was there; settings.toml is written, not copied: the pystack's size (the user's
     # other lines would stay, see below).
@@ -145,7 +149,7 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     board.wait_for(reset_done(n))
     assert {p: (drive / p).stat().st_mtime_ns for p in built} == before
     execs = [e for e in board.events()[n:] if e["event"] == "exec"]
-    assert len(execs) == 4  # probe, scan, settings.toml read, reset: no file writes
+    assert len(execs) == 5  # probe, scan, settings.toml read, save files, reset: no writes
 
     # One changed source: only that file goes over.
     (tmp_path / "src" / "engine" / "rng.py").write_text(
@@ -153,7 +157,9 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.findall(r"^  copy (\S+)", r.stdout, re.M) == ["lib/engine/rng.py"]
-    assert files_under(drive) == files_under(tmp_path / "build")
+    on_drive = files_under(drive)
+    assert {p: on_drive.pop(p) for p in saves} == saves
+    assert on_drive == files_under(tmp_path / "build")
 
 
 def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_board):
@@ -170,11 +176,15 @@ def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_bo
     assert "  remove lib/engine/zombie.py" in r.stdout
     assert "  remove lib/neopixel.mpy" in r.stdout
     on_drive = files_under(drive)
-    # The user's settings stay; the pystack's size is added (tools/pystack.py: the app needs it).
+    # The user's settings stay; the pystack's size is added (tools/vm/pystack.py: the app needs
+    # it).
     assert on_drive.pop("settings.toml") == (
         b"X = 1\n# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
         b"CIRCUITPY_PYSTACK_SIZE = %d\n" % PYSTACK_SIZE)
     assert on_drive.pop("lib/adafruit_motor/servo.mpy") == b"C\x06user's"
+    for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     built = files_under(tmp_path / "build")
     built.pop("settings.toml")  # the build's own, for a drive that has none
     assert on_drive == built
@@ -187,7 +197,7 @@ def test_boards_with_hashlib_or_crc32_also_copy_nothing_when_unchanged(tmp_path,
     have; the PyBadge (no hashlib) uses Adler-32, tested above."""
     drive = first_installed(tmp_path)
     src = source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
                         "--source-root", str(src), "--build-dir", str(tmp_path / "b0")],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -214,7 +224,7 @@ def test_first_install_read_only_then_drag_and_drop_then_flash(tmp_path, start_b
     board.wait_for(lambda ev: [e["event"] for e in ev][-2:] == ["soft-reboot", "code.py"])
 
     # First install as documented: the drive is writable by the computer, copy the tree ...
-    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--to", str(drive), "--no-mpy",
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
                         "--source-root", str(tmp_path / "src"), "--build-dir",
                         str(tmp_path / "b0")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -276,6 +286,9 @@ def test_mpy_tree_for_the_right_major_is_flashed(tmp_path, start_board):
     r = flash(tmp_path, board, "--mpy-cross", str(fake_mpy_cross(tmp_path)))
     assert r.returncode == 0, r.stdout + r.stderr
     on_drive = files_under(drive)
+    for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
+        if size is not None:
+            assert on_drive.pop(path) == bytes(size)
     assert on_drive == files_under(tmp_path / "build")
     assert on_drive["lib/engine/state.mpy"][:2] == b"C\x06"
     assert "lib/engine/state.py" not in on_drive and on_drive["code.py"][:2] != b"C\x06"
@@ -316,14 +329,14 @@ def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, s
 
 
 def test_flashed_drive_starts_the_game_in_the_simulator(tmp_path, start_board):
-    """The app and engine copied to the drive (not the checkout's) run in tools.sim."""
+    """The app and engine copied to the drive (not the checkout's) run in tools.sim.simulator."""
     drive = first_installed(tmp_path)
     board = start_board(drive)
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     driver = f"""
 import sys
-from tools import sim
+from tools.sim import simulator as sim
 for name in list(sys.modules):
     if name.split('.')[0] in ('lnr', 'engine', 'adafruit_display_text', 'adafruit_ticks'):
         del sys.modules[name]
@@ -344,7 +357,7 @@ print('OK', result.frames)
 
 
 def test_make_flash_passes_port_to_the_tool():
-    """`make flash PORT=...` runs tools.deploy with that port (dry run)."""
+    """`make flash PORT=...` runs tools.flash.deploy with that port (dry run)."""
     r = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyFAKE0"], cwd=ROOT,
                        capture_output=True, text=True)
-    assert "-m tools.deploy" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout
+    assert "-m tools.flash" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout

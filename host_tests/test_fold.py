@@ -1,4 +1,4 @@
-"""The constants the board's build folds across modules (tools/fold.py, docs/memory.md): each
+"""The constants the board's build folds across modules (tools/flash/fold.py, docs/memory.md): each
 module keeps its meaning and its lines, and the whole app plays the same game from the folded
 tree as from the sources.
 
@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import cpapp, cpvm, deploy, fold  # noqa: E402
+from tools.flash import deploy, fold  # noqa: E402
+from tools.vm import cpapp, cpvm  # noqa: E402
 
 
 def _ours():

@@ -9,7 +9,7 @@ as a crash here) and never write the NVM after an error (iface §5).
 
 Presses are counted when the app reads them: a new random key is pressed only once the app
 has read the last (while dice roll or an opponent plays, keys wait, as on the board), so no
-press is lost to a full queue. Runs use tools/sim_fast.py (the same pixels, less CPU) and
+press is lost to a full queue. Runs use tools/sim/fast.py (the same pixels, less CPU) and
 render every 50th refresh; every run's last screen is rendered.
 """
 import os
@@ -20,7 +20,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools import sim, sim_fast  # noqa: E402
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_SELECT, K_START, K_UP  # noqa: E402
 
 PRESSES = 20000
@@ -65,7 +65,7 @@ def presses(prefix, n, rnd):
 
 
 class Checker:
-    """The per-frame invariant check (tools.sim on_frame hook)."""
+    """The per-frame invariant check (tools.sim.simulator on_frame hook)."""
 
     def __init__(self):
         self.seen = set()  # (mode, seats, people) of the games played

@@ -1,4 +1,4 @@
-"""The history of games and shared deals, through the headless simulator and tools/records.py:
+"""The history of games and shared deals, through the headless simulator and tools/bots/records.py:
 a game played on the device joins the history and comes off it as a loknroll/1 record that
 engine.replay accepts; the NVM or the drive's copy damaged after it changes nothing the player
 sees; a seed starts the very same deal and dice again; a resumed table game goes on exactly as
@@ -11,11 +11,12 @@ import sys
 
 import pytest
 
-from tools import records, sim, sim_fast
-from tools.app_script import Model, SETTLE
+from tools.bots import records
+from tools.sim import fast as sim_fast, simulator as sim
+from tools.sim.app_script import Model, SETTLE
 from engine.record import from_log
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from screen_text import lines_text  # noqa: E402
+from tools.sim.screen_text import lines_text  # noqa: E402
 from lnr import image
 from lnr.app import SC_OVER
 from lnr.game import ROLE_BOT
@@ -32,7 +33,7 @@ def run(keys, seed, **kw):
 
 
 def cli(*args):
-    out = subprocess.run([sys.executable, "-m", "tools.records", *args], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "tools.bots.records", *args], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     return out
 
@@ -162,9 +163,9 @@ def test_a_resumed_table_game_with_bots_plays_the_same_game(tmp_path):
 
 
 def test_records_reads_a_board_over_mpremote(tmp_path):
-    # `python -m tools.records --port PORT` on the fake board (tools/fakeboard.py): the NVM
-    # read in its REPL, the drive's copy with mpremote's file transfer.
-    from tools import fakeboard
+    # `python -m tools.bots records --port PORT` on the fake board (tools/flash/fakeboard.py): the
+    # NVM read in its REPL, the drive's copy with mpremote's file transfer.
+    from tools.flash import fakeboard
 
     why = fakeboard.vm_available()
     if why:
@@ -177,7 +178,7 @@ def test_records_reads_a_board_over_mpremote(tmp_path):
         (board_drive / "lnrsave" / "data" / "copy.bin").write_bytes(f.read())
     board_nvm = tmp_path / "board-nvm.bin"
     board_nvm.write_bytes(open(nvm, "rb").read())
-    proc = subprocess.Popen([sys.executable, "-m", "tools.fakeboard", str(board_drive),
+    proc = subprocess.Popen([sys.executable, "-m", "tools.flash.fakeboard", str(board_drive),
                              "--nvm", str(board_nvm)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -194,7 +195,7 @@ def test_records_reads_a_board_over_mpremote(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    proc = subprocess.Popen([sys.executable, "-m", "tools.fakeboard", str(board_drive),
+    proc = subprocess.Popen([sys.executable, "-m", "tools.flash.fakeboard", str(board_drive),
                              "--nvm", str(board_nvm)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -1,5 +1,5 @@
-"""What the board imports (tools/imports.py): no import cycles, every shipped library imported,
-every import shipped or built into CircuitPython, the desktop tools never shipped."""
+"""What the board imports (tools/flash/imports.py): no import cycles, every shipped library
+imported, every import shipped or built into CircuitPython, the desktop tools never shipped."""
 import sys
 from pathlib import Path
 
@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy, imports  # noqa: E402
+from tools.flash import deploy, imports  # noqa: E402
 
 
 def _tree(tmp_path, files):
@@ -48,8 +48,8 @@ def test_cycles_are_found_and_lazy_pairs_count():
 
 def test_no_import_cycle_in_the_engine_the_app_or_the_tools():
     """A lazily imported pair (A imports B inside a function, B imports A at the top) is a
-    cycle too: what both sides need lives in a module of their own (tools/sync.py for
-    tools.deploy and tools.deploy_board)."""
+    cycle too: what both sides need lives in a module of their own (tools/flash/sync.py for
+    tools.flash.deploy and tools.flash.deploy_board)."""
     packages = imports.REPOSITORY_PACKAGES
     g = imports.graph(ROOT, packages=packages)
     ours = {n: [m for m in deps if m.split(".")[0] in packages]

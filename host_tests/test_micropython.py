@@ -14,7 +14,7 @@ SEEDS = 4
 
 def test_micropython_plays_the_same_games_as_cpython():
     out = subprocess.run(
-        ["node", "tools/mpvm/run.mjs", "--tree", "engine", "tools/mpcheck.py", "--records",
+        ["node", "tools/vm/mpvm/run.mjs", "--tree", "engine", "tools/vm/mpcheck.py", "--records",
          str(SEEDS)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )

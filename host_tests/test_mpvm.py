@@ -1,4 +1,4 @@
-"""Checks that tools/mpvm/run.mjs runs scripts on the real MicroPython VM.
+"""Checks that tools/vm/mpvm/run.mjs runs scripts on the real MicroPython VM.
 
 Other host checks trust this runner to tell MicroPython problems apart from CPython ones, so
 these tests pin what it promises: the VM really is MicroPython, failures reach the exit status
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MPVM = ROOT / "tools" / "mpvm"
+MPVM = ROOT / "tools" / "vm" / "mpvm"
 RUN = MPVM / "run.mjs"
 VM_PACKAGE = MPVM / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
@@ -24,7 +24,7 @@ def node():
     if exe is None:
         pytest.fail("node is not on PATH: these checks need Node.js >= 18")
     if not VM_PACKAGE.is_dir():
-        pytest.fail(f"{VM_PACKAGE} is missing: run `npm ci --prefix tools/mpvm` first")
+        pytest.fail(f"{VM_PACKAGE} is missing: run `npm ci --prefix tools/vm/mpvm` first")
     return exe
 
 

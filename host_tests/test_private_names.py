@@ -26,11 +26,11 @@ TREES = ("engine", "lib/lnr", "tools")
 # (file, what reaches()) reports: a library's private name with no public way to it.
 ALLOWED = {
     # The standard library's frame access (documented; the underscore says CPython-specific).
-    ("tools/sim.py", "sys._getframe (an imported module's)"),
+    ("tools/sim/simulator.py", "sys._getframe (an imported module's)"),
     # Blinka's Bitmap keeps its depth only as _bits_per_value (CircuitPython's has no getter);
     # the census counts the bytes a board's Bitmap of that depth takes.
-    ("tools/membudget/census.py", "bitmap._bits_per_value"),
-    ("tools/membudget/census.py", "obj._bits_per_value"),
+    ("tools/vm/membudget/census.py", "bitmap._bits_per_value"),
+    ("tools/vm/membudget/census.py", "obj._bits_per_value"),
 }
 
 

@@ -1,22 +1,22 @@
 """The Python stack (pystack) the app needs on a board, on MicroPython's VM with a pystack the
-size of a board's (tools/pystack.py): what `make flash` sets in settings.toml
-(tools/deploy.py PYSTACK_SIZE) lets the whole session play and `best` decide every move of
+size of a board's (tools/vm/pystack.py): what `make flash` sets in settings.toml
+(tools/flash/deploy.py PYSTACK_SIZE) lets the whole session play and `best` decide every move of
 whole games of every mode from as deep as the app starts its search; CircuitPython's default
 does not (why the setting exists)."""
 import os
 
 import pytest
 
-from tools import pystack
-from tools.deploy import PYSTACK_SIZE
+from tools.vm import pystack
+from tools.flash.deploy import PYSTACK_SIZE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(autouse=True)
 def _vm():
-    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which "
+    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
+        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which "
                     "installs it")
 
 
@@ -39,5 +39,5 @@ def test_circuitpythons_default_pystack_is_not_enough():
 
 def test_a_pystack_smaller_than_the_need_fails_the_check():
     # The check can fail: half of what make flash sets is below what the bots' search needs
-    # (python -m tools.pystack --smallest: about 2.8 KB).
+    # (python -m tools.vm pystack --smallest: about 2.8 KB).
     assert not pystack.Check(PYSTACK_SIZE // 2).ok

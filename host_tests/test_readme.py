@@ -4,8 +4,8 @@ README is run by a test), and so do docs/engine.md's examples.
 Each command of the README's ```sh blocks is run for real by the runner its pattern names (a
 command with no runner fails): the make targets in a copy of this checkout, so that parallel
 runs never share a build/ folder; a command that needs a board against the fake board of
-tools/fakeboard.py (the real mpremote client over a pseudo-terminal); `make test`, the command
-running this very test, by make's dry run."""
+tools/flash/fakeboard.py (the real mpremote client over a pseudo-terminal); `make test`, the
+command running this very test, by make's dry run."""
 import json
 import os
 import re
@@ -25,12 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import files_under  # noqa: E402
 from test_flash import first_installed, reset_done, start_board  # noqa: E402,F401
 
-from tools import deploy  # noqa: E402
+from tools.flash import deploy  # noqa: E402
 
 README = ROOT / "README.md"
 ENGINE_DOC = ROOT / "docs" / "engine.md"
 # The venv and the VM a copy of the checkout shares with this one.
-LINKED = (".venv", ".venv-flash", ".venv-stubs", "tools/mpvm/node_modules")
+LINKED = (".venv", ".venv-flash", ".venv-stubs", "tools/vm/mpvm/node_modules")
 TIMEOUT = 600  # a build compiles every module; the machine may be busy
 
 

@@ -1,6 +1,6 @@
-"""The review of a game (tools/review.py, `python -m tools.review RECORD.json`): at each of the
-player's decisions the coach's choice (engine.coach), the expected final score of both and the
-points lost, then the biggest mistakes and the total, and a PNG turn by turn. Its words are the
+"""The review of a game (tools/bots/review.py, `python -m tools.bots review RECORD.json`): at each
+of the player's decisions the coach's choice (engine.coach), the expected final score of both and
+the points lost, then the biggest mistakes and the total, and a PNG turn by turn. Its words are the
 device hint's (engine.advice, lnr/play/hint.py)."""
 import io
 import json
@@ -12,7 +12,7 @@ from engine.rng import Rng
 from engine.selfplay import play
 from engine.state import A_CHAOS, A_LAY, A_PASS, MODE_NAMES, new_game
 from engine.cards import card_name
-from tools import review
+from tools.bots import review
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLO_STORY = ROOT / "host_tests" / "golden" / "solo_story.json"
@@ -79,10 +79,10 @@ def test_the_hint_and_the_review_name_cards_alike():
 
 
 def test_the_coach_and_the_review_never_go_to_the_board():
-    # The deploy ships exactly what the board imports (tools/imports.py): the coach is the
+    # The deploy ships exactly what the board imports (tools/flash/imports.py): the coach is the
     # desktop's (issue 12), `best`'s look-ahead and the hint's words are the board's.
-    from tools import imports
+    from tools.flash import imports
 
     shipped = imports.reachable()
-    assert "engine.coach" not in shipped and "tools.review" not in shipped
+    assert "engine.coach" not in shipped and "tools.bots.review" not in shipped
     assert "engine.lookahead" in shipped and "engine.advice" in shipped

@@ -4,10 +4,11 @@ game that seed gave before (the same deck, dice and bots: its loknroll/1 record 
 Records lists the history's last games, newest first, with their seeds; every new text fits
 its 26-character line at its longest.
 """
-from tools import records, sim, sim_fast
-from tools.app_script import Model, SETTLE
+from tools.bots import records
+from tools.sim import fast as sim_fast, simulator as sim
+from tools.sim.app_script import Model, SETTLE
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_TABLE
-from screen_text import lines_text  # noqa: E402
+from tools.sim.screen_text import lines_text  # noqa: E402
 from lnr import image, lastgames
 from lnr.menus import screen as menus
 from lnr.game import MODE_TITLES, SEED_MASK
@@ -97,7 +98,7 @@ def test_records_lists_the_last_games_newest_first_with_their_seeds(tmp_path):
     r = run(keys + ["DOWN", "A", SETTLE], 8, tmp_path, "a")
     assert r.app.screen == SC_RECORDS
     top = texts(r)
-    assert top[0].split() == ["Mode", "best", "games"]  # the best per mode, as before
+    assert top[0].split() == ["Mode", "best", "games", "won"]  # the best per mode, as before
     assert top[1].split()[0] == "Solo" and top[1].split()[2] == "2"
     assert top[7] == "^v: scroll  B: back"
     # Scroll to the end (more DOWNs than lines: it stops at the last game).

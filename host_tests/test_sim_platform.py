@@ -1,4 +1,4 @@
-"""The platform layer: the headless simulator (tools/sim.py), the NeoPixel pictures
+"""The platform layer: the headless simulator (tools/sim/simulator.py), the NeoPixel pictures
 (lnr/leds.py) and the board profiles (lnr/boards/), each checked against what the device
 does. The simulator is driven by small throwaway apps written here, so these tests do not
 depend on the game app."""
@@ -12,9 +12,10 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import displayio  # noqa: E402  (Blinka's, through tools.sim's imports)
-from tools import sim, standins  # noqa: E402
-from tools.sim_parts import SimNvm, SimPixels  # noqa: E402
+import displayio  # noqa: E402  (Blinka's, through tools.sim.simulator's imports)
+from tools import standins  # noqa: E402
+from tools.sim import simulator as sim  # noqa: E402
+from tools.sim.parts import SimNvm, SimPixels  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
 
@@ -475,9 +476,9 @@ def test_brightness_levels_are_low_and_zero_is_off():
 
 def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path, device_libs):
     # docs/style.md: no per-frame allocation on the device; measured on the real MicroPython VM.
-    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
-    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
+    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
+        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = textwrap.dedent("""
         import gc
         from lnr.leds import Leds
@@ -619,9 +620,9 @@ def test_window_maps_the_keyboard_and_draws_the_board(monkeypatch):
 def test_display_objects_are_counted_by_the_hardware_formula():
     # docs/hardware.md: a Bitmap costs ceil(w*bpp/32)*4*h: a full-screen 16-colour bitmap is
     # 10 240 B, a 16-colour 64x32 sprite sheet 1 KB; 3 colours take 2 bits, 17 take 8
-    # (tools/membudget/vm/sizes.py: make cpcheck charges the firmware's objects by these).
-    from tools.membudget.vm import sizes
-    from tools.membudget.modules import device_modules
+    # (tools/vm/membudget/vm/sizes.py: make cpcheck charges the firmware's objects by these).
+    from tools.vm.membudget.vm import sizes
+    from tools.vm.membudget.modules import device_modules
 
     assert sizes.bitmap_data(160, 128, 4) == 10240
     assert sizes.bitmap_data(64, 32, 4) == 1024
@@ -644,9 +645,9 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs
     # The profiles only run on a board; here they run on the real MicroPython VM with the
     # stand-ins of the CircuitPython modules, so MicroPython-only mistakes show up before
     # flashing.
-    runner = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
-    if not os.path.exists(os.path.join(ROOT, "tools", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/mpvm: run `make test`, which installs it")
+    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
+    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
+        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = str(tmp_path / "profiles_vm.py")
     with open(script, "w") as f:
         f.write(textwrap.dedent("""

@@ -12,8 +12,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from lnr.sound import EFFECTS, FREQS, MAX_NOTES, Sound  # noqa: E402
-from tools import cpvm, sim_audio  # noqa: E402
-from tools.sim_audio import length_ms, notes  # noqa: E402
+from tools.sim import audio as sim_audio  # noqa: E402
+from tools.vm import cpvm  # noqa: E402
+from tools.sim.audio import length_ms, notes  # noqa: E402
 
 # What the game must be able to say (the list).
 NEEDED = ("dice", "lay", "run", "broken", "derail", "combine", "end")

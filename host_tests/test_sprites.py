@@ -1,5 +1,5 @@
 """The sprite sheet (lib/lnr/sheet.py): its pixels come from lib/lnr/sprites.bin, which must be
-what tools/sprite_art.py draws, in the byte layout of CircuitPython's own Bitmap; and on
+what tools/art/tiles.py draws, in the byte layout of CircuitPython's own Bitmap; and on
 CircuitPython the same 8 KB are the saves' image buffer, given back with the sprites after every
 read and write of the saves (docs/storage.md, docs/memory.md)."""
 from engine.gamelog import GameLog
@@ -7,7 +7,7 @@ from lnr import sheet
 from lnr.limits import IMAGE_SIZE
 from lnr.sprites import COLS, ROWS, T_NOPILE
 from lnr.storage import Storage
-from tools import draw_sprites
+from tools.art import sprites as draw_sprites
 
 
 def sprites_bin():
@@ -16,7 +16,7 @@ def sprites_bin():
 
 
 def test_the_shipped_sprites_are_what_the_drawing_makes():
-    # A change to tools/sprite_art.py must be followed by `python -m tools.draw_sprites`.
+    # A change to tools/art/tiles.py must be followed by `python -m tools.art sprites`.
     assert sprites_bin() == draw_sprites.pixels()
 
 
@@ -85,7 +85,7 @@ from binascii import crc32
 from engine.gamelog import GameLog
 from lnr import sheet
 from lnr.storage import Storage
-from tools.sprite_art import draw
+from tools.art.tiles import draw
 
 drawn = sheet.new()
 draw(drawn)  # the layout: drawn by the firmware's own Bitmap, byte for byte the file's

@@ -170,9 +170,9 @@ def test_standins_on_cpython(tmp_path):
 
 def test_standins_on_micropython(tmp_path):
     # The VM has no displayio: Bitmap and Palette are the stand-ins', as strict as the firmware.
-    if not (ROOT / "tools" / "mpvm" / "node_modules").is_dir():
+    if not (ROOT / "tools" / "vm" / "mpvm" / "node_modules").is_dir():
         pytest.fail("MicroPython VM not installed: run `make test`, which installs it")
-    runner = str(ROOT / "tools" / "mpvm" / "run.mjs")
+    runner = str(ROOT / "tools" / "vm" / "mpvm" / "run.mjs")
     assert _check(tmp_path, ["node", runner, "--tree", "tools/standins:/lib/tools/standins"]) \
         == EXPECTED
 

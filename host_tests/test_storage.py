@@ -10,6 +10,7 @@ from engine.gamelog import GameLog, MAX_BYTES
 from lnr import copies, image
 from lnr.copies import FILE, FILE_SIZE, PAD
 from lnr.storage import Storage
+from tools.flash.sync import SAVE_FILES, make_save_file_in
 
 SOLO, CHALLENGE, RIVAL, TABLE = range(4)
 SIZE = image.SIZE
@@ -53,9 +54,11 @@ def file_bytes(drive):
 
 @pytest.fixture
 def board(tmp_path):
-    """(nvm, drive folder, open) of a new board."""
+    """(nvm, drive folder) of a new board, its drive as `make flash` leaves it: the save file
+    made, all zeros (tools/flash/deploy.py; the game never makes it)."""
     drive = str(tmp_path / "CIRCUITPY")
     os.mkdir(drive)
+    make_save_file_in(drive)
     return Nvm(), drive
 
 
@@ -137,7 +140,7 @@ def test_a_save_too_big_or_empty_is_refused_without_a_write(board):
     s = loaded(nvm, drive)
     assert s.save_game(bytes(image.SAVE_MAX + 1)) is False
     assert s.save_game(b"") is False
-    assert nvm.writes == 0 and file_bytes(drive) is None
+    assert nvm.writes == 0 and file_bytes(drive) == bytes(FILE_SIZE)
     assert s.save_game(bytes(image.SAVE_MAX)) is True  # the largest: lnr/switch.py's worst fits
     assert loaded(nvm, drive).saved == bytes(image.SAVE_MAX)
 
@@ -155,7 +158,7 @@ def test_drive_read_only_writes_the_nvm_alone_and_says_saves_are_less_safe(board
     s = loaded(nvm, drive, writable=False)
     assert s.less_safe and "less safe" in s.notice
     s.finish_game(SOLO, 30, True, 1, 1, A_LOG)
-    assert nvm.writes == 1 and file_bytes(drive) is None
+    assert nvm.writes == 1 and file_bytes(drive) == bytes(FILE_SIZE)  # untouched
     t = loaded(nvm, drive)  # the next normal start: the NVM's data, the file made at once
     assert t.best[SOLO] == 30 and t.notice is None and not t.less_safe
     t.save_settings()  # nothing changed, but the drive lacks its copy: written
@@ -238,11 +241,17 @@ def test_the_old_256_byte_layout_hands_over_its_records_and_settings(board):
 
 
 CP_SCRIPT = """
-import sys
+import os, sys
 from engine.gamelog import GameLog
 from lnr.storage import Storage
 
 drive = sys.argv[1]
+for path, size in %r:  # the drive as make flash leaves it (tools/flash/deploy.py)
+    if size is None:
+        os.mkdir(drive + path)
+    else:
+        with open(drive + path, "wb") as f:
+            f.write(bytes(size))
 nvm = bytearray(b"\\xff" * 8192)
 s = Storage(nvm, drive, True)
 s.load()
@@ -258,7 +267,7 @@ u = Storage(nvm, None)  # the NVM alone
 u.load()
 assert u.best == t.best and u.history() == t.history()
 print("ok", s.seq, len(t.history()[0]))
-"""
+""" % (SAVE_FILES,)
 
 
 def test_the_store_on_circuitpythons_own_vm(store_on_circuitpython):
@@ -306,7 +315,7 @@ print("COMMIT", ok, nvm[0:3] != bytes(3), store.best[0])
 def test_a_commit_needs_no_8_kb_in_one_piece_on_circuitpython(tmp_path):
     from pathlib import Path
 
-    from tools import cpvm
+    from tools.vm import cpvm
 
     root = Path(__file__).resolve().parent.parent
     if cpvm.vm() is None:
@@ -317,3 +326,86 @@ def test_a_commit_needs_no_8_kb_in_one_piece_on_circuitpython(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "HOLE" not in r.stdout
     assert "COMMIT True True 7" in r.stdout, r.stdout
+
+
+# ------------------------------------------------------------------ the save files: make flash's
+
+
+def test_make_flash_makes_the_save_files_in_order_and_never_writes_them_again(tmp_path, capsys):
+    # The game never makes a file or a folder on the board (issue 25, finding 4): the deploy
+    # makes them, in the order that gives them consecutive clusters, and leaves a copy.bin that
+    # holds saves alone at every later deploy.
+    from tools.flash.deploy import Tree, sync_folder
+    from tools.flash.sync import SAVE_FILES, make_save_file
+
+    calls = []
+    have = {}
+
+    def size(p):
+        return have.get(p, -1)
+
+    def mkdir(p):
+        calls.append(p)
+        have[p] = -2
+
+    def write(p, data):
+        calls.append(p)
+        have[p] = len(data)
+
+    assert "made" in make_save_file(size, mkdir, write)
+    assert calls == [p for p, _ in SAVE_FILES]
+    assert "kept" in make_save_file(size, mkdir, write) and len(calls) == len(SAVE_FILES)
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    tree = Tree({"code.py": b"print(1)\n"})
+    sync_folder(tree, drive)
+    nvm = Nvm()
+    s = loaded(nvm, str(drive))
+    assert s.notice is None and not s.less_safe
+    s.finish_game(SOLO, 30, True, 1, 1, A_LOG)
+    used = file_bytes(str(drive))
+    sync_folder(tree, drive)  # flashed again: the saves stay
+    assert file_bytes(str(drive)) == used
+    assert loaded(Nvm(), str(drive)).best[SOLO] == 30
+    tree.write(tmp_path / "build")  # the build folder (drag and drop) has no save files
+    assert not (tmp_path / "build" / "lnrsave").exists()
+
+
+def test_a_file_in_the_way_of_the_save_files_is_left_alone_and_said(tmp_path):
+    from tools.flash.sync import make_save_file_in
+
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "lnrsave").write_bytes(b"mine")
+    said = make_save_file_in(drive)
+    assert said.startswith("Warning: lnrsave is in the way") and "less safe" in said
+    assert (drive / "lnrsave").read_bytes() == b"mine"
+    s = loaded(Nvm(), str(drive))
+    assert s.less_safe and s.notice == copies.NOTICE_NO_FILE
+
+
+def test_a_drive_without_the_save_files_is_never_written_and_says_so(tmp_path):
+    # A drag-and-drop install: the NVM alone, said at every start, and the drive untouched.
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    nvm = Nvm()
+    for i in range(3):
+        s = loaded(nvm, str(drive))
+        assert s.less_safe and s.notice == copies.NOTICE_NO_FILE
+        assert s.finish_game(SOLO, 30 - i, True, i, 1, A_LOG) is True
+    assert os.listdir(drive) == [] and loaded(nvm, str(drive)).best[SOLO] == 28
+
+
+def test_the_spare_takes_over_when_the_file_is_gone(board):
+    nvm, drive = board
+    s = loaded(nvm, drive)
+    s.finish_game(SOLO, 30, True, 1, 1, A_LOG)
+    os.remove(os.path.join(drive, FILE))  # as a cut that destroyed its directory entry
+    t = loaded(nvm, drive)
+    assert t.notice == copies.NOTICE_OLDER and not t.less_safe  # it may have held a newer one
+    t.finish_game(SOLO, 20, True, 2, 1, A_LOG)
+    with open(os.path.join(drive, copies.SPARE), "rb") as f:
+        assert f.read()[PAD:PAD + SIZE] == bytes(nvm.data)
+    u = loaded(Nvm(), drive)  # the spare alone
+    assert u.best[SOLO] == 20 and len(u.history()) == 2
+    assert loaded(nvm, drive).notice is None

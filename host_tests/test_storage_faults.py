@@ -8,6 +8,7 @@ settings, saved game and history of the last commit or of the one before it, nev
 else; and if it is the one before and that one's saved game is not the last one's, the title
 says that the last save was lost.
 """
+import functools
 import random
 from contextlib import contextmanager
 
@@ -15,6 +16,7 @@ import pytest
 
 from flashmodel import (
     Drive, NvmFlash, Power, Qspi, VolumeLost, cut_points, format_volume, states_at_cuts,
+    variants,
     ERASE, SECTOR, DATA0, NVM_SIZE,
 )
 from engine.bots import BOTS
@@ -23,10 +25,12 @@ from engine.playout import play_out, seeded
 from lnr import copies
 from lnr.storage import Storage
 
-BLOCKS = 160  # an 80 KB volume: the game's files, ours, room to spare
-# What `make flash` leaves on the drive before the game first saves (sizes in bytes).
+BLOCKS = 420  # a 210 KB FAT12 volume: the game's files, the save files, a little room
+# What `make flash` leaves on the drive before the save file (sizes in bytes, about the game's):
+# our files land across cluster 341, whose FAT12 entry straddles two FAT sectors.
 GAME_FILES = (("/boot.py", 1600), ("/code.py", 500), ("/lib/lnr/app.mpy", 5000),
-              ("/lib/engine/state.mpy", 9000))
+              ("/lib/lnr/screens.mpy", 72000), ("/lib/engine/state.mpy", 9000),
+              ("/lib/engine/bots.mpy", 66000))
 COUNTS = {}  # what each test tried: asserted by each, printed at the end (pytest -s)
 
 
@@ -69,13 +73,17 @@ class Board:
     @contextmanager
     def running(self):
         """lnr.copies sees this board's drive as `open` and `os` while the app runs."""
-        saved = copies.__dict__.get("open"), copies.os
+        saved = copies.__dict__.get("open"), copies.__dict__.get("os")
         if self.drive is None:
             def nothing(*a, **k):
                 raise OSError(19, "no drive")
-            copies.open, copies.os = nothing, _NoOs()
+            copies.open = nothing
+            if saved[1] is not None:  # a lnr.copies that makes files (before issue 25)
+                copies.os = _NoOs()
         else:
-            copies.open, copies.os = self.drive.open, self.drive.os
+            copies.open = self.drive.open
+            if saved[1] is not None:
+                copies.os = self.drive.os
         try:
             yield Storage(self.nvm, "/", self.writable)
         finally:
@@ -83,7 +91,8 @@ class Board:
                 del copies.open
             else:
                 copies.open = saved[0]
-            copies.os = saved[1]
+            if saved[1] is not None:
+                copies.os = saved[1]
 
     def bytes(self):
         return bytes(self.nvm.data), bytes(self.flash.data)
@@ -112,6 +121,7 @@ def boot(nvm, qspi, writable=True):
         return snapshot(st), st.notice
 
 
+@functools.lru_cache(maxsize=None)  # the same game for every recording of a commit
 def logged(mode, seed, players=None):
     """A finished game played by bots: (score, won, seed, seats, log) for finish_game."""
     s, chance, bot = seeded(mode, seed, players)
@@ -121,6 +131,7 @@ def logged(mode, seed, players=None):
     return s.score(me), me in s.winners(), seed, s.players, s.log
 
 
+@functools.lru_cache(maxsize=None)
 def a_save(seed=5, turns=6):
     """lnr.switch' bytes of a table game with bots, saved at a turn's start."""
     from lnr.game import ROLE_BOT
@@ -254,29 +265,37 @@ def test_a_commit_after_a_damaged_copy_repairs_it_first(played, damaged, action)
     assert tried > 300 and last > 0 and older > 0
 
 
-@pytest.mark.parametrize("shift", range(8))
-def test_in_place_commits_never_touch_another_files_flash(played, shift):
-    # Our folder at every offset inside a 4 KB erase sector: the sectors CircuitPython erases
-    # to rewrite the image and the file's directory entry hold nothing but our own files.
-    b = Board(b"\xff" * NVM_SIZE, format_volume(BLOCKS, game_files(shift)))
-    with b.running() as st:
-        st.load()
-        st.finish_game(0, *logged(0, 1))  # makes the folder and the file (once per board)
-    pre = b.bytes()
-    d = Board(*pre).drive
-    protected = []
-    for path, _ in game_files(shift):
-        _, e, _ = d.walk(path)
-        protected.append(((DATA0 + e[3] - 2) * SECTOR, ((e[4] + SECTOR - 1) // SECTOR) * SECTOR))
-    protected.append((0, DATA0 * SECTOR))  # boot sector, FAT, root directory
+def others(qspi):
+    """(address, length) of the drive's flash that no commit may write: the boot sector, the
+    FAT and the root folder, and every file and folder but the saves' own."""
+    d = Board(b"\xff" * NVM_SIZE, qspi).drive
+    out = [(0, DATA0 * SECTOR)]
     for path in ("/lib", "/lib/lnr", "/lib/engine"):
         _, e, _ = d.walk(path)
-        protected.append(((DATA0 + e[3] - 2) * SECTOR, SECTOR))
-    tried, last, older = check_cuts(pre, "save", inside=False, protected=protected)
-    COUNTS["folder at offset %d of its erase sector" % shift] = tried
+        out.append(((DATA0 + e[3] - 2) * SECTOR, SECTOR))
+    for path, data in game_files(7):
+        _, e, _ = d.walk(path)
+        if e is not None:
+            for c in d.chain(e[3]):
+                out.append(((DATA0 + c - 2) * SECTOR, SECTOR))
+    return out
+
+
+@pytest.mark.parametrize("shift", range(8))
+def test_in_place_commits_never_touch_another_files_flash(played, shift):
+    # The save files at every offset inside a 4 KB erase sector: the sectors CircuitPython
+    # erases to rewrite an image and a copy's directory entry hold nothing but the saves' own
+    # files, from the first commit on a new board (issue 25, finding 4: the game made its
+    # folders and file then, rewriting the boot sector's neighbours, the FAT and the root folder).
+    pre = (b"\xff" * NVM_SIZE, format_volume(BLOCKS, game_files(shift)))
+    tried, last, older = check_cuts(pre, "solo", inside=False, protected=others(pre[1]))
+    COUNTS["first commit, folder at offset %d of its erase sector" % shift] = tried
+    ops, post = record(pre, "solo")
+    tried, last, older = check_cuts(post, "save", inside=False, protected=others(pre[1]))
+    COUNTS["second commit, folder at offset %d of its erase sector" % shift] = tried
     assert last > 0 and older > 0
     for path, data in game_files(shift):  # and the game's files read as they were
-        assert Board(*pre).drive.file_bytes(path) == data
+        assert Board(*post).drive.file_bytes(path) == data
 
 
 @pytest.mark.parametrize("after_block", range(0, 18))
@@ -287,27 +306,16 @@ def test_a_background_flush_between_any_two_sector_writes(played, after_block):
     assert last > 0 and older > 0
 
 
-@pytest.mark.parametrize("fresh_nvm", [False, True])
-def test_cuts_while_the_file_copy_is_first_made(played, fresh_nvm):
-    # The first commit on a drive without our folder makes it (FAT, directories: the one write
-    # that touches the volume's own structures). A cut there may even lose the volume (counted,
-    # docs/storage.md); the saves themselves still follow the rule.
-    nvm = b"\xff" * NVM_SIZE if fresh_nvm else played[0]
-    pre = (nvm, format_volume(BLOCKS, game_files(3)))
-    ops, post = record(pre, "solo")
-    before, _ = boot(*pre)
-    after, _ = boot(*post)
-    rng = random.Random(1)
-    tried = lost_volume = 0
-    for k, v, n, q in states_at_cuts(pre[0], pre[1], ops, cut_points(ops, rng, True, 8)):
-        tried += 1
-        if Board(n, q).drive is None:
-            lost_volume += 1
-        got, notice = boot(n, q)
-        assert got in (after, before), (k, v)
-    COUNTS["file first made (%s NVM)" % ("blank" if fresh_nvm else "valid")] = tried
-    COUNTS["  of which the volume did not mount"] = lost_volume
-    assert tried > 200
+def test_every_cut_of_the_first_commit_on_a_new_board_keeps_the_volume(played):
+    # Issue 25, finding 4: no cut point of a new board's first commit (inside every page too)
+    # costs the volume or a file of the game's; the saves follow the rule.
+    for fresh_nvm in (True, False):
+        pre = (b"\xff" * NVM_SIZE if fresh_nvm else played[0],
+               format_volume(BLOCKS, game_files(3)))
+        tried, last, older = check_cuts(pre, "solo", every=2, protected=others(pre[1]))
+        COUNTS["first commit on a new board (%s NVM)" % ("blank" if fresh_nvm else "valid")] = \
+            tried
+        assert tried > 500 and last > 0
 
 
 def test_drive_read_only_saves_to_the_nvm_alone_and_says_so(played):
@@ -319,6 +327,194 @@ def test_drive_read_only_saves_to_the_nvm_alone_and_says_so(played):
     assert {op[0] for op in ops} == {"nvm"}
     tried, _, _ = check_cuts(played, "solo", writable=False, every=4)
     COUNTS["drive read-only: solo"] = tried
+
+
+def full_drive():
+    """The game's files, then a file that takes every cluster left: no room for the saves."""
+    q = format_volume(BLOCKS, game_files(0), saves=False)
+    d = Board(b"\xff" * NVM_SIZE, q).drive
+    free = sum(1 for c in range(2, d.n_clusters()) if d.get_fat(c) == 0)
+    return format_volume(BLOCKS, game_files(0) + [("/photos.bin", b"\x42" * (free * SECTOR))],
+                         saves=False)
+
+
+ONE_COPY_DRIVES = {
+    "read-only": lambda: (format_volume(BLOCKS, game_files(0)), False),
+    "without the save files (drag and drop)":
+        lambda: (format_volume(BLOCKS, game_files(0), saves=False), True),
+    "full": lambda: (full_drive(), True),
+    "with a file named lnrsave": lambda: (
+        format_volume(BLOCKS, game_files(0) + [("/lnrsave", b"mine")], saves=False), True),
+}
+
+
+@pytest.mark.parametrize("drive", sorted(ONE_COPY_DRIVES))
+def test_a_drive_the_board_cannot_write_says_less_safe_at_every_start_and_nothing_else(drive):
+    # Issue 25, finding 5: such a board said "A copy was damaged: the last save may be lost" at
+    # every start although the NVM held the newest commit. Now: the one-copy notice, true at
+    # every start, the data of the last commit, and the drive never written.
+    qspi, writable = ONE_COPY_DRIVES[drive]()
+    state = (b"\xff" * NVM_SIZE, qspi)
+    got, notice = boot(*state, writable=writable)
+    for action in ("solo", "save", "settings", "rival"):
+        ops, state = record(state, action, writable=writable)
+        assert {op[0] for op in ops} == {"nvm"}, "the board wrote the drive"
+        assert state[1] == qspi
+        want, _ = boot(*state, writable=True)  # what the NVM holds, read normally
+        got, notice = boot(*state, writable=writable)
+        assert got == want
+        assert notice in (copies.NOTICE_LESS_SAFE, copies.NOTICE_NO_FILE), notice
+    COUNTS["one copy only: starts (%s)" % drive] = 4
+
+
+def test_a_copy_that_reads_bad_at_commit_time_never_costs_the_history(played):
+    # Issue 25, finding 3: the copy holding the newest commit reads bad when the next commit
+    # starts (damaged since the start: here the NVM, after a commit with the drive read-only
+    # left the file one commit older); the commit took an empty history and wrote it over the
+    # file's intact one. Now the newest intact copy gives the history.
+    _, state = record(played, "save", writable=False)  # the NVM one commit ahead of the file
+    b = Board(*state)
+    older = Board(b"\xff" * NVM_SIZE, state[1])  # the file alone
+    with older.running() as st:
+        st.load()
+        kept = st.history()
+    assert len(kept) == 6
+    with b.running() as st:
+        st.load()
+        b.nvm.data[100] ^= 0x10  # the NVM reads bad from now on
+        st.finish_game(0, *logged(0, 9))
+        games = st.history()
+    assert games[:-1] == kept and len(games) == 7
+    got, notice = boot(*b.bytes())
+    assert list(got[7]) == games and notice is None
+
+
+def test_every_write_reads_back_before_the_other_copy_is_touched(played):
+    # The invariant's order, on the recording of a commit: no NVM operation before the file's
+    # last one when the NVM holds the newest commit alone, and the other way round.
+    for pre in (played, (tear_nvm(played[0]), played[1])):
+        ops, _ = record(pre, "solo")
+        kinds = [op[0] for op in ops]
+        first = kinds[0]
+        assert kinds == [first] * kinds.count(first) + [k for k in kinds if k != first]
+        assert first == ("qspi" if pre is played else "nvm")
+
+
+# ------------------------------------------------------------------ sequences of cuts
+
+
+def rule(prev, after, got, notice, where, stats, begun=True):
+    """The rule a player cares about, after a cut in a commit: the data are what the player saw
+    at the last start (`prev`: every commit reported saved is in it) or the interrupted
+    commit's (`after`); a lost save-and-quit is announced. Only a board that said at that start
+    that it keeps one copy ("less safe") may lose more, and then the title says so again."""
+    seen, seen_notice = prev
+    if got == seen or got == after:
+        if got == seen and seen[6] != after[6] and begun:  # begun: the write had started
+            assert notice is not None, where + ": the last save lost silently"
+        return
+    assert "less safe" in (seen_notice or ""), where + ": a commit reported saved was lost"
+    assert notice is not None, where + ": lost without a word"
+    stats["lost, one copy, announced"] = stats.get("lost, one copy, announced", 0) + 1
+
+
+def cut_sequence(state, prev, actions, picks, stats, where=""):
+    """Cuts the power in the commit of actions[0] at every point picks[0] gives, boots, checks
+    the rule, and goes on from there with the next commit and pick (recursively)."""
+    ops, post = record(state, actions[0])
+    if not ops:
+        return
+    after, _ = boot(*post)
+    for k, v, n, q in states_at_cuts(state[0], state[1], ops, picks[0](ops)):
+        got, notice = boot(n, q)
+        here = "%s %s cut at op %d %s;" % (where, actions[0], k, v[0])
+        stats["cuts"] += 1
+        rule(prev, after, got, notice, here, stats, k >= 0)
+        if len(actions) > 1:
+            cut_sequence((n, q), (got, notice), actions[1:], picks[1:], stats, here)
+
+
+def every_boundary(ops):
+    return cut_points(ops, None, inside=False)
+
+
+def boundaries_sampled(seed, n):
+    """Every erase (a directory sector's among them) and n other operation boundaries."""
+    def pick(ops):
+        rng = random.Random(seed + len(ops))
+        ks = {k for k, op in enumerate(ops) if op[1] == "erase"}
+        ks |= set(rng.sample(range(len(ops)), min(n, len(ops))))
+        return [(-1, ("after",))] + [(k, ("after",)) for k in sorted(ks)]
+    return pick
+
+
+def one_inside_every_page(ops):
+    """Every operation boundary, and one cut inside every operation (its kind drawn: a prefix
+    of 16-byte units, random bytes, random bits of a page; an erase left half done)."""
+    rng = random.Random(len(ops))
+    out = [(-1, ("after",))]
+    for k, op in enumerate(ops):
+        size = len(op[3]) if op[3] is not None else 0
+        out.append((k, rng.choice(variants(op[1], op[3], size, rng))))
+        out.append((k, ("after",)))
+    return out
+
+
+def every_page_inside(ops):
+    return cut_points(ops, random.Random(5), inside=True)
+
+
+SEQUENCES = {
+    # (the commits, how each one's cut points are picked): exhaustive over the operations of
+    # two commits; inside every page then sampled; three commits sampled (every erase, a
+    # directory sector's among them, and a few more operations each).
+    "two cuts, every operation of both": (("solo", "save"), (every_boundary, every_boundary)),
+    "two cuts, inside every page, then sampled": (
+        ("save", "solo"), (one_inside_every_page, boundaries_sampled(1, 3))),
+    "three cuts, sampled": (
+        ("solo", "settings", "save"),
+        (boundaries_sampled(4, 24), boundaries_sampled(2, 2), boundaries_sampled(3, 4))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEQUENCES))
+def test_sequences_of_cuts_never_lose_a_commit_reported_saved(played, name):
+    # Issue 25, finding 2: a cut destroyed copy.bin's directory entry, the next commit could
+    # not make the file again and wrote the NVM, the only intact copy, alone: a second cut
+    # there lost every save, often without a word. Now the spare copy takes over and every
+    # commit writes the copy without the newest data first, read back, then the other.
+    actions, picks = SEQUENCES[name]
+    stats = {"cuts": 0}
+    cut_sequence(played, boot(*played), actions, picks, stats)
+    COUNTS["sequences: " + name] = stats["cuts"]
+    COUNTS["  of which lost, one copy, announced: " + name] = stats.get(
+        "lost, one copy, announced", 0)
+    assert stats["cuts"] > 1000
+
+
+def test_two_cuts_that_destroy_the_copys_folder_then_cut_the_next_commit(played):
+    # Finding 2's own sequence: the first cut erases copy.bin's directory sector (the flush of
+    # its erase sector at close()), then every cut point of the next commit, inside every page.
+    ops, _ = record(played, "solo")
+    d = Board(*played).drive
+    _, e, _ = d.walk("/lnrsave/data")
+    folder = (DATA0 + e[3] - 2) * SECTOR
+    k = [i for i, op in enumerate(ops) if op[:2] == ("qspi", "erase")
+         and op[2] <= folder < op[2] + ERASE]
+    assert k, "the commit did not rewrite the folder's sector"
+    for _, _, n, q in states_at_cuts(played[0], played[1], ops, [(k[0], ("after",))]):
+        state = (n, q)
+    got, notice = boot(*state)
+    assert Board(*state).drive.file_bytes("/lnrsave/data/copy.bin") is None  # the entry is gone
+    assert got == boot(*played)[0] and "may be lost" in notice  # the interrupted commit
+    stats = {"cuts": 0}
+    cut_sequence(state, (got, notice), ("save",), (every_page_inside,), stats)
+    COUNTS["finding 2: folder sector erased, then every cut of the next commit"] = stats["cuts"]
+    assert stats.get("lost, one copy, announced", 0) == 0
+    # and the spare holds the commit after it
+    _, post = record(state, "save")
+    got, notice = boot(*post)
+    assert got[6] == a_save() and notice is None
 
 
 # ------------------------------------------------------------------ damaged images

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import deploy  # noqa: E402
+from tools.flash import deploy  # noqa: E402
 
 STUBS_VENV = Path(os.environ.get("LNR_STUBS_VENV", ROOT / ".venv-stubs"))
 STUBS_PY = STUBS_VENV / "bin" / "python"

@@ -233,7 +233,7 @@ class App:
         elif screen == SC_RECORDS:
             self._menus().records(shown)
         else:
-            self.title()
+            self._menus().title(shown)  # `shown`: the entry the cursor goes back to, or None
 
     def _make_switch(self):
         # The switch itself, in a call of its own: the stack slots it passed the switch's

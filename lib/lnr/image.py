@@ -2,9 +2,13 @@
 the drive (lnr/copies.py writes both; docs/storage.md says why and in what order).
 
 Physical layout: 16 sectors of 512 bytes, as the NVM's pages and the drive's FAT sectors.
-Byte 0 of sector s is the marker 0x80 + s, never 0xFF: CircuitPython writes a drive sector
-without erasing it when its old first bytes read as erased (external_flash.c, page_erased()),
-so no sector of ours may ever start with 0xFF 0xFF 0xFF 0xFF. The other 511 bytes of each
+Byte 0 of sector s is the marker 0x80 + 16 * (n % 7) + s for the commit numbered n (the images
+of layout 2 before issue 25 have 0x80 + s: still read), never 0xFF: CircuitPython writes a
+drive sector without erasing it when its old first bytes read as erased (external_flash.c,
+page_erased()), so no sector of ours may ever start with 0xFF 0xFF 0xFF 0xFF. The commit's
+number in every sector keeps a file that cuts left holding sectors of two commits from reading
+as valid where their payloads agree (CircuitPython's cache reaches the flash sector by sector,
+not in order: docs/storage.md). The other 511 bytes of each
 sector carry the payload, 8176 bytes read as one run (logical offsets below). The last 4
 bytes of the image are the CRC-32 (binascii.crc32, C on the board) of the 8188 bytes before.
 
@@ -14,7 +18,7 @@ Logical layout (multi-byte ints big-endian):
      0     3   magic "LnR"
      3     1   layout version (2)
      4     3   sequence number: one higher at every commit; the higher valid copy is newer
-     7     1   flags: bit 0 = a copy on the drive existed or was being written
+     7     1   flags: which file on the drive was written too (lnr/copies.py)
      8     1   LED brightness (0..4)
      9     1   NeoPixel count (1..16)
     10     1   settings flags: bit 0 hints on, bit 1 sound off
@@ -53,7 +57,6 @@ _HISTORY = const(384)
 HISTORY_MAX = const(7788)
 ENTRY_HEAD = const(7)  # a history entry's bytes before its log
 NO_LOG = const(0xFFFF)  # an entry's log bits when the game cannot be rebuilt
-FLAG_DRIVE = const(1)
 
 _VERSION = const(2)
 _SEQ = const(4)
@@ -82,8 +85,11 @@ def status(buf):
         if buf[_CRC + i] != (crc >> (24 - 8 * i)) & 0xFF:
             ok = False
     if ok and buf[1] == 0x4C and buf[2] == 0x6E and buf[3] == 0x52 and buf[4] == _VERSION:
+        mark = buf[0]  # the commit's, or 0x80: an image from before the marks had it
+        if mark != 0x80 and mark != _mark(buf[5] << 16 | buf[6] << 8 | buf[7]):
+            return BAD
         for s in range(_SECTORS):
-            if buf[s * SECTOR] != 0x80 + s:
+            if buf[s * SECTOR] != mark + s:
                 return BAD
         return VALID
     first = buf[0]
@@ -102,11 +108,17 @@ def to_logical(buf):
         buf[s * _PAYLOAD:(s + 1) * _PAYLOAD] = buf[s * SECTOR + 1:(s + 1) * SECTOR]
 
 
+def _mark(number):
+    # The first byte of sector 0 of the commit numbered `number`: at most 0xE0 (+ 15 < 0xFF).
+    return 0x80 + ((number % 7) << 4)
+
+
 def to_physical(buf):
     """Spreads a logical image over the sectors in place, writes the markers and the CRC."""
+    mark = _mark(seq(buf))
     for s in range(_SECTORS - 1, -1, -1):
         buf[s * SECTOR + 1:(s + 1) * SECTOR] = buf[s * _PAYLOAD:(s + 1) * _PAYLOAD]
-        buf[s * SECTOR] = 0x80 + s
+        buf[s * SECTOR] = mark + s
     crc = crc32(memoryview(buf)[0:_CRC])
     for i in range(4):
         buf[_CRC + i] = (crc >> (24 - 8 * i)) & 0xFF

@@ -50,7 +50,7 @@ def loop(hw, app):
 
 
 def step(hw, app):
-    """One frame's work (tools/membudget.py runs frames with this too): a key, timers, a
+    """One frame's work (tools/vm/membudget runs frames with this too): a key, timers, a
     refresh if something changed, the LEDs and the sound. Keys pressed while the screen is
     busy (a loco's run shown, an opponent playing) are read and dropped, every one, so that
     none is left to act on the player's turn; B there hurries the run (App.skip)."""

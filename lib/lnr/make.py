@@ -10,7 +10,7 @@ does; the menus' big titles too, at twice the size (a Group of scale 2). The lin
 bitmap_label draws that sheet: one Label of the 95 characters, whose Bitmap is the sheet (every
 glyph fills its 6x12 cell, so a character is a tile). The library loads for that moment at
 power-up only: kept with the menus, as it was, its code held about 16 KB as .mpy while a menu
-was up (CircuitPython's VM, tools/cpapp.py), and a title Label's Bitmap was redrawn glyph by
+was up (CircuitPython's VM, tools/vm/cpapp.py), and a title Label's Bitmap was redrawn glyph by
 glyph at each menu (docs/memory.md).
 """
 import displayio
@@ -107,12 +107,15 @@ def build(sheet):
 
     play = displayio.Group()
     map_ = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)
+    values = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)  # each card's value, over the map
     frame = _grid(play, sheet, pal, 1, 1, 0, 0)
     loco = _grid(play, sheet, pal, 1, 1, 0, 0)
     side = []
     for i in range(8):
         side.append(_label(play, font, white, 112, 12 * i, SIDE_W))
     hand = _grid(play, sheet, pal, HAND_N, 2, 0, 96)
+    veil = _grid(play, sheet, pal, HAND_N, 2, 0, 96)  # over the cards that can't be played
+    more = _label(play, font, inks[RED], 2, 114, LINE_W)  # "<" ">": cards off the hand's ends
     cursor = _grid(play, sheet, pal, 1, 2, 0, 96)
     cursor[0, 0] = sprites.T_CURSOR
     cursor[0, 1] = sprites.T_CURSOR + 1
@@ -134,5 +137,5 @@ def build(sheet):
     for i in range(PANEL_LINES):
         plines.append(_label(panel, font, white, 14, 4 + 12 * i, PANEL_W))
     root.append(panel)
-    return (root, text, deco, deco_loco, title, lines, play, map_, frame, loco, side, hand,
-            cursor, toast, panel, cards, plines, inks)
+    return (root, text, deco, deco_loco, title, lines, play, map_, values, frame, loco, side,
+            hand, veil, more, cursor, toast, panel, cards, plines, inks)

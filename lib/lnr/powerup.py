@@ -61,7 +61,7 @@ def _build_ui(sprite_sheet):
     ui = Ui(make.build(sprite_sheet))
     make = None
     # The sprite sheet's numbers too: the build folds them into the modules that use them
-    # (tools/fold.py), so only lnr.make reads the module (a source tree imports it again).
+    # (tools/flash/fold.py), so only lnr.make reads the module (a source tree imports it again).
     drop("lnr.make", "lnr.sprites", "adafruit_display_text.bitmap_label",
          "adafruit_display_text")
     return ui

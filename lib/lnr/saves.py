@@ -30,8 +30,8 @@ def load(store):
 
     store.reset()
     try:
-        values, held, store.notice = copies.load(store.nvm, store.drive, store.writable,
-                                                 store.image)
+        values, held, store.notice, store.less_safe = copies.load(
+            store.nvm, store.drive, store.writable, store.image)
     finally:
         _done(store)
     _held(store, held)

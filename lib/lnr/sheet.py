@@ -1,5 +1,5 @@
 """The sprite sheet's Bitmap: made at power-up, its pixels read from sprites.bin (beside this
-module; tools/draw_sprites.py draws it), and on CircuitPython lent to the saves as their 8 KB
+module; tools/art/sprites.py draws it), and on CircuitPython lent to the saves as their 8 KB
 image buffer.
 
 Why lend it: the NVM takes the saves' image in one slice assignment (one erase of its block),

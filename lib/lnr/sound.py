@@ -6,11 +6,11 @@ a frequency (EFFECTS); the table is shared by the board and the simulator so bot
 thing. On the board SynthPlayer presses and releases synthio Notes from the frame loop: the
 synthesizer runs in C on the speaker's DMA, so an effect costs a few notes' bookkeeping per
 frame and no allocation (the Notes and their frequencies are built once). The simulator plays
-the same table through pygame's mixer (tools/sim_audio.py).
+the same table through pygame's mixer (tools/sim/audio.py).
 
 Sound(player) is what the app calls: play(name, now) starts an effect (replacing one still
 playing), update(now) runs once a frame, `on` is the player's setting. A player has start(name,
-now), stop() and update(now): SynthPlayer here, the simulator's in tools/sim_audio.py. player is
+now), stop() and update(now): SynthPlayer here, the simulator's in tools/sim/audio.py. player is
 None on a board without a speaker: everything is then a no-op.
 """
 try:
@@ -22,8 +22,9 @@ except ImportError:  # CPython
 
 
 MAX_NOTES = const(4)  # notes sounding at once (the longest effect's chord)
-# EFFECTS' unit of time. A plain int, not const(): the simulator reads it (tools/sim_audio.py),
-# also from a flashed drive, where a const no shipped module names is made private (tools/fold.py).
+# EFFECTS' unit of time. A plain int, not const(): the simulator reads it (tools/sim/audio.py),
+# also from a flashed drive, where a const no shipped module names is made private
+# (tools/flash/fold.py).
 UNIT_MS = 5
 
 # Frequencies in Hz. Ints, not floats: on the board a float is an object of 16 bytes of its own
@@ -32,7 +33,7 @@ UNIT_MS = 5
 FREQS = (110, 147, 196, 262, 330, 392, 523, 659, 784, 988, 1047, 1319, 1568)
 
 # name -> its notes in start order, 3 bytes each: the start and the length in UNIT_MS, and the
-# index into FREQS (tools/sim_audio.py notes() reads them back as ms). Bytes, not a tuple of
+# index into FREQS (tools/sim/audio.py notes() reads them back as ms). Bytes, not a tuple of
 # tuples per effect: 0.5 KB less in RAM on the board, where the table is resident.
 EFFECTS = {
     # notes at 0, 45, 90, 135, 180 ms

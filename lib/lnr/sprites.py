@@ -1,4 +1,4 @@
-"""The one sprite sheet's tile numbers and palette. tools/draw_sprites.py draws the tiles into
+"""The one sprite sheet's tile numbers and palette. tools/art/sprites.py draws the tiles into
 lib/lnr/sprites.bin; lnr/sheet.py reads that into the sheet's Bitmap.
 
 Every TileGrid of the app (track map, loco, hand, cursors, dice, panels) shares one 16-colour
@@ -52,5 +52,9 @@ T_DONE = const(39)  # button top: stop discarding
 T_GO = const(40)  # button bottom
 T_DIE = const(41)  # blank die, wheel die, rolling die
 T_PANEL = const(44)  # 9-slice: TL, T, TR, L, C, R, BL, B, BR
-T_ONTO = const(53)  # an arrow pointing left: "onto" (the penalty order, onto the pile)
+T_VEIL = const(53)  # every other pixel black, the rest clear: over a card that can't be played
 T_NOPILE = const(54)  # an empty pile: a dotted card outline, top and bottom
+# The map's values layer (lnr/play/mapview.py): a laid card's value in a badge at its tile's
+# top left, the rest transparent; red where the next penalty cards come from (§6).
+T_VALUE = const(56)  # values 1-4, white on black
+T_TAKEN = const(60)  # values 1-4, white on red: behind the loco, taken first to last

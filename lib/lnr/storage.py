@@ -8,8 +8,9 @@ bytes, one flash erase block that every write erases whole) and a file on the CI
 hold the newest data first, each with a sequence number one higher and a CRC-32; load() takes
 the newest valid copy. A cut leaves at most the copy being written damaged.
 
-When boot.py left the drive read-only to the board (SELECT held at power-up) only the NVM is
-written: `less_safe` is True and the title says so.
+When boot.py left the drive read-only to the board (SELECT held at power-up), or the drive has
+no save file at its full size (the board never makes one: `make flash` does), only the NVM is
+written: `less_safe` is True and the title says so at every start.
 
 The code that reads and writes the copies (lnr/saves.py, lnr/copies.py, lnr/image.py) is
 imported by each method below that reads or writes and dropped after it: none of it is in RAM
@@ -52,10 +53,11 @@ class Storage:
         self.nvm = nvm
         self.drive = drive
         self.writable = writable
-        # Which commit the copies hold (lnr/copies.py's `held`), read by tools/records.py:
+        # Which commit the copies hold (lnr/copies.py's `held`), read by tools/bots/records.py:
         # the newest sequence number loaded or written (-1: none), the one each copy holds
-        # intact (-1: none, damaged, or not known to be intact), and whether a file copy was
-        # found on the drive. Only lnr/saves.py sets them, from what copies gives back.
+        # intact (-1: none, damaged, or not known to be intact), and whether the drive has a
+        # file copy the board can write. Only lnr/saves.py sets them, from what copies gives
+        # back (less_safe too, at load()).
         self.seq = -1
         self.nvm_seq = -1
         self.file_seq = -1
@@ -126,5 +128,5 @@ class Storage:
 
     def history(self):
         """Returns the finished games kept, oldest first, as lnr.image entries (bytes; read
-        them with lnr.image.read_entry or tools/records.py)."""
+        them with lnr.image.read_entry or tools/bots/records.py)."""
         return self._saves().history(self)

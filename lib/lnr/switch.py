@@ -25,7 +25,8 @@ def go(app, want):
     """Makes the switch `want` (lnr.screens' W_* and its arguments). Returns what the App shows
     next: (SC_PLAY, None) to begin app.game; (SC_PLAY, (W_SAVE, None)) to go back to a game
     the NVM could not save (the play screen as it was left, then that); (SC_OVER, over()'s
-    result), (SC_RECORDS, the last games: lnr/lastgames.py) or (SC_TITLE, None). A bot's plan
+    result), (SC_RECORDS, the last games: lnr/lastgames.py) or (SC_TITLE, the title entry its
+    cursor goes back to, or None). A bot's plan
     and the hint are lnr/play/think.py's switches."""
     kind = want[0]
     if kind == W_START:
@@ -40,7 +41,7 @@ def go(app, want):
     elif kind == W_SETTINGS:
         if app.writes:
             app.store.save_settings()  # a failure's notice shows on the title
-        return SC_TITLE, None
+        return SC_TITLE, "Settings"  # the title's cursor back on it
     elif kind == W_RECORDS:
         from lnr.lastgames import last_games
 

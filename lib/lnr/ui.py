@@ -5,8 +5,11 @@ change tile indices, colours and text:
   text   full-screen text: a row of decoration tiles (the title's rails and loco), a big
          title and 8 lines: the menus' (lnr/menus/labels.py: title, menus, records, game
          over) and the error screen's
-  play   the track map (7x6 tiles) with the loco and a cursor on it, the side panel (8 short
-         lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor
+  play   the track map (7x6 tiles) with each card's value over it (a badge a tile, same
+         grid), the loco and a cursor on it, the side panel (8 short
+         lines), a toast line over the map, and the hand (10 cards of 16x32) with its cursor,
+         a veil over the cards that can't be played now and a "<" or ">" at its ends where
+         more cards lie off it
   panel  a framed box the width of the screen over the map and the side panel, for the action
          menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
@@ -91,8 +94,8 @@ class Ui:
     def __init__(self, parts):
         # `parts`: lnr.make.build()'s display objects (lnr/main.py builds them once).
         (self.root, self.text, self.deco, self.deco_loco, self.title, self.lines, self.play,
-         self.map, self.frame, self.loco, self.side, self.hand, self.cursor, self.toast,
-         self.panel, self.cards, self.plines, self.inks) = parts
+         self.map, self.values, self.frame, self.loco, self.side, self.hand, self.veil, self.more,
+         self.cursor, self.toast, self.panel, self.cards, self.plines, self.inks) = parts
         self._written = 0
         self.toast_on = False  # a toast is meant to show (lnr/play/view.py); a panel hides it
         self.show(None)

@@ -14,7 +14,7 @@ tile numbers do (its heap lies low; a board's lies at 0x20000000). They check wh
 checks: a layer in one group at most, tile and pixel indices in range, tile numbers the bitmap
 has, colours 0xRRGGBB, a pixel shader that is one (also when it is set later).
 
-For tools/membudget, which takes the stand-ins' own heap out of what it measures and puts the
+For tools/vm/membudget, which takes the stand-ins' own heap out of what it measures and puts the
 firmware's in: each kind counts its objects alive in `alive` (up when one is made, down when the
 collector takes it; on a VM without weakref.finalize, CircuitPython's, every one made), and when
 `meter` is set (a function of an object returning two numbers: its CircuitPython bytes, and what
@@ -43,7 +43,7 @@ if sys.implementation.name == "circuitpython":
 _POOL = bytearray(b"\xff" * 4096)  # every TileGrid's tile map, a byte per tile (255 - t)
 _TOP = [0]  # the pool's first free byte
 
-meter = None  # tools/membudget's: obj -> (its CircuitPython bytes, its stand-in's growth)
+meter = None  # tools/vm/membudget's: obj -> (its CircuitPython bytes, its stand-in's growth)
 metered = [0, 0]  # meter()'s two numbers summed over the objects alive
 _GEN = [0]  # forget()'s count: an object made before the last forget() is no longer counted
 
@@ -311,7 +311,7 @@ def standins():
 def forget():
     """Starts the counts, the sums and the tile pool afresh: the objects alive now are never
     counted again (terminalio's font: in the firmware's flash on a board), and their TileGrids
-    must no longer be used (tools/membudget drops what it made to measure them)."""
+    must no longer be used (tools/vm/membudget drops what it made to measure them)."""
     _GEN[0] += 1
     for kind in standins():
         kind.alive = 0

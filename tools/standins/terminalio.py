@@ -1,7 +1,7 @@
 """terminalio: FONT, the built-in 6x12 font, with blank glyphs of the right size.
 
 Its one glyph bitmap is made with displayio's Bitmap (the VM's own where it has one). On a board
-the font lives in the firmware's flash: tools/membudget forgets this Bitmap (displayio.forget())
+the font lives in the firmware's flash: tools/vm/membudget forgets this Bitmap (displayio.forget())
 before it counts the app's.
 """
 import displayio

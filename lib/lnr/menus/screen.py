@@ -13,7 +13,7 @@ from lnr import drop
 from lnr import sprites
 from lnr.menus.labels import Labels
 from lnr import game as games
-from lnr.game import MODE_SOLO, MODE_TABLE, SEED_MASK
+from lnr.game import MODE_SOLO, MODE_RIVAL, MODE_TABLE, SEED_MASK
 from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
@@ -35,7 +35,7 @@ _DIGITS = const(8)  # a seed's digits: SEED_MASK is 16777215
 _SEED_AT = const(8)  # where the digits start in "> Seed: 00000000"
 SHORT = ("Solo", "Chall.", "Rival", "Table")  # the modes in a Records line (26 characters)
 _SHOWN = const(7)  # Records' lines above its footer
-_FIXED = const(7)  # Records' lines before the last games: the best per mode
+_FIXED = const(6)  # Records' lines before the last games: the best per mode
 
 
 def seed_text(seed):
@@ -120,9 +120,10 @@ class Menus:
 
     # ---------------------------------------------------------------------- title
 
-    def title(self):
+    def title(self, at=None):
         """Shows the title screen: Continue (when a game is saved), New game, Records,
-        Settings, How to play."""
+        Settings, How to play; the cursor on the entry `at` (the one B came back from), else
+        on the first."""
         self._screen(SC_TITLE, "LOK'N'ROLL")
         deco = self.app.ui.deco
         for x in range(10):
@@ -145,16 +146,24 @@ class Menus:
             self.app.ui.deco_loco[0, 0] = sprites.T_NONE
             lines = wrap(self.app.message, LINE_W)
             for i in range(len(lines)):
-                if i < 2:
+                if i < 7:
                     self.labels.line(i, lines[i], GREEN if self.app.message_ok else RED)
             self.app.message = None
             self.app.message_ok = False
+            if len(lines) > 2:  # the whole of it, before the menu (a key shows the menu)
+                self.labels.line(7, "A: ok", GREY)
+                self.items = []
+                return
         self.labels.line(7, "A: choose", GREY)
+        if at in items:
+            self.mi = items.index(at)
         self._menu(items, 2)
         gc.collect()
 
     def _key_title(self, k):
-        if self._cursor(k):
+        if not self.items:  # a long message was up (title()): now the menu
+            self.title()
+        elif self._cursor(k):
             self._menu(self.items, 2)
         elif k == K_A or k == K_START:
             item = self.items[self.mi]
@@ -182,8 +191,9 @@ class Menus:
         items = list(games.MODE_TITLES)
         items.append(seed_text(self.typed))
         self._menu(items, 1)
-        if self.app.store.saved is not None:  # finish_game drops it (storage.py)
-            self.labels.line(0, "Finishing drops your save", GREY)
+        # A new game's end drops the saved game and its Save & quit replaces it (storage.py).
+        if self.app.store.saved is not None:
+            self.labels.line(0, "Replaces your saved game", GREY)
         if self.digit >= 0:  # a caret under the digit being typed
             self.labels.line(6, " " * (_SEED_AT + self.digit) + "^", YELLOW)
             self.labels.line(7, "</>^v: digit  A: ok", GREY)
@@ -220,7 +230,7 @@ class Menus:
                 self.typed = None
                 self._draw_modes()
             else:
-                self.title()
+                self.title("New game")
         elif self.mi == _SEED_ROW:
             if k == K_A or k == K_START:
                 if self.typed is None:
@@ -304,16 +314,17 @@ class Menus:
     def records_line(self, row):
         """Returns (text, colour) of Records' row `row`: the best per mode, then the last games."""
         st = self.app.store
+        # The rival's wins in its row, not a row of their own: the last games start above the
+        # fold (_SHOWN), the newest first.
         if row == 0:
-            return "Mode        best   games", GREY
+            return "Mode       best games  won", GREY
         if row <= 4:
             m = row - 1
             best = st.best[m]
-            return "%-10s %5s %7d" % (games.MODE_TITLES[m], "-" if best is None else str(best),
-                                      st.played[m]), WHITE
+            text = "%-10s %4s %5d" % (games.MODE_TITLES[m], "-" if best is None else str(best),
+                                      st.played[m])
+            return (text + " %4d" % st.rival_wins if m == MODE_RIVAL else text), WHITE
         if row == 5:
-            return "Rival beaten: %d" % st.rival_wins, WHITE
-        if row == 6:
             return ("Last games  result    seed" if self.last else "No games kept yet"), GREY
         return game_line(self.last, row - _FIXED), WHITE
 
@@ -339,7 +350,7 @@ class Menus:
                 self._draw_records()
         elif k == K_A or k == K_B:
             self.last = None
-            self.title()
+            self.title("Records")
 
     def _settings(self):
         self._screen(SC_SETTINGS, "SETTINGS")
@@ -368,9 +379,9 @@ class Menus:
                     self.settings_were:
                 self.app.save_settings()  # a switch: the copies' code never loads here
             else:
-                self.title()
-        elif k == K_LEFT or k == K_RIGHT or k == K_A:
-            step = -1 if k == K_LEFT else 1
+                self.title("Settings")
+        elif (k == K_LEFT or k == K_RIGHT or k == K_A) and self.mi < len(_SETTINGS) - 1:
+            step = -1 if k == K_LEFT else 1  # (the Back row changes nothing)
             if self.mi == 0:
                 st.brightness = (st.brightness + step) % 5
                 self.app.leds.set_brightness(st.brightness)
@@ -405,7 +416,7 @@ class Menus:
 
     def _key_howto(self, k):
         if k == K_B:
-            self.title()
+            self.title("How to play")
         elif k == K_LEFT or k == K_RIGHT or k == K_A:
             self.page += self.pages - 1 if k == K_LEFT else 1
             self._howto()

@@ -44,7 +44,9 @@ class Actions:
         play = self.play
         s = play.game.state
         if i == _PASS:
-            return None if s.phase == P_TURN else "The build has begun"
+            if s.phase == P_TURN:
+                return None
+            return "Chaos discard begun" if s.phase == P_CHAOS else "The build has begun"
         if i == _BUILD:
             if s.phase == P_BUILD or s.phase == P_DICE:
                 return None

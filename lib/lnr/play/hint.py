@@ -5,10 +5,10 @@ the side panel shows as "Roll" once the build is laid, and as "Lay" on the card 
 one card. The bot's own words are shown where they do not quote a risk of their own (its
 rounding may differ from the screen's).
 """
-from engine.state import A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE, P_CHAOS
+from engine.state import A_PASS, A_STOP, A_LAY, A_CHAOS, A_PILE, P_CHAOS
 from engine.cards import card_name
 from lnr.play.view import risk_text, risk_colour
-from lnr.ui import GREY, YELLOW, GREEN, WHITE
+from lnr.ui import wrap, PANEL_W, GREY, YELLOW, GREEN, WHITE
 
 
 def show(play, found):
@@ -39,24 +39,38 @@ def show(play, found):
     play.info(sel)
 
 
+_TO = ("right", "down", "left", "up")  # where a curve turns on the screen, by its exit heading
+
+
+def _card(c, turn):
+    # A card of the build as the hint names it: "3 curve up" (the D-pad's way, key_bend).
+    return card_name(c) + (" " + _TO[turn] if turn < 4 else "")
+
+
 def _build(ui, action, plan, risk):
-    bend, more = plan
+    # The whole build: its first card (or the curve picked, its bend), then every card added
+    # after it, wrapped over lines 1-3; then its risk when rolled and why (§5: the loco
+    # derails if the dice show more wheels than cards ahead), with the chance of entering a
+    # broken card beside it.
+    turn, more, dice, ahead, hit = plan
     if action >= A_LAY:
-        text = "Lay " + card_name(action - A_LAY)
+        text = "Lay " + _card(action - A_LAY, turn if turn >= 0 else 255)
     else:
-        text = "Lay it"  # the bend of the curve picked already
-        bend = action
-    ui.pline(1, text, GREEN)
-    if bend >= 0:
-        ui.pline(2, "bend " + ("left" if bend == A_BEND_L else "right"), GREEN)
+        text = "Turn it " + _TO[turn]  # the curve picked already
     if more:
-        text = "then"
-        for c in more:
-            text += " " + card_name(c) + ","
-        ui.pline(3, text[:-1] if len(text) <= 23 else "then %d more" % len(more), GREEN)
+        text += ", then"
+        for i in range(0, len(more), 2):
+            text += (" " if i == 0 else ", ") + _card(more[i], more[i + 1])
+    lines = wrap(text, PANEL_W)
+    for i in range(len(lines)):
+        if i < 3:
+            ui.pline(1 + i, lines[i], GREEN)
     num, den = risk
-    ui.pline(4, "Risk when rolled:")
-    ui.pline(5, risk_text(num, den, "Roll"), risk_colour(num, den))
+    text = risk_text(num, den, "Roll")
+    if hit is not None:
+        text += ", broken " + risk_text(hit[0], hit[1], "")[1:]
+    ui.pline(4, text, risk_colour(num, den))
+    ui.pline(5, "%d dice, %d card%s ahead" % (dice, ahead, "" if ahead == 1 else "s"))
 
 
 def _other(ui, s, action, reason, risk):
@@ -70,6 +84,9 @@ def _other(ui, s, action, reason, risk):
         else:
             text = "Roll the dice"
             reason = risk_text(risk[0], risk[1], "Roll")
+            ahead = s.ahead()  # why (§5): more wheels than cards ahead derail
+            ui.pline(4, "%d dice, %d card%s ahead" % (s.build_sum, ahead,
+                                                     "" if ahead == 1 else "s"))
     elif action >= A_PILE:
         text = "Pile " + card_name(action - A_PILE)
     else:

@@ -2,8 +2,8 @@
 RAM (lnr/play/think.py think): engine.bots' hint and the build it would lay, as numbers and the
 bot's few words. lnr/play/hint.py shows them on the play screen.
 
-A build is named whole: the card `best` picks, then its bend and the cards to add after it in
-their order as engine.ai's plan goes on from there, on a copy of the State: the very
+A build is named whole: the card `best` picks, then where each curve of it turns and the cards
+to add after it in their order as engine.ai's plan goes on from there, on a copy of the State: the very
 continuation `best`'s look-ahead weighed for that card (engine/lookahead.py Search._plan). Each
 further step is one planner's work, not a search of its own (up to about 1.4 s each on a
 SAMD51). Its risk is the screen's own figure (the State's
@@ -20,8 +20,9 @@ MORE = 3  # cards named after the first (a build of one value has at most 4 here
 def find(s):
     """Returns what `best` would do at State `s` as (action, reason, plan, risk), or None
     where it has no hint (bots.hint: e.g. while dice wait to roll) or failed (a hint must
-    never end the game). plan: (the first card's bend or -1, the cards added after it) for a
-    build, else None; risk: (num, den) of the build laid (when rolled), of the build so far
+    never end the game). plan: (the heading the first card turns to or -1, the cards added
+    after it with theirs (_plan), the dice the build rolls, the cards ahead of the loco then, its
+    chance of entering a broken card or None) for a build, else None; risk: (num, den) of the build laid (when rolled), of the build so far
     (a roll), of the safest card to lay (a pass the bot explains by a risk), or None."""
     try:
         from engine.bots import hint
@@ -30,8 +31,9 @@ def find(s):
         if action is None:
             return None
         if A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R:
-            bend, more, t = _plan(s, action)
-            return action, reason, (bend, more), t.build_risk()
+            turn, more, t = _plan(s, action)
+            return (action, reason, (turn, more, t.build_sum, t.ahead(), t.broken_risk()),
+                    t.build_risk())
         risk = None
         if action == A_PASS and "%" in reason:  # the bot's own rounding: the screen's instead
             risk = safest(s)
@@ -51,28 +53,35 @@ def _next(t):
 
 
 def _plan(s, action):
-    # Plays the build on a copy: returns (bend of the first card or -1, the cards added
-    # after it, the copy with the build laid).
+    # Plays the build on a copy: returns (the heading the first card leaves by if it is a
+    # curve, else -1; the cards added after it, each followed by its exit heading or -1, as
+    # bytes of pairs; the copy with the build laid). Headings, not bends: the player turns a
+    # curve with the D-pad toward where it goes on the screen (lnr/play/screen.py key_bend).
     t = s.clone()
     t.log = None
-    bend = -1
-    more = []
+    turn = -1
+    more = bytearray()
     while True:
         t.apply(action)
+        if action == A_BEND_L or action == A_BEND_R:  # the curve picked already: its bend
+            turn = t.head
         if t.phase == P_BEND:  # the curve's bend: the plan's next step
             action = _next(t)
             if action != A_BEND_L and action != A_BEND_R:
                 break
-            if bend < 0 and not more:
-                bend = action
             t.apply(action)
-        if t.phase != P_BUILD or len(more) >= MORE:
+            if more:
+                more[-1] = t.head
+            else:
+                turn = t.head
+        if t.phase != P_BUILD or len(more) >= 2 * MORE:
             break
         action = _next(t)
         if action is None or not A_LAY <= action < A_CHAOS:
             break  # it rolls
         more.append(action - A_LAY)
-    return bend, more, t
+        more.append(255)
+    return turn, bytes(more), t
 
 
 def safest(s):

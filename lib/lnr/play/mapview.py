@@ -1,5 +1,11 @@
 """The track as a map of tiles, and card faces, from a State (docs/rules.md §2 geometry).
 
+Every card on the map shows its value in a badge (the values layer, lnr/ui.py), as every card
+lies face up on a real table: what a pass or a derailment costs and whether a penalty card pairs
+with the pile depend on them. The cards behind the loco have red badges: penalty cards come off
+the track's start, first to last, and never the loco's card (§6), so they are what the next
+penalties take.
+
 Each laid card fills one grid cell; its tile follows from the headings it is entered and
 left with. Only the exit heading of the last card is stored (state.head); walking back from
 the end, each card's entry heading is its exit minus its bend's turn, and that entry is the
@@ -123,13 +129,16 @@ class MapView:
         leaving the track's start (§6) as `first` grows."""
         ui = self.ui
         grid = ui.map
+        values = ui.values
         for y in range(MAP_H):
             for x in range(MAP_W):
                 grid[x, y] = sprites.T_EMPTY
+                values[x, y] = sprites.T_NONE
         ox = self.ox
         oy = self.oy
         h = head
         i = len(track) - 1
+        behind = loco if loco < i else i  # derailed, it stays on the last card (§5)
         loco_tile = -1
         self.loco_row = -1
         while i >= first:
@@ -138,6 +147,8 @@ class MapView:
             y = cell_y(cells[i]) - oy
             if 0 <= x < MAP_W and 0 <= y < MAP_H:
                 grid[x, y] = track_tile(track[i], entry, h)
+                values[x, y] = (sprites.T_TAKEN if i < behind else sprites.T_VALUE) + \
+                    VALUE[track[i]] - 1
                 if i == loco:
                     loco_tile = sprites.T_LOCO + h
                     ui.loco.x = 16 * x
@@ -163,6 +174,7 @@ class MapView:
                 # The curve being placed, framed, and the open end it would leave.
                 turned = (head + TURN[bend]) & 3
                 grid[x, y] = track_tile(ghost, head, turned)
+                values[x, y] = sprites.T_VALUE + VALUE[ghost] - 1
                 ui.frame.x = 16 * x
                 ui.frame.y = 16 * y
                 nx = x + (1 if turned == 0 else (-1 if turned == 2 else 0))

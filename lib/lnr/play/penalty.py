@@ -13,6 +13,8 @@ from lnr.keys import K_A, K_LEFT, K_RIGHT
 from lnr.play.mapview import card_top, card_bottom
 from lnr.ui import WHITE, GREY, YELLOW, GREEN
 
+_ROW = 6  # cards after the pile's top and the arrow in the panel's row of 8
+
 
 class PenaltyOrder:
     """The orders `opts` (engine.order orders(): (score, order) pairs, best first) on `play`
@@ -35,7 +37,8 @@ class PenaltyOrder:
         before = 0
         for c in pile:
             before += VALUE[c]
-        ui.pline(0, "Penalty onto the pile", YELLOW)
+        n = len(order)
+        ui.pline(0, "Penalty: %d card%s" % (n, "" if n == 1 else "s"), YELLOW)
         cards = ui.cards
         if pile:
             cards[0, 0] = card_top(pile[-1])
@@ -43,15 +46,30 @@ class PenaltyOrder:
         else:
             cards[0, 0] = sprites.T_NOPILE
             cards[0, 1] = sprites.T_NOPILE + 1
-        cards[1, 0] = sprites.T_ONTO
-        for i in range(len(order)):
-            if i < 6:
+        ui.pline(1, "   <-", YELLOW)  # "onto", between the pile's top and the cards
+        # Every card, in this order (§6: only values matter): up to 6 whole cards; more, their
+        # values' halves in two rows of 6; past 12 (rare: each a card behind the loco), the
+        # rest's values in a line.
+        wide = n > _ROW
+        for i in range(n):
+            if i < _ROW:
                 cards[2 + i, 0] = card_top(order[i])
-                cards[2 + i, 1] = card_bottom(order[i])
-        ui.pline(4, "pile <- 1st, 2nd, ..." if pile else "empty <- 1st, 2nd, ...", GREY)
-        # The pile's sum after this order less before: combining (§6) can lower it.
-        ui.pline(5, "Score %+d%s" % (score - before, "  (best)" if self.oi == 0 else ""),
-                 GREEN if self.oi == 0 else WHITE)
+                if not wide:
+                    cards[2 + i, 1] = card_bottom(order[i])
+            elif i < 2 * _ROW:
+                cards[2 + i - _ROW, 1] = card_top(order[i])
+        if n > 2 * _ROW:
+            rest = "then "
+            for i in range(2 * _ROW, n):
+                rest += str(VALUE[order[i]])
+            ui.pline(4, rest)
+        else:
+            ui.pline(4, "pile <- 1st, 2nd, ..." if pile else "empty <- 1st, 2nd, ...", GREY)
+        # The pile's sum after this order less before: combining (§6) can lower it. Every
+        # order as good as the first is the best: all are marked, or none would be right.
+        best = score == self.opts[0][0]
+        ui.pline(5, "Score %+d%s" % (score - before, "  (best)" if best else ""),
+                 GREEN if best else WHITE)
         ui.pline(6, "<> order %d/%d  A: put" % (self.oi + 1, len(self.opts)))
         ui.show(ui.play, True)
         play.app.dirty = True

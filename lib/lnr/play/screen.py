@@ -16,8 +16,7 @@ track's start one by one (§6). Then the penalties are put on the pile (the play
 order when it matters) and the result panel sums the action up. Every step plays its sound
 (lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
 keys pressed meanwhile are dropped, never kept for the player's turn (lnr/main.py), and B
-finishes it at once (skip()). The result panel of the action before the player's turn stays
-until their next key, which then acts as usual; before an opponent's action it stays HOLD_MS.
+finishes it at once (skip()). An opponent's result stays until the player's key (see advance()).
 
 The keys: the D-pad moves over the hand, A picks or confirms, B goes back (undoes a build
 before its dice roll), START opens the action menu, SELECT looks around. A build is composed on
@@ -32,7 +31,7 @@ from adafruit_ticks import ticks_add, ticks_less
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, KIND_BROKEN, card_name
 from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
-    P_ORDER, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_TABLE, MODE_RIVAL, CHALLENGE_DERAILS,
+    P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
 from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
@@ -41,7 +40,7 @@ from lnr.play.view import (
     S_HOLD, S_THINK, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
 )
 from lnr.screens import W_OVER, W_THINK, W_HINT
-from lnr.ui import HAND_N, WHITE, YELLOW, RED, GREEN
+from lnr.ui import HAND_N, YELLOW, RED, GREEN
 
 try:
     from micropython import const
@@ -59,6 +58,9 @@ STEP_MS = const(250)  # the loco from one card to the next
 BROKEN_MS = const(600)  # on a broken card: it flashes
 DERAIL_MS = const(900)  # beside the track's end: it blinks
 PEN_MS = const(300)  # a penalty card leaving the track's start
+# The heading each of the D-pad's keys points to (K_RIGHT, K_DOWN, K_UP, K_LEFT): east,
+# south, north, west (docs/rules.md §2: 0 east, 1 south, 2 west, 3 north).
+_KEY_HEADING = b"\x00\x01\x03\x02"
 
 
 class Play:
@@ -78,6 +80,10 @@ class Play:
         self.panel = None  # the panel taking the keys (open_panel), its code loaded while up
         self.title = ""  # what the last turn did: the run's toast, the result panel's title
         self.actor = 0  # the seat whose action is shown
+        self.chaos_n = 0  # chaos cards the seat on turn discarded this turn (§4)
+        self.pairs = 0  # of them, those that combined with the pile's top (§6)
+        self.confirm = -1  # the lone chaos card whose discard would end the turn: A again
+        self.drew = -1  # the seat whose draw the result panel up does not count yet (§4)
         self.summary = False  # the result panel is up: the next key closes it, then acts
         self.quiet = False  # skip(): no sound while a run is hurried through
         self.undo = None  # the State at the start of the player's turn (B undoes a build)
@@ -120,7 +126,15 @@ class Play:
 
     def cards(self):
         v = self.viewer()
-        return self.game.state.hands[v] if v >= 0 else ()
+        if v < 0:
+            return ()
+        hand = self.game.state.hands[v]
+        return hand[:-1] if self.unseen(v) else hand
+
+    def unseen(self, seat):
+        # True while the result panel is up and `seat`'s draw after it is not shown: the hand,
+        # score and deck on screen are those the result sums up (its key shows the draw).
+        return self.summary and seat == self.drew
 
     def button(self):
         # The extra slot after the cards while a build waits for its roll or chaos cards
@@ -219,6 +233,11 @@ class Play:
                 self.start_roll()
             elif s.phase == P_ORDER:
                 self.order_auto()
+            elif self.summary and not g.human(self.actor) and g.humans():
+                # An opponent's result stays until the player's key (S_INFO: A or B goes on),
+                # so that the next opponent's turn never takes it away unseen.
+                self.step = S_INFO
+                view.draw()
             else:
                 if not self.summary:
                     self.plays()
@@ -233,7 +252,11 @@ class Play:
             # screen did not offer (the A meant for the bend must not roll the dice).
             self.step = S_BEND
             self.bend = self.default_bend()
-            view.toast("</>: bend  A: lay" if len(acts) > 1 else "One bend fits: A", True)
+            if len(acts) < 2:
+                view.toast("One bend fits: A", True)
+            else:  # the keys toward the two bends on the screen (key_bend)
+                view.toast("^/v: bend  A: lay" if s.head & 1 == 0 else "</>: bend  A: lay",
+                           True)
         else:
             self.step = S_HAND
         self.clamp_sel()
@@ -299,9 +322,11 @@ class Play:
         runs = action == A_PASS or (s.is_rival(seat) and lays)
         if s.phase == P_TURN:
             self.title = self.describe(seat, action)
+            self.chaos_n = self.pairs = 0
         self.actor = seat
         keep = (s.cells[:], s.bends[:], s.loco) if runs else None
         box = len(s.box)
+        turn = s.turn
         s.apply(action)
         if g.human(seat):
             self.built.append(action)  # for a bend's cancel (see __init__)
@@ -310,9 +335,15 @@ class Play:
             if g.human(seat):
                 self.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
         elif action >= A_CHAOS:
-            self.sfx("combine" if len(s.box) > box + 1 else "lay")  # §6: both to the box
+            self.chaos_n += 1
+            if len(s.box) > box + 1:  # §6: both to the box
+                self.pairs += 1
+            self.sfx("combine" if len(s.box) > box + 1 else "lay")
         if runs:
             self.start_run(keep)
+            return
+        if not g.human(seat) and (s.turn != turn or s.is_terminal()):
+            self.show_result()  # an opponent's chaos discard ended its turn (§4, §8)
             return
         if not g.human(seat) and self.title:
             self.view.toast(self.title, True)  # an opponent's lay or chaos discard, said
@@ -447,7 +478,10 @@ class Play:
         ui.pline(0, "%s: %d dice" % (self.game.name(s.seat), s.dice_left), YELLOW)
         ui.pline(4, "Track ahead: %d" % s.ahead())
         num, den = s.build_risk()
-        ui.pline(5, risk_text(num, den), risk_colour(num, den))
+        ui.pline(5, risk_text(num, den, "Derail"), risk_colour(num, den))
+        hit = s.broken_risk()  # a broken card ahead costs a penalty card too (§5)
+        if hit is not None:
+            ui.pline(6, risk_text(hit[0], hit[1], "Broken card"), risk_colour(hit[0], hit[1]))
         view.draw_dice()
         ui.show(ui.play, True)
         self.app.leds.dice(self.dice, self.dice_total)
@@ -460,6 +494,8 @@ class Play:
         s = g.state
         last = s.dice_left == 1
         keep = (s.cells[:], s.bends[:], s.loco) if last else None
+        v = s.build_value
+        n = s.build_sum // v if v else 0  # the cards laid (§4: all of one value)
         action = s.sample_chance(g.rng)
         s.apply(action)
         self.dice.append(action - A_ROLL0)
@@ -470,16 +506,21 @@ class Play:
             wheels = 0
             for d in self.dice:
                 wheels += d
-            self.title = "%s: %d wheel%s" % (g.name(self.actor), wheels,
-                                             "" if wheels == 1 else "s")
+            name = g.name(self.actor)
+            plural = "" if wheels == 1 else "s"
+            # The result names the build (22 characters), the run's toast the wheels (18).
+            laid = "a %d" % v if n == 1 else "%dx%d" % (n, v)
+            self.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
+            if len(self.title) > 22:
+                self.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
             self.dice = []
-            self.start_run(keep)
+            self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural))
         else:
             self.wait(S_ROLL, DIE_MS)
 
     # ------------------------------------------------------------------ the loco's run
 
-    def start_run(self, keep):
+    def start_run(self, keep, toast=None):
         """Shows the loco's run of the action just applied (see the module docstring); `keep`
         is (cells, bends, loco) from before it, for the penalty cards it took off the track's
         start."""
@@ -501,7 +542,7 @@ class Play:
         self.blink = 0
         self.summary = False
         self.ui.show(self.ui.play)  # the result panel never hides the map during a run
-        self.view.toast(self.title, True)
+        self.view.toast(toast or self.title, True)
         self.wait(S_RUN, STEP_MS)
         self.view.draw()
 
@@ -557,44 +598,12 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action (docs/rules.md §5, §6) in the result panel, with every seat's
-        numbers in a table or rival game, then goes on (the panel stays: see advance())."""
-        g = self.game
-        s = g.state
-        ui = self.ui
-        ui.clear_panel()
-        ui.pline(0, self.title, YELLOW)
-        moved = s.moved
-        text = "Loco +%d" % moved if moved else "Loco stays"
-        if s.derail_left and s.hits:
-            text = "+%d broken x%d DERAILED" % (moved, s.hits)
-        elif s.derail_left:
-            text += ", DERAILED!"
-        elif s.hits:
-            text += ", broken x%d" % s.hits
-        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
-        text = "No penalty"
-        if s.earned:
-            text = "Penalty %d" % s.earned
-            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
-                text += ", %d taken" % s.taken
-        ui.pline(2, text)
-        last = ""
-        if not s.deck and not s.is_terminal():
-            last = "LAST TURN: " + g.name(s.seat)
-        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-            ui.pline(3, last, RED)
-            self.view.seats(4)
-        else:
-            if s.mode == MODE_CHALLENGE and s.derail_left:
-                left = CHALLENGE_DERAILS - 1 - s.derails
-                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
-                         RED)
-            ui.pline(5, "Your score: %d" % s.score(0))
-            ui.pline(6, last, RED)
+        """Sums up the action in the result panel (View.result), then goes on."""
+        self.drew = self.view.result()
         self.summary = True
         self.view.hide_toast()
         self.view.draw()
+        ui = self.ui
         ui.show(ui.play, True)
         self.app.dirty = True
         self.advance()
@@ -714,6 +723,8 @@ class Play:
         if self.summary and step == S_HAND:  # the last result goes; the key acts as usual
             self.summary = False
             self.ui.show(self.ui.play)
+            if self.drew >= 0:
+                self.view.draw()  # the card drawn since shows (unseen())
             self.app.dirty = True
         if step == S_HAND:
             self.key_hand(k)
@@ -724,10 +735,16 @@ class Play:
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
+                self.summary = False  # an opponent's result seen: the next one plays
                 self.ui.show(self.ui.play)
                 self.advance()
 
     def key_hand(self, k):
+        armed = self.confirm  # a chaos discard that ends the turn waits for A again
+        self.confirm = -1
+        if armed >= 0 and k != K_A:
+            self.view.hide_toast()
+            self.app.dirty = True
         if k == K_LEFT or k == K_RIGHT:
             n = self.slots()
             if n:
@@ -737,9 +754,10 @@ class Play:
                 self.view.draw_risk()
                 self.app.dirty = True
         elif k == K_A:
-            self.pick()
+            self.pick(armed)
         elif k == K_B:
-            self.back()
+            if armed < 0:
+                self.back()
         elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/play/actions.py)
             from lnr.play.actions import Actions
 
@@ -749,8 +767,10 @@ class Play:
 
             self.open_panel(Look(self), S_LOOK)
 
-    def pick(self):
+    def pick(self, armed=-1):
         """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""
+        # A discard that would end the turn (the hand's last chaos card at the turn's start,
+        # §4) asks first: `armed` is the card the A before asked about.
         s = self.game.state
         btn = self.button()
         if btn and self.sel == len(self.cards()):
@@ -774,6 +794,10 @@ class Play:
             drop("lnr.play.refusal")
             return
         if action >= A_CHAOS:
+            if s.phase == P_TURN and armed != c and self.chaos_in_hand() == 1:
+                self.confirm = c  # one press never ends the turn unasked (B: keep it)
+                self.view.toast("A ends turn  B: no", True)
+                return
             self.act(action)
             if self.game.state.phase != P_CHAOS and self.step == S_HAND:
                 self.view.toast("Chaos %d discarded" % VALUE[c])
@@ -782,6 +806,13 @@ class Play:
             self.before = len(self.built)  # B in the bend step goes back to here
         self.act(action)
         self.build_help()
+
+    def chaos_in_hand(self):
+        n = 0
+        for c in self.cards():
+            if KIND[c] == KIND_CHAOS:
+                n += 1
+        return n
 
     def roll(self):
         """Ends the build and rolls its dice (the action menu's Build once it has begun)."""
@@ -811,9 +842,19 @@ class Play:
             self.view.toast("START: menu")
 
     def key_bend(self, k):
+        # The D-pad says where on the screen the track turns to (the way the curve's open end
+        # will point), not left or right of the loco: heading south, LEFT turns it west, which
+        # is the loco's right (§2). The two keys along the track, which no curve turns to,
+        # take the other bend.
         s = self.game.state
-        if k == K_LEFT or k == K_RIGHT:
-            want = A_BEND_L if k == K_LEFT else A_BEND_R
+        if K_RIGHT <= k <= K_LEFT:
+            to = _KEY_HEADING[k - K_RIGHT]
+            if to == (s.head + TURN[BEND_L]) & 3:
+                want = A_BEND_L
+            elif to == (s.head + TURN[BEND_R]) & 3:
+                want = A_BEND_R
+            else:
+                want = A_BEND_R if self.bend == A_BEND_L else A_BEND_L
             if s.is_legal(want):
                 self.bend = want
                 self.view.draw()

@@ -14,12 +14,14 @@ from adafruit_ticks import ticks_add, ticks_diff, ticks_less
 from engine.cards import KIND, VALUE, KIND_CHAOS
 from engine.risk import permille
 from engine.state import (
-    A_BEND_L, A_LAY, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE, MODE_RIVAL,
-    MODE_TABLE, CHALLENGE_DERAILS,
+    A_BEND_L, A_LAY, A_CHAOS, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, MODE_CHALLENGE,
+    MODE_RIVAL, MODE_TABLE, CHALLENGE_DERAILS,
 )
 from lnr import sprites
 from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
-from lnr.ui import fit, HAND_N, SIDE_W, MAP_W, MAP_H, WHITE, GREY, YELLOW, RED, GREEN, CYAN
+from lnr.ui import (
+    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, PANEL_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN,
+)
 
 try:
     from micropython import const
@@ -52,16 +54,22 @@ BTN_DONE = const(2)
 
 
 def risk_text(num, den, label="Risk"):
-    """Returns e.g. "Risk 12%", "Lay <1%", "Roll>99%" for a derailment chance num/den, named
-    by `label` (at most 4 characters: a side line holds 8). A build can always roll no wheel,
-    so the chance is never 1: one that rounds to 100% says ">99%"."""
+    """Returns e.g. "Risk 12%", "Lay <1%", "Roll >99%" for a chance num/den (of derailing, or
+    of entering a broken card), named by `label`. A build can always roll no wheel, so the
+    chance is never 1: one that rounds to 100% says ">99%". A side line holds 8 characters:
+    short() fits it there."""
     pm = permille(num, den)
     pct = (pm + 5) // 10
     if num and not pct:
         return label + " <1%"
     if pct > 99 and num < den:
-        return label + ">99%"
+        return label + " >99%"
     return "%s %d%%" % (label, pct)
+
+
+def short(text):
+    """Returns risk_text()'s `text` in a side line's 8 characters: "Roll >99%" as "Roll>99%"."""
+    return text if len(text) <= SIDE_W else text.replace(" ", "", 1)
 
 
 def risk_colour(num, den):
@@ -70,10 +78,17 @@ def risk_colour(num, den):
 
 
 def side_text(label, value):
-    """Returns a side line: `label` at the left, `value` (a str) at the right of 8 characters
-    ("Score 12", "Score123")."""
+    """Returns a side line: `label` at the left, `value` (a str) at the right of 8 characters,
+    a space at least between them, the label cut for it ("Score 12", "Scor 123")."""
     gap = SIDE_W - len(label) - len(value)
-    return label + fit("", gap if gap > 0 else 0) + value
+    if gap < 1:
+        label = label[:SIDE_W - 1 - len(value)]
+        gap = 1
+    return label + fit("", gap) + value
+
+
+# The hand's ends (lnr/ui.py more): "<" where cards lie off its left, ">" off its right.
+_MORE = ("", "<", fit("", LINE_W - 1) + ">", "<" + fit("", LINE_W - 2) + ">")
 
 
 class View:
@@ -208,7 +223,25 @@ class View:
                 bottom = card_bottom(cards[j])
             hand[i, 0] = top
             hand[i, 1] = bottom
-        show = p.game.human(p.game.state.seat) and not hidden and (
+        # A card that can't be played now is veiled while the player chooses (§2, §4).
+        s = p.game.state
+        mine = p.game.human(s.seat) and not hidden and (
+            s.phase == P_TURN or s.phase == P_BUILD or s.phase == P_CHAOS)
+        veil = ui.veil
+        for i in range(HAND_N):
+            j = p.hoff + i
+            t = sprites.T_NONE
+            if mine and j < n:
+                c = cards[j]
+                if not s.is_legal((A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c):
+                    t = sprites.T_VEIL
+            veil[i, 0] = t
+            veil[i, 1] = t
+        off = 0
+        if not hidden:
+            off = (1 if p.hoff > 0 else 0) + (2 if p.slots() > p.hoff + HAND_N else 0)
+        ui.put(ui.more, _MORE[off], RED)
+        show = p.game.human(s.seat) and not hidden and (
             p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
         ui.cursor.hidden = not show
         ui.cursor.x = 16 * (p.sel - p.hoff)
@@ -222,10 +255,15 @@ class View:
         ui = self.ui
         side = ui.side
         me = p.viewer()
+        deck = len(s.deck)
         if me >= 0:
             pile = s.piles[me]
+            score = s.score(me)
+            if p.unseen(me):  # the result's numbers: before the draw (lnr/play/screen.py)
+                score -= VALUE[s.hands[me][-1]]
+                deck += 1
             ui.put(side[0], self.seat_name(me), GREEN)
-            ui.put(side[1], side_text("Score", str(s.score(me))))
+            ui.put(side[1], side_text("Score", str(score)))
             ui.put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"))
         else:
             ui.put(side[0], "")
@@ -240,8 +278,7 @@ class View:
             ui.put(side[3], side_text("Rival", str(s.score(0))), RED)
         else:
             ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
-        ui.put(side[4], side_text("Deck", str(len(s.deck))), WHITE if s.deck else RED)
-        ui.put(side[5], side_text("End", str(VALUE[s.track[-1]])))
+        ui.put(side[4], side_text("Deck", str(deck)), WHITE if deck else RED)
         if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
             # the hand scrolls: its count, which line 3 shows in the other modes
             ui.put(side[6], side_text("Hand", str(n)), CYAN)
@@ -258,9 +295,11 @@ class View:
             return name + " you"
         return name
 
-    def seats(self, line, colour=GREY):
+    def seats(self, line, colour=GREY, drew=-1):
         """Writes the seats board into the panel from `line` (3 lines): every seat's score,
         cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
+        # `drew`: the seat whose draw (§4) is not counted yet (a result's numbers are those the
+        # action left). The rival holds no hand (§8): the card it draws is played at once.
         g = self.play.game
         s = g.state
         ui = self.ui
@@ -269,8 +308,15 @@ class View:
         k = line + 1
         for seat in range(s.players):
             pile = s.piles[seat]
-            text = "%s %d/%d/%s" % (g.name(seat), s.score(seat), len(s.hands[seat]),
-                                    str(VALUE[pile[-1]]) if pile else "-")
+            hand = s.hands[seat]
+            score = s.score(seat)
+            n = len(hand)
+            if s.is_rival(seat):
+                n = 0
+            elif seat == drew:
+                score -= VALUE[hand[-1]]
+                n -= 1
+            text = "%s %d/%d/%s" % (g.name(seat), score, n, str(VALUE[pile[-1]]) if pile else "-")
             if s.mode != MODE_TABLE:  # the rival's game: a seat a line
                 ui.pline(k, text, RED if s.is_rival(seat) else WHITE)
                 k += 1
@@ -283,6 +329,69 @@ class View:
         if row:
             ui.pline(k, row, WHITE)
 
+    def result(self):
+        """Returns the seat whose draw the result panel written does not count, or -1."""
+        # The action just ended, spelled out (docs/rules.md §4 to §6), every seat's numbers as
+        # it left them (lnr/play/screen.py unseen()).
+        play = self.play
+        g = play.game
+        s = g.state
+        ui = play.ui
+        ui.clear_panel()
+        ui.pline(0, play.title, YELLOW)
+        if play.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
+            ui.pline(1, "Discarded %d chaos" % play.chaos_n)
+            n = play.pairs
+            ui.pline(2, "%d pair%s to the box" % (n, "" if n == 1 else "s") if n else
+                     "No penalty")
+        else:
+            self.loco_lines(s)
+        # The next seat has drawn (§4): what the action left is its numbers without that card.
+        drew = -1
+        if not s.is_terminal() and s.phase == P_TURN and s.turn == play.seen_turn + 1:
+            drew = s.seat
+        last = ""
+        if not s.deck and not s.is_terminal():
+            last = "LAST TURN: " + g.name(s.seat)
+        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
+            if not g.human(play.actor) and not g.human(s.seat) and g.humans():
+                # this opponent's result waits for A before the next one plays (Play.advance)
+                last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
+            ui.pline(3, last, RED if not s.deck else GREEN)
+            self.seats(4, drew=drew)
+        else:
+            if s.mode == MODE_CHALLENGE and s.derail_left:
+                left = CHALLENGE_DERAILS - 1 - s.derails
+                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
+                         RED)
+            score = s.score(0)
+            if drew >= 0:
+                score -= VALUE[s.hands[0][-1]]
+            ui.pline(5, "Your score: %d" % score)
+            ui.pline(6, last, RED)
+        return drew
+
+    def loco_lines(self, s):
+        # The loco's move and the penalty it cost, spelled out (§5, §6, D4).
+        ui = self.ui
+        moved = s.moved
+        text = "Loco +%d" % moved if moved else "Loco stays"
+        if s.derail_left:
+            text += ", DERAILED!"
+        elif s.hits:
+            text += ", %d broken card%s" % (s.hits, "" if s.hits == 1 else "s")
+            if len(text) > PANEL_W:  # "Loco +12, 3 broken"
+                text = text[:text.index(" card")]
+        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
+        text = "No penalty"
+        if s.earned:
+            text = "Penalty %d" % s.earned
+            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
+                text += ", %d taken" % s.taken
+            elif s.derail_left and s.hits:
+                text += " (%d broken)" % s.hits
+        ui.pline(2, text)
+
     def draw_risk(self):
         # The derailment risk (state.build_risk, docs/rules.md §5), labelled with what it is
         # the chance of: "Lay" the card under the cursor laid alone, "Add" it added to the
@@ -294,24 +403,33 @@ class View:
         leds = self.app.leds
         risk = None
         label = "Roll"
+        card = -1
         if p.game.human(s.seat) and p.step != S_HANDOFF:
             c = p.selected()
             if s.phase == P_BEND:
-                risk = s.build_risk(s.pending)
+                card = s.pending
                 label = "Add" if s.build_sum else "Lay"
             elif (s.phase == P_TURN or s.phase == P_BUILD) and c >= 0 and KIND[c] != KIND_CHAOS \
                     and s.is_legal(A_LAY + c):
-                risk = s.build_risk(c)
+                card = c
                 label = "Lay" if s.phase == P_TURN else "Add"
-            elif s.phase == P_BUILD or s.phase == P_DICE:
-                risk = s.build_risk()
+            if card >= 0 or s.phase == P_BUILD or s.phase == P_DICE:
+                risk = s.build_risk(card)
+        # Beside the chance of derailing, the chance of entering a broken card (1 penalty card
+        # each, §5) on the line of the track's end, whose value the map shows too.
+        hit = s.broken_risk(card) if risk is not None else None
+        if hit is None:
+            ui.put(ui.side[5], side_text("End", str(VALUE[s.track[-1]])))
+        else:
+            ui.put(ui.side[5], short(risk_text(hit[0], hit[1], "Brkn")),
+                   risk_colour(hit[0], hit[1]))
         if risk is None:
             ui.put(line, "")
             if p.step != S_ROLL:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
-        ui.put(line, risk_text(num, den, label), risk_colour(num, den))
+        ui.put(line, short(risk_text(num, den, label)), risk_colour(num, den))
         leds.risk(permille(num, den))
 
     # ------------------------------------------------------------------ toast

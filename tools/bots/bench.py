@@ -1,0 +1,280 @@
+"""How strong and how fast the built-in bots are (`make bench`).
+
+    python -m tools.bots bench [--seeds 500] [--bots random,greedy,best-before,best]
+                          [--coach-seeds 200] [--coach-modes solo] [--vm-games 500] [--no-vm]
+                          [--jobs 2] [--vm-jobs 1]
+
+`best-before` is `best` as it was before its look-ahead and refit (tools/bots/best_before.py:
+engine.ai alone with the old weights), so that the bench shows both. The desktop's `coach`
+(engine.coach) plays its own number of seeds (from 0, the same deals) in the modes asked, on
+CPython only: it never runs on a board.
+
+Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
+bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
+the mean and median solo score (docs/rules.md §7) and the derailments per solo game, the share of
+challenge games survived (§8: no 4th derailment), the share of rival games won (§8), and the
+time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
+VM (tools/bots/bench_mp.py under tools/vm/mpvm: time.ticks_ms around each call; this port's clock
+ticks in whole milliseconds) and on CircuitPython 10's own VM where it exists
+(tools/bots/bench_cp.py, tools/vm/cpvm.py: time.ticks_us). A decision is one call of the bot: one
+step of a turn (an action, a card, a bend, a penalty card).
+
+The SAMD51 estimate multiplies the CircuitPython VM's times by SAMD51_FACTOR: the time a 120 MHz
+SAMD51 running CircuitPython takes for `for _ in range(1000000): pass` (SAMD51_LOOP_US, as
+published) over the time the same loop takes on the CircuitPython VM here. Both run
+CircuitPython's own bytecode interpreter, so the ratio of their dispatch speeds carries over to
+the bots' code as a first estimate; it is pessimistic where the board's CircuitPython has since
+become faster than the published run's. The machine's other processes stall the VM now and
+then, so tools/bots/bench_cp.py times the decisions in a way they do not change (its docstring says
+how and why): the mean from the process's own CPU time, the slowest decision as the least of
+its fastest of 6 runs and its CPU time; the loop as the fastest of short runs timed all through
+each run (the fastest over all runs counts: the highest factor). The VMs time a table of 4
+seats (the longest look-ahead: three other turns between a seat's two) besides solo, challenge
+and rival games.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from multiprocessing import Pool
+
+from engine.bots import weights
+from engine.playout import DECIDE, seeded, steps
+from engine.selfplay import bot_names, find_bot
+from engine.state import MODE_NAMES
+from tools.bots.best_before import best_before_bot
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODES = ("solo", "challenge", "rival")
+TIMED_MODES = MODES + ("table",)  # the VMs time the table's bots too (tools/bots/bench_cp.py)
+
+# `for _ in range(1000000): pass` on an ItsyBitsy M4 (SAMD51 at 120 MHz), CircuitPython 5.3.0:
+# 4.784 s (adafruit/circuitpython#2929; 5.4.0-beta.0, which checked its background tasks more
+# often, took 9.219 s). No later figure for this loop on a SAMD51 was found.
+SAMD51_LOOP_US = 4784000
+
+
+def cp_runs(bots, games):
+    """Returns {(bot, mode): {field: value}} from tools/bots/bench_cp.py on CircuitPython's VM, or
+    None where it is missing."""
+    from tools.vm import cpvm
+
+    if cpvm.vm() is None:
+        print("bench: " + cpvm.MISSING_VM)
+        return None
+    script = os.path.join(ROOT, "tools", "bots", "bench_cp.py")
+
+    def run(*args):
+        r = cpvm.run(script, paths=[ROOT], args=args, timeout=3600)
+        if r.returncode != 0:
+            raise SystemExit("bench: the CircuitPython run %s failed:\n%s" % (args, r.stderr))
+        return dict(item.split("=") for item in r.stdout.split() if "=" in item)
+
+    return {(b, m): run(b, m, 0, games) for b in bots for m in TIMED_MODES}
+
+
+def samd51_ms(us, loop_us):
+    """Returns the SAMD51 estimate in ms of `us` µs on CircuitPython's VM, where the loop
+    takes `loop_us` µs (SAMD51_LOOP_US on the board)."""
+    return us * SAMD51_LOOP_US / loop_us / 1000
+
+
+def find(name):
+    """Returns the bot called `name`: engine.selfplay's, or `best-before`."""
+    if name == "best-before":
+        return best_before_bot
+    return find_bot(name)
+
+
+def play(args):
+    """Plays one game; returns (score, derailments, lost, won, decision times in seconds)."""
+    name, mode, seed = args
+    bot = find(name)
+    state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
+    me = state.players - 1  # rival mode: seat 0 is the rival
+    times = []
+    clock = time.perf_counter
+    for action in steps(state, chance):
+        if action == DECIDE:
+            t0 = clock()
+            action = bot(state, rng)
+            times.append(clock() - t0)
+        state.apply(action)
+    return state.score(me), state.derails, state.lost, state.winners() == [me], times
+
+
+def vm_runs(bots, games, jobs):
+    """Returns {(bot, mode): {field: value}} from tools/bots/bench_mp.py on the MicroPython VM."""
+    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
+    script = os.path.join(ROOT, "tools", "bots", "bench_mp.py")
+    todo = [(b, m) for b in bots for m in TIMED_MODES]
+    out = {}
+    running = []
+    while todo or running:
+        while todo and len(running) < jobs:
+            b, m = todo.pop(0)
+            cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), "--tree",
+                   os.path.join(ROOT, "tools"), script, b, m, "0", str(games)]
+            running.append(((b, m), subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                     stderr=subprocess.PIPE, text=True)))
+        key, proc = running.pop(0)
+        stdout, stderr = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit("bench: the VM run %s failed:\n%s" % (key, stderr))
+        fields = {}
+        for item in stdout.split()[2:]:
+            k, v = item.split("=")
+            fields[k] = v
+        out[key] = fields
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bots bench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=500)
+    parser.add_argument("--bots", default="random,greedy,best-before,best",
+                        help="the board's bots and best-before: every mode, on every VM")
+    parser.add_argument("--coach-seeds", type=int, default=200,
+                        help="games of the desktop's coach per mode (0: none; at most --seeds)")
+    parser.add_argument("--coach-modes", default="solo",
+                        help="the modes the coach plays (its games take seconds each)")
+    parser.add_argument("--vm-games", type=int, default=500,
+                        help="games per bot and mode timed on the VM (same seeds from 0)")
+    parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
+    parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
+    parser.add_argument("--vm-jobs", type=int, default=1,
+                        help="VM runs at once (more: faster, but they slow each other's "
+                             "decisions down)")
+    args = parser.parse_args(argv)
+    bots = args.bots.split(",")
+    for b in bots:
+        if b == "coach" or find(b) is None:
+            parser.error("unknown bot %s: one of %s (the coach has --coach-seeds)" % (
+                b, ", ".join(["best-before"] + [n for n in bot_names() if n != "coach"])))
+    args.coach_seeds = min(args.coach_seeds, args.seeds)
+    coach_modes = [m for m in args.coach_modes.split(",") if m] if args.coach_seeds else []
+    for m in coach_modes:
+        if m not in MODES:
+            parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
+    weights(0)  # load `best`'s weights now, not inside the first timed decision
+    print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
+    results = {}
+    started = time.time()
+    with Pool(args.jobs) as pool:
+        for b in bots:
+            for m in MODES:
+                results[b, m] = pool.map(play, [(b, m, s) for s in range(args.seeds)],
+                                         chunksize=10)
+        print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
+        if coach_modes:
+            started = time.time()
+            for m in coach_modes:
+                results["coach", m] = pool.map(
+                    play, [("coach", m, s) for s in range(args.coach_seeds)], chunksize=1)
+            print("coach (CPython), %d seeded games in %s (seeds 0-%d): %.0f s" % (
+                args.coach_seeds, ", ".join(coach_modes), args.coach_seeds - 1,
+                time.time() - started))
+    vm = {}
+    if not args.no_vm:
+        started = time.time()
+        vm = vm_runs(bots, args.vm_games, args.vm_jobs)
+        print("MicroPython VM (tools/vm/mpvm), %d games per bot and mode: %.0f s" % (
+            args.vm_games, time.time() - started))
+    cp = loop_us = None
+    if not args.no_vm:
+        started = time.time()
+        cp = cp_runs(bots, args.vm_games)
+        if cp:
+            print("CircuitPython VM (tools/vm/cpvm.py), %d games per bot and mode: %.0f s" % (
+                args.vm_games, time.time() - started))
+            loops = [int(f["loop_us"]) for f in cp.values()]
+            loop_us = min(loops)
+            print("SAMD51 factor: %d us (the loop on a SAMD51) / %d us (on this VM: the fastest "
+                  "of its runs' fastest, %d-%d us) = %.0f" % (
+                      SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
+    print()
+    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+        "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "MP VM ms",
+        "CP VM ms", "SAMD51 est. ms"))
+    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+        "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max",
+        "mean / max", "mean / max"))
+    for b in bots + (["coach"] if coach_modes else []):
+        modes = MODES if b != "coach" else coach_modes
+        solo = results.get((b, "solo"))
+        times = []
+        for m in modes:
+            for r in results[b, m]:
+                times += r[4]
+        cpy = "%.3f / %.1f" % (1000 * sum(times) / len(times), 1000 * max(times))
+        vms = "-"
+        if vm and b in bots:
+            dec = sum(int(vm[b, m]["decisions"]) for m in TIMED_MODES)
+            tot = sum(int(vm[b, m]["total_ms"]) for m in TIMED_MODES)
+            mx = max(int(vm[b, m]["max_ms"]) for m in TIMED_MODES)
+            vms = "%.2f / %d" % (tot / dec, mx)
+            raw = max(int(vm[b, m]["raw_max_ms"]) for m in TIMED_MODES)
+            if raw > mx:
+                vms += " (%d)" % raw
+        cps = est = "-"
+        if cp and b in bots:
+            dec = sum(int(cp[b, m]["decisions"]) for m in TIMED_MODES)
+            mean_us = sum(int(cp[b, m]["cpu_us"]) for m in TIMED_MODES) / dec
+            max_us = max(int(cp[b, m]["max_us"]) for m in TIMED_MODES)
+            cps = "%.3f / %.2f" % (mean_us / 1000, max_us / 1000)
+            est = "%.0f / %.0f" % (samd51_ms(mean_us, loop_us), samd51_ms(max_us, loop_us))
+        challenge = results.get((b, "challenge"))
+        rival = results.get((b, "rival"))
+        print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
+            b, "%.2f" % statistics.mean(r[0] for r in solo) if solo else "-",
+            "%.1f" % statistics.median(r[0] for r in solo) if solo else "-",
+            "%.2f" % statistics.mean(r[1] for r in solo) if solo else "-",
+            "%.1f%%" % (100 * statistics.mean(0 if r[2] else 1 for r in challenge))
+            if challenge else "-",
+            "%.1f%%" % (100 * statistics.mean(1 if r[3] else 0 for r in rival))
+            if rival else "-", cpy, vms, cps, est))
+    if coach_modes:
+        print()
+        print("coach: %d games (seeds 0-%d) in %s; the others: %d." % (
+            args.coach_seeds, args.coach_seeds - 1, ", ".join(coach_modes), args.seeds))
+        if "solo" in coach_modes:
+            for b in bots:
+                if b in ("best", "best-before"):
+                    same = [r[0] for r in results[b, "solo"][:args.coach_seeds]]
+                    print("%s on the same %d solo seeds: mean %.2f" % (
+                        b, len(same), statistics.mean(same)))
+    if vm:
+        print()
+        print("MP VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
+              "and taken at its fastest")
+        print("(other processes on this machine stall the VM now and then: in brackets the "
+              "slowest single time).")
+        print("Per mode: the slowest decision (seed/turn/phase), the most bytes one decision "
+              "allocated, the live heap engine.bots adds on import (with engine.ai and its "
+              "weights):")
+        for b in bots:
+            for m in TIMED_MODES:
+                f = vm[b, m]
+                print("  %-11s %-9s max %3s ms (single %3s) at %-12s alloc max %6s B   "
+                      "import %s B" % (b, m, f["max_ms"], f["raw_max_ms"], f["worst"],
+                                      f["alloc_max"], f["import"]))
+    if cp:
+        print()
+        print("CP VM: the slowest decision (seed/turn/phase), the least of its fastest run and "
+              "its CPU time, and its SAMD51 estimate;")
+        print("in brackets the slowest single time; the decisions re-timed (tools/bots/bench_cp.py):")
+        for b in bots:
+            for m in TIMED_MODES:
+                f = cp[b, m]
+                print("  %-11s %-9s max %6.2f ms: SAMD51 %5.0f ms (single %6.2f) at %-12s "
+                      "re-timed %5s of %s" % (
+                          b, m, int(f["max_us"]) / 1000, samd51_ms(int(f["max_us"]), loop_us),
+                          int(f["raw_max_us"]) / 1000, f["worst"], f["retimed"], f["decisions"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+"""Reviews a game: at each of a player's decisions, what the coach would have done.
+
+    python -m tools.bots review RECORD.json [--seat N] [--png PICTURE.png] [--samples 32]
+                                       [--seed 0]
+
+RECORD.json is any `loknroll/1` record (docs/rules.md §10): the desktop's (engine.selfplay) or
+one taken off a board. The game is replayed step by step (engine.record) and at every decision
+of the seat (the person's: seat 0, or 1 against the rival) that had more than one real choice,
+the coach (engine.coach) tries the choice made and its own on the same samples of what the seat
+could not see, `best`'s planner playing each on for a few turns (engine.coach.HORIZON) and its
+estimate valuing the rest. The report gives per decision the coach's choice in the hint's words
+(engine.advice), the expected final score after each choice and the points lost; then the
+biggest mistakes and the total. --png draws the expected final score turn by turn.
+
+An expected final score is what the game would end at on average if `best` played on after
+that choice (the coach's samples: a few turns played, the rest by `best`'s estimate); the points
+lost are the difference from the coach's choice, in the coach's measure (docs/rules.md §7
+score; a lost challenge counts 40 more, §8; against the rival, less the rival's cards, §8).
+Reproducible: the same --seed gives the same review.
+
+Exit status 0; 2 for bad arguments or input (the record not a loknroll/1 game, a seat it does not
+have, --samples below 1, a --png that can't be written), with one line on standard error, all
+checked before the review's minutes of work.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+from engine.advice import explain, say
+from engine.ai import Planner
+from engine.coach import SAMPLES, Coach, options, outcome, playout_table, same_choice
+from engine.codes import PHASE_NAMES
+from engine.record import RecordError, replay
+from engine.rng import Rng
+from engine.state import MODE_CHALLENGE, MODE_RIVAL, P_BEND, P_BUILD, P_CHAOS, P_ORDER, P_TURN
+
+_DECISIONS = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
+_STREAM_REVIEW = 4  # the review's rng stream (engine.selfplay uses 0 and 1)
+
+
+class Decision:
+    """One reviewed decision: where (turn, phase), the choice made and the coach's, each
+    with its engine.coach Estimate, and the words for both."""
+
+    def __init__(self, state, played, mine, best, words):
+        self.turn = state.turn
+        self.phase = state.phase
+        self.played = played
+        self.mine = mine
+        self.best = best
+        self.you, self.coach = words
+
+    def lost(self):
+        """Returns the points the choice made loses against the coach's (0 if the same)."""
+        if self.mine is self.best:
+            return 0.0
+        return max(0.0, self.mine.mean() - self.best.mean())
+
+
+def review(record, seat=None, samples=SAMPLES, seed=0):
+    """Returns (the seat reviewed, [Decision], final State) for a record (a dict)."""
+    found = []
+    rng = Rng(seed, _STREAM_REVIEW)
+
+    def observe(state, action):
+        if state.phase in _DECISIONS and state.seat == found_seat[0]:
+            d = decide(state, action, rng, samples)
+            if d is not None:
+                found.append(d)
+
+    mode = record.get("mode")
+    found_seat = [seat if seat is not None else (1 if mode == "rival" else 0)]
+    final = replay(record, observe)
+    return found_seat[0], found, final
+
+
+def decide(state, played, rng, samples):
+    """Returns the Decision at `state` where `played` was chosen, or None if there was no
+    real choice (one option only, or a penalty order that leaves the same pile)."""
+    s = state.clone()
+    acts = options(s)
+    if len(acts) < 2:
+        return None
+    table = playout_table(s.mode)  # the coach's: its rollouts' planner
+    planner = Planner(s, table)
+    planner.options = {}
+    plan = planner.choose()
+    if s.phase == P_ORDER:
+        # The order of penalty cards (§6): engine.ai's exact order is the coach's; a card of
+        # the same value is the same choice.
+        if same_choice(s, played, plan):
+            return None
+        acts = [plan, played]
+    else:
+        for a in acts:
+            if same_choice(s, played, a):
+                played_kind = a
+                break
+        else:  # a legal action is always one of the options
+            raise RecordError(state.turn, "action %d is not an option here" % played)
+        acts = [played_kind] + [a for a in acts if a != played_kind]
+    coach = Coach(s, rng, table, samples=samples)
+    est = coach.estimate(acts, keep=(acts[0] if s.phase != P_ORDER else played,))
+    best = est[0]
+    mine = None
+    for e in est:
+        if same_choice(s, played, e.action):
+            mine = e
+    if same_choice(s, played, best.action):
+        best = mine
+    words = (_words(s, played, planner), _words(s, best.action, planner))
+    return Decision(s, played, mine, best, words)
+
+
+def _words(state, action, planner):
+    # The hint's words: what the action is and why (engine.advice).
+    return "%s (%s)" % (say(state, action), explain(state, action, planner))
+
+
+def _expect(e, mode):
+    # The expected final score after an option, with the share of lost challenges or won
+    # rival games where that counts (§8).
+    n = e.n()
+    text = "%5.1f" % (e.scores / n)
+    if mode == MODE_CHALLENGE:
+        text += " (lost %2d%%)" % round(100 * e.lost / n)
+    elif mode == MODE_RIVAL:
+        text += " (won %3d%%)" % round(100 * e.won / n)
+    return text
+
+
+def report(record, seat, decisions, final, out):
+    """Writes the review as text to `out`."""
+    mode = final.mode
+    result = final.result()
+    out.write("Review of a %s game, seat %d: final score %d%s\n" % (
+        record.get("mode"), seat, result["scores"][seat],
+        " (lost)" if final.lost else (", rival %d" % result["scores"][0]
+                                       if mode == MODE_RIVAL else "")))
+    out.write("Expected final score: if `best` played on after the choice (the coach's "
+              "samples).\n")
+    if mode == MODE_CHALLENGE:
+        out.write("Points lost count a lost challenge as 40 points (docs/rules.md §8).\n")
+    elif mode == MODE_RIVAL:
+        out.write("Points lost count your score less the rival's cards (docs/rules.md §8).\n")
+    out.write("\n")
+    out.write("%-4s %-6s %-36s %-36s %-17s %-17s %s\n" % (
+        "turn", "step", "you", "coach", "you: expected", "coach: expected", "lost"))
+    for d in decisions:
+        same = d.mine is d.best
+        out.write("%-4d %-6s %-36s %-36s %-17s %-17s %s\n" % (
+            d.turn, PHASE_NAMES[d.phase], d.you[:36], "same" if same else d.coach[:36],
+            _expect(d.mine, mode), "" if same else _expect(d.best, mode),
+            "" if same else "%.1f" % d.lost()))
+    worst = sorted((d for d in decisions if d.lost() > 0), key=lambda d: -d.lost())[:5]
+    out.write("\nBiggest mistakes:\n")
+    if not worst:
+        out.write("  none: every choice was the coach's\n")
+    for d in worst:
+        out.write("  turn %d (%s): %.1f points: you chose %s; the coach: %s\n" % (
+            d.turn, PHASE_NAMES[d.phase], d.lost(), d.you, d.coach))
+    total = sum(d.lost() for d in decisions)
+    same = sum(1 for d in decisions if d.mine is d.best)
+    out.write("\nTotal: %.1f points lost over %d decisions with a choice (%d as the coach "
+              "would have chosen).\n" % (total, len(decisions), same))
+
+
+def per_turn(decisions):
+    """Returns [(turn, expected final outcome after your choice, after the coach's)] at the
+    first decision of each turn with a choice, the turn's start (the coach's measure: the
+    score, a lost challenge 40 more, less the rival's cards against the rival)."""
+    out = []
+    seen = set()
+    for d in decisions:
+        if d.turn in seen:
+            continue
+        seen.add(d.turn)
+        out.append((d.turn, d.mine.mean(), d.best.mean()))
+    return out
+
+
+def picture(decisions, final_score, path, title):
+    """Writes a PNG of the expected final score turn by turn (per_turn) to `path`: your choice
+    and the coach's, the points each turn lost as bars, the final score as a dashed line."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    pygame.font.init()
+    points = per_turn(decisions)
+    losses = {}
+    for d in decisions:
+        losses[d.turn] = losses.get(d.turn, 0.0) + d.lost()
+    w, h = 800, 420
+    left, right, top, bottom = 60, 20, 40, 50
+    surf = pygame.Surface((w, h))
+    surf.fill((255, 255, 255))
+    font = pygame.font.Font(None, 20)
+    big = pygame.font.Font(None, 24)
+    last_turn = max([p[0] for p in points] + [1])
+    ys = [p[1] for p in points] + [p[2] for p in points] + [final_score] + list(losses.values())
+    y_min = min(ys + [0.0])
+    y_max = max(ys + [1.0]) * 1.1
+    ink = (40, 40, 40)
+
+    def xy(turn, value):
+        x = left + (w - left - right) * (turn - 1) / max(1, last_turn - 1)
+        y = h - bottom - (h - top - bottom) * (value - y_min) / (y_max - y_min)
+        return int(x), int(y)
+
+    # Axes and grid.
+    step = 10 if y_max - y_min > 60 else (5 if y_max - y_min > 20 else 2)
+    v = int(y_min) // step * step
+    while v <= y_max:
+        _, y = xy(1, v)
+        pygame.draw.line(surf, (225, 225, 225), (left, y), (w - right, y))
+        label = font.render("%d" % v, True, ink)
+        surf.blit(label, (left - 8 - label.get_width(), y - 7))
+        v += step
+    for t in range(1, last_turn + 1, 5 if last_turn > 20 else 1):
+        x, _ = xy(t, 0)
+        label = font.render("%d" % t, True, ink)
+        surf.blit(label, (x - label.get_width() // 2, h - bottom + 6))
+    pygame.draw.line(surf, ink, (left, h - bottom), (w - right, h - bottom))
+    pygame.draw.line(surf, ink, (left, top), (left, h - bottom))
+    surf.blit(font.render("turn", True, ink), (w // 2 - 12, h - bottom + 24))
+    _, y0 = xy(1, 0)
+    pygame.draw.line(surf, ink, (left, y0), (w - right, y0))
+    surf.blit(big.render(title, True, ink), (left, 10))
+    # Points lost per turn, as bars from zero.
+    bar = min(14, max(2, (w - left - right) // max(1, last_turn) // 2))
+    for t, lost in losses.items():
+        if lost > 0:
+            x, y = xy(t, lost)
+            _, y0 = xy(t, 0)
+            pygame.draw.rect(surf, (235, 120, 110), (x - bar // 2, y, bar, y0 - y))
+    # The final score, dashed.
+    _, yf = xy(1, final_score)
+    for x in range(left, w - right, 12):
+        pygame.draw.line(surf, (120, 120, 120), (x, yf), (min(x + 6, w - right), yf), 2)
+    # The two lines.
+    for index, colour in ((2, (40, 150, 70)), (1, (40, 90, 200))):
+        pts = [xy(p[0], p[index]) for p in points]
+        if len(pts) > 1:
+            pygame.draw.lines(surf, colour, False, pts, 2)
+        for p in pts:
+            pygame.draw.circle(surf, colour, p, 3)
+    legend = [((40, 90, 200), "expected after your choice"),
+              ((40, 150, 70), "after the coach's choice"),
+              ((235, 120, 110), "points lost that turn"),
+              ((120, 120, 120), "final (%d)" % final_score)]
+    x = left + 10
+    for colour, text in legend:
+        pygame.draw.rect(surf, colour, (x, top + 4, 12, 12))
+        label = font.render(text, True, ink)
+        surf.blit(label, (x + 16, top + 3))
+        x += label.get_width() + 34
+    pygame.image.save(surf, path)
+
+
+class ReviewError(Exception):
+    """Bad input or arguments; the message says which."""
+
+
+def read_record(path):
+    """Returns the record (a dict) read from the JSON file at `path`, or raises ReviewError."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+        raise ReviewError("cannot read %s: %s" % (path, e)) from None
+    except RecursionError:
+        raise ReviewError("cannot read %s: it nests lists or objects too deeply" % path) from None
+    if not isinstance(record, dict):
+        raise ReviewError("%s is not a loknroll/1 record: a record is a JSON object" % path)
+    return record
+
+
+def check_arguments(record, args):
+    """Raises ReviewError when the arguments do not fit the record: a seat it does not have
+    (or the rival's), fewer than 1 sample, a --png that can't be written."""
+    players = record.get("players")
+    if args.seat is not None:
+        if type(players) is int and not 0 <= args.seat < players:
+            raise ReviewError("--seat %d: the game has seats 0 to %d" % (args.seat, players - 1))
+        if args.seat < 0:
+            raise ReviewError("--seat %d: seats count from 0" % args.seat)
+        if record.get("mode") == "rival" and args.seat == 0:
+            raise ReviewError("seat 0 is the rival, which follows fixed rules (§8)")
+    if args.samples < 1:
+        raise ReviewError("--samples %d: the coach needs at least 1 sample" % args.samples)
+    if args.png:
+        _check_writable(args.png)
+
+
+def _check_writable(path):
+    # The picture is drawn after minutes of review: a path that can't take it fails now. A
+    # file made here only to try is removed again; an existing one is left as it was.
+    existed = os.path.exists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise ReviewError("cannot write --png %s: %s" % (path, e.strerror or e)) from None
+    if not existed:
+        os.remove(path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bots review",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("record", help="a loknroll/1 record (JSON)")
+    parser.add_argument("--seat", type=int, default=None,
+                        help="the seat to review (default: the person's: 1 against the rival, "
+                             "else 0)")
+    parser.add_argument("--png", help="write the expected final score turn by turn here")
+    parser.add_argument("--samples", type=int, default=SAMPLES,
+                        help="the coach's samples per close call (fewer: faster, rougher)")
+    parser.add_argument("--seed", type=int, default=0, help="the coach's samples' seed")
+    parser.epilog = "Exit status: 0 reviewed; 2 bad arguments or input."
+    args = parser.parse_args(argv)
+    try:
+        record = read_record(args.record)
+        check_arguments(record, args)
+    except ReviewError as e:
+        print("review: %s" % e, file=sys.stderr)
+        return 2
+    started = time.time()
+    try:
+        seat, decisions, final = review(record, args.seat, args.samples, args.seed)
+    except RecordError as e:
+        print("review: %s" % e, file=sys.stderr)
+        return 2
+    report(record, seat, decisions, final, sys.stdout)
+    if args.png:
+        measure = {MODE_CHALLENGE: " (a lost challenge: +40)",
+                   MODE_RIVAL: " less the rival's cards"}.get(final.mode, "")
+        picture(decisions, outcome(final, seat), args.png, "%s: expected final score%s, "
+                "turn by turn" % (args.record.replace("\\", "/").split("/")[-1], measure))
+        print("Picture: %s" % args.png)
+    print("Reviewed in %.0f s." % (time.time() - started))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,3 +1,0 @@
-"""What tools/membudget runs on the MicroPython VM (tools/mpvm/run.mjs): each script's main() is
-awaited by run.mjs (mpvm.run); prelude.py is what they share. Not importable on CPython (they use
-the VM's js and mpvm modules)."""

@@ -1,0 +1,17 @@
+"""`python -m tools.vm cpcheck|mpcheck|pystack [ARGS...]`: microPython's and CircuitPython's VMs on
+the desktop, and the checks that run the engine and the app on them (`make mpcheck`, `make
+cpcheck`, `make pystack`).
+
+    cpcheck  python -m tools.vm.cpcheck
+    mpcheck  node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py
+    pystack  python -m tools.vm.pystack
+"""
+from tools.commands import dispatch
+
+COMMANDS = {
+    "cpcheck": "tools.vm.cpcheck",
+    "mpcheck": ["node", "tools/vm/mpvm/run.mjs", "--tree", "engine", "tools/vm/mpcheck.py"],
+    "pystack": "tools.vm.pystack",
+}
+
+dispatch("vm", COMMANDS, __doc__)

@@ -1,0 +1,890 @@
+"""The whole app on CircuitPython 10's own VM, under the board's heap (`make cpcheck`,
+tools/vm/cpcheck.py, runs check()).
+
+The session (tools/vm/membudget/session.py session_keys(): power-up, every mode to its end, hints,
+save & quit and Continue, every menu) plays on CircuitPython's VM (tools/vm/cpvm.py) in one process
+(tools/vm/cp_app_session.py runs there), from the tree `make flash` writes (tools/flash/deploy.py
+build(): every module as the .mpy CircuitPython's own mpy-cross writes; code.py and boot.py are
+left out: the harness starts the app as code.py does), capped at CAP_KB: the game must leave over
+half of the PyBadge's 192 KB free, and room for what comes next. Then the smallest cap it completes
+under (Form.smallest()), and the figures go to docs/memory.md (write_doc()).
+
+The VM's own displayio.Bitmap and Palette hold the app's real pixels; tools/standins stand in for
+what the VM lacks (Group, TileGrid, board, keypad, microcontroller.nvm, supervisor, terminalio,
+and the C modules under the neopixel library, which is the tree's own).
+
+What counts. The session is played twice:
+
+1. Calibration, uncapped: after every frame a real collection (gc works inside a script on this
+   VM) and the live heap; and just before each module loaded for a moment is dropped
+   (membudget's MOMENTARY: lnr.make at start-up, engine.codec at a save, ...; lnr.drop is
+   watched) the live heap with it still in. A reading is the app's bytes on a board:
+   - less `base`: the live heap before the app's first import (the VM's own start-up, the
+     harness, the stand-in modules, the keys). On a board the firmware's own heap is outside
+     the cap.
+   - plus what the display objects alive (found from the display's root_group) weigh as the
+     firmware's C objects (tools/vm/membudget/vm/sizes.py's formulas, from the CircuitPython 10
+     structs) beyond what the stand-ins weigh here (measured here);
+   - plus a board's name pools for the app's names less this VM's (see QSTR_ENTRY_BOARD).
+   So it holds the modules, the State, the real Bitmaps and Palettes, the board profile, the
+   neopixel library, the Hardware object. Readings are kept per phase (membudget's LABELS).
+2. The check, capped: -X heapsize is the cap plus base (sized again if the run's base is not
+   the one it was sized for: it varies a little with the heap's size), and the harness holds,
+   from each frame on, what a board holds there beyond this VM (Calibration.plan()): a board's
+   name pools for the app's names so far, each a block of its size (this VM's pools were grown
+   in advance, before base, so that none grows during the app), and the display objects'
+   difference. A MemoryError anywhere (fragmentation included) fails the check, so does a
+   session that went otherwise than uncapped (an error the app caught, e.g. a MemoryError in a
+   hint: the frames' fingerprints differ). The collector is left to itself, as on a board.
+
+What this VM does unlike a board, and so unlike the check: it splits -X heapsize into 4 equal
+areas (cpvm.SPLIT_HEAPS) where a board's heap grows by areas on demand, so fragmentation here is
+worse; and displayio allocates a Bitmap's pixels without collecting first
+(m_malloc_without_collect), which fails here once the heap is full of garbage, where a board
+would grow its heap instead.
+
+The frames run (also part of `make cpcheck`) plays the session once more, uncapped, with the
+collector off for each frame: the bytes each frame of the main loop allocates (lnr.main.step and
+the profile's wait_frame) and its time. Idle frames (no key read, no refresh, no timed step, no
+LED effect) must allocate nothing; the animations' figures are printed. Times are the Python work
+of a frame (the firmware's display refresh is not run here), also multiplied by
+tools/bots/bench.py's SAMD51 factor.
+"""
+import shutil
+import statistics
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tools.flash import deploy
+from tools.vm import cpvm
+
+ROOT = cpvm.ROOT
+# The heap the game may take of a PyBadge's 192 KB, from the .mpy files make flash sends:
+# well under half, with room for the next feature (docs/memory.md).
+CAP_KB = 88
+SCRIPT = ROOT / "tools" / "vm" / "cp_app_session.py"
+USABLE_SCRIPT = "import gc\ngc.collect()\nprint(gc.mem_alloc() + gc.mem_free())\n"
+
+
+class CpAppError(Exception):
+    """The harness or its inputs are wrong (not: the app does not fit)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# What the run needs from the host side
+
+def _lib_path():
+    for p in (str(ROOT / "lib"), str(ROOT)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+
+def session():
+    """Returns (the session's frames: a key number or -1 each, what it plays in words)."""
+    _lib_path()
+    from tools.vm.membudget.session import session_keys
+
+    return session_keys()
+
+
+def app_consts():
+    """Returns ({screen number: name}, SC_TITLE, SC_PLAY, {play step number: name}, S_INFO)."""
+    _lib_path()
+    import lnr.play.view
+    import lnr.screens as screens
+
+    names = {v: k[3:].lower() for k, v in vars(screens).items()
+             if k.startswith("SC_") and isinstance(v, int)}
+    steps = {v: k[2:].lower() for k, v in vars(lnr.play.view).items()
+             if k.startswith("S_") and isinstance(v, int)}
+    return names, screens.SC_TITLE, screens.SC_PLAY, steps, lnr.play.view.S_INFO
+
+
+def standin_names():
+    from tools.vm.membudget.modules import STANDINS
+
+    return STANDINS
+
+
+def momentary():
+    from tools.vm.membudget.session import MOMENTARY
+
+    return MOMENTARY
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+class Workdir:
+    """A temporary folder with the device tree, the harness and the keys."""
+
+    def __init__(self, frames, tree=None):
+        """`tree`: a device tree already written (e.g. by `make flash TO=DIR`) to play from;
+        else the deploy's tree is built here, .mpy by CircuitPython's own mpy-cross."""
+        self.tmp = Path(tempfile.mkdtemp(prefix="cpapp-"))
+        if tree is None:
+            exe = cpvm.mpy_cross()
+            if exe is None:
+                raise CpAppError(cpvm.MISSING_MPY_CROSS)
+            deploy.build(ROOT, deploy.MpyCross(exe, deploy.CIRCUITPY_MAJOR)).write(
+                self.tmp / "tree")
+            tree = self.tmp / "tree"
+        self.lib = Path(tree) / "lib"
+        if not self.lib.is_dir():
+            raise CpAppError("%s has no lib/: not a device tree" % tree)
+        harness = self.tmp / "harness"
+        (harness / "tools" / "standins").mkdir(parents=True)
+        shutil.copy(ROOT / "tools" / "__init__.py", harness / "tools")
+        for p in (ROOT / "tools" / "standins").glob("*.py"):
+            shutil.copy(p, harness / "tools" / "standins")
+        # The census's formulas for the firmware's display objects, as a module of its own:
+        # tools/vm/membudget's package needs CPython.
+        shutil.copy(ROOT / "tools" / "vm" / "membudget" / "vm" / "sizes.py", harness)
+        self.script = harness / SCRIPT.name
+        shutil.copy(SCRIPT, self.script)
+        (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
+        self.cwd = self.tmp / "cwd"  # any file the app writes lands here
+        self.cwd.mkdir()
+        # The tree's lib/ as the relative path "./lib" from there: a module's file name is
+        # interned when it loads (its __file__), and on a board it is "/lib/lnr/...", one
+        # character less, not the whole path of this temporary folder's tree (about 25
+        # characters more for each of some 50 modules, charged to the app's heap: 1.4 KB).
+        (self.cwd / "lib").symlink_to(self.lib.resolve(), target_is_directory=True)
+
+    def slot(self, k):
+        """Returns run slot k's folder (runs in different slots may run at once): names of
+        one length, as argv is interned and the base must not vary."""
+        d = self.tmp / ("run%d" % k)
+        d.mkdir(exist_ok=True)
+        return d
+
+    def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
+            timeout=900, slot=0):
+        """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
+        the Run (for frames, the CompletedProcess)."""
+        _, _, sc_play, _, s_info = app_consts()
+        conf = self.slot(slot) / "run.conf"
+        conf.write_text("\n".join([
+            "mode " + mode,
+            "frames " + str(self.tmp / "frames.bin"),
+            "seed %d" % _seed(),
+            "standins " + ",".join(standin_names()),
+            "consts %d,%d" % (sc_play, s_info),
+            "momentary " + ",".join(momentary()),
+            "collect %d" % int(collect),
+            "expect %d" % expect,
+            "intern %d" % intern,
+            "ballast " + str(self.slot(slot) / "ballast.txt"),
+        ]) + "\n")
+        (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
+        proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
+                        timeout=timeout, cwd=self.cwd)
+        return proc if mode == "frames" else Run(proc)
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _seed():
+    from tools.vm.membudget.session import SEED
+
+    return SEED
+
+
+def _lines(out):
+    return [line.split() for line in out.splitlines() if line.strip()]
+
+
+def usable(heap_bytes, tmp):
+    """Returns the bytes the VM can allocate under -X heapsize=heap_bytes."""
+    script = Path(tmp) / "usable.py"
+    script.write_text(USABLE_SCRIPT)
+    r = cpvm.run(script, heap_bytes=heap_bytes)
+    if r.returncode:
+        raise CpAppError("the VM did not start with heapsize %d: %s" % (heap_bytes, r.stderr))
+    return int(r.stdout.split()[0])
+
+
+def heap_for(cap_bytes, excess, tmp):
+    """Returns the smallest -X heapsize whose usable bytes are the cap's plus `excess`."""
+    want = usable(cap_bytes, tmp) + excess
+    lo, hi = 1024, cap_bytes + 2 * abs(excess) + 8192
+    while usable(hi, tmp) < want:
+        hi *= 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if usable(mid, tmp) >= want:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# Interned names: CircuitPython keeps them (never freed) in pools that double in size, the first
+# of MICROPY_ALLOC_QSTR_ENTRIES_INIT entries; a pool is a 24-byte header and, per entry, a
+# pointer, a length byte and the hash: 2 bytes on this VM, 1 on a board (circuitpy_mpconfig.h:
+# MICROPY_QSTR_BYTES_IN_HASH 1 on full builds). The harness's own names fill this VM's first
+# pools, so the app's land in bigger pools than on a board, which fills its first ones with
+# them: the readings count a board's pools instead of this VM's, and the capped run grows this
+# VM's pools before base and holds a board's (Calibration.plan()).
+QSTR_FIRST_POOL = 10
+QSTR_HEADER = 24
+QSTR_ENTRY_VM = 7
+QSTR_ENTRY_BOARD = 6
+BALLAST_STEP = 256
+PROBES = 2  # caps played at once while the smallest is sought (Form.smallest): the 2 cores
+# A run's base may exceed the one its heap was sized for by this much (the app then has that
+# much less than its cap: strict); tools/vm/cp_app_session.py BASE_SLACK, the same.
+BASE_SLACK = 512
+
+
+def pool_block(k, entry):
+    """Returns the heap block of name pool k (0: the first)."""
+    return -(-(QSTR_HEADER + entry * QSTR_FIRST_POOL * 2 ** k) // 16) * 16
+
+
+def board_pool_capacity(pools):
+    """Returns the names the first `pools` pools hold."""
+    return QSTR_FIRST_POOL * (2 ** pools - 1)
+
+
+def pool_bytes(n, entry):
+    """Returns the heap the pools take once `n` names are interned."""
+    total = 0
+    k = 0
+    while board_pool_capacity(k) < n:
+        total += pool_block(k, entry)
+        k += 1
+    return total
+
+
+def _qstr_count(parts):
+    # "qstr pool: n_pool=7, n_qstr=1170, n_str_data_bytes=11388, n_total_bytes=20492"
+    for word in parts:
+        if word.startswith("n_qstr="):
+            return int(word.rstrip(",").split("=")[1])
+    raise CpAppError("not a qstr_info() line: " + " ".join(parts))
+
+
+def _pool_count(parts):
+    for word in parts:
+        if word.startswith("n_pool="):
+            return int(word.rstrip(",").split("=")[1])
+    raise CpAppError("not a qstr_info() line: " + " ".join(parts))
+
+
+class Run:
+    """One run's output: the harness's figures, the readings (calibrate), how it ended."""
+
+    def __init__(self, proc):
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        # (frame, phase, live bytes less base, the firmware's display objects beyond the
+        # stand-ins, names interned, the momentary module or None)
+        self.readings = []
+        self.frames = 0
+        self.fail = None
+        self.base = None
+        self.qstrs = None  # names interned at base
+        self.qstrs_end = None
+        self.pools = None  # the VM's name pools at base and at the end
+        self.pools_end = None
+        self.unit = None  # (a stand-in TileGrid's bytes, a Group's by its children)
+        self.end_screen = None
+        self.overflowed = False
+        self.trace = None  # the fingerprint of the frames' screens and the NVM at the end
+        lines = _lines(proc.stdout)
+        for k, parts in enumerate(lines):
+            tag = parts[0]
+            if tag == "R":
+                self.readings.append((int(parts[1]), int(parts[2]), int(parts[3]),
+                                      int(parts[4]), _qstr_count(lines[k + 1]), None))
+            elif tag == "M":
+                self.readings.append((int(parts[2]), int(parts[3]), int(parts[4]),
+                                      int(parts[5]), _qstr_count(lines[k + 1]), parts[1]))
+            elif tag == "UNIT":
+                self.unit = (int(parts[1]), [int(x) for x in parts[2].split(",")])
+            elif tag == "BASE":
+                self.base = int(parts[1])
+            elif tag == "QSTR":
+                n, pools = _qstr_count(lines[k + 1]), _pool_count(lines[k + 1])
+                if len(parts) > 1:
+                    self.qstrs_end, self.pools_end = n, pools
+                else:
+                    self.qstrs, self.pools = n, pools
+            elif tag == "FRAMES":
+                self.frames = int(parts[1])
+            elif tag == "FAIL":
+                self.fail = " ".join(parts[1:])
+            elif tag == "END":
+                self.end_screen = int(parts[1])
+                self.overflowed = parts[2] == "True"
+            elif tag == "TRACE":
+                self.trace = (int(parts[1]), int(parts[2]))
+        if proc.returncode and self.fail is None:
+            self.fail = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
+        if self.fail is None and self.overflowed:
+            self.fail = "the keypad's event queue overflowed: keys were lost"
+        if self.fail is None and self.trace is None:
+            self.fail = "the run ended without its figures:\n" + proc.stdout[-2000:]
+
+    @property
+    def ok(self):
+        return self.fail is None
+
+
+class Calibration:
+    """The session played uncapped, read after every frame: the app's figures, and what is not
+    the app's in a run (base; the display objects' and the name pools' differences between
+    this VM with its stand-ins and a board)."""
+
+    def __init__(self, work):
+        from tools.vm.membudget.session import LABELS
+
+        run = work.run("calibrate")
+        if not run.ok:
+            raise CpAppError("the uncapped run failed: %s\n%s" % (run.fail, run.stderr[-3000:]))
+        missing = [LABELS[i] for i in range(len(LABELS))
+                   if not any(r[1] == i for r in run.readings)]
+        if missing:
+            raise CpAppError("the uncapped session never reached %s: it no longer plays what "
+                             "tools/vm/membudget/session.py meant" % ", ".join(missing))
+        self.run = run
+        self.base = run.base
+        self.harness_qstrs = run.qstrs
+        self.app_qstrs = max(r[4] for r in run.readings) - run.qstrs
+        # What a board holds beyond this VM at each reading: its display objects beyond the
+        # stand-ins, its name pools beyond this VM's (either may be less than nothing).
+        extra = [display + self.pool_diff(n) for _, _, _, display, n, _ in run.readings]
+        self.readings = [(frame, phase, raw + more, module) for (frame, phase, raw, _, _,
+                                                                 module), more
+                         in zip(run.readings, extra)]
+        self.display_extra = max(r[3] for r in run.readings)
+        self.pools_extra = max(self.pool_diff(r[4]) for r in run.readings)
+        self.intern = self.names_to_intern()
+        self.ballast, self.lift = self.plan()
+
+    def names_to_intern(self):
+        """Returns how many names the capped run interns before base: enough that the VM's
+        last pool, grown in advance, holds every name the app interns (with 32 to spare), so
+        that no pool grows during the app (the board's are the ballast's)."""
+        h = self.harness_qstrs
+        need = self.app_qstrs + 32
+        held, alloc = 0, QSTR_FIRST_POOL  # names the pools before this one hold, its size
+        while True:
+            if held + alloc >= h and held + alloc - max(h, held + 1) >= need:
+                return max(0, held + 1 - h)
+            held += alloc
+            alloc *= 2
+
+    def plan(self):
+        """Returns ([(frame, kind, bytes)] what the capped run's harness holds from a frame on,
+        the bytes its heap is enlarged by). Kind 0: one more name pool, of a board's size, from
+        the frame in which the app's names outgrow a board's pools; kind 1: the display
+        objects' difference from the stand-ins (rounded up to 256 bytes, so that it changes
+        seldom), plus the lift that makes it 0 or more. A frame's need is the most of the
+        readings during it and at the end of the one before."""
+        h = self.harness_qstrs
+        names, display, end_names, end_display = {}, {}, {}, {}
+        for frame, _, _, disp, n, module in self.run.readings:
+            names[frame] = max(names.get(frame, n - h), n - h)
+            display[frame] = max(display.get(frame, disp), disp)
+            if module is None:
+                end_names[frame] = n - h
+                end_display[frame] = disp
+        lift = max(0, -min(min(display.values()), min(end_display.values())))
+        plan = []
+        pools = 0
+        held = None
+        for frame in sorted(names):
+            n = max(names[frame], end_names.get(frame - 1, 0))
+            while board_pool_capacity(pools) < n:
+                plan.append((frame, 0, pool_block(pools, QSTR_ENTRY_BOARD)))
+                pools += 1
+            d = max(display[frame], end_display.get(frame - 1, display[frame])) + lift
+            d = -(-d // BALLAST_STEP) * BALLAST_STEP
+            if d != held:
+                plan.append((frame, 1, d))
+                held = d
+        return plan, lift
+
+    def pool_diff(self, interned):
+        """A board's name pools less this VM's, for the app's names interned by a reading."""
+        h = self.harness_qstrs
+        n = interned - h
+        return pool_bytes(n, QSTR_ENTRY_BOARD) - (pool_bytes(h + n, QSTR_ENTRY_VM)
+                                                  - pool_bytes(h, QSTR_ENTRY_VM))
+
+    def peak(self):
+        return max(b for _, _, b, _ in self.readings)
+
+    def phase_peaks(self):
+        """Returns ({phase: (bytes, frame)}, {module: (bytes, frame, phase)})."""
+        phases, moments = {}, {}
+        for frame, phase, b, module in self.readings:
+            if module is None:
+                if b > phases.get(phase, (-1,))[0]:
+                    phases[phase] = (b, frame)
+            elif b > moments.get(module, (-1,))[0]:
+                moments[module] = (b, frame, phase)
+        return phases, moments
+
+    def describe(self, base=None):
+        pools = [b for _, kind, b in self.ballast if kind == 0]
+        return ("the cap + base %d B (VM, harness, stand-in modules, keys, %d names interned in "
+                "advance) + %d B; the harness holds what a board holds beyond this VM: the %d "
+                "name pools a board allocates for the app's %d names (%d B in all), and the "
+                "display objects' difference from the stand-ins (at most %d B)" % (
+                    self.base if base is None else base, self.intern, self.lift, len(pools),
+                    self.app_qstrs, sum(pools), self.display_extra))
+
+
+class Result:
+    """One capped session run: ok, the app's peak (from the calibration: the same frames),
+    frames, the line to print."""
+
+    def __init__(self, cap_kb, heap_bytes, cal, run, base):
+        self.base = base
+        self.cap_kb = cap_kb
+        self.heap_bytes = heap_bytes
+        self.cal = cal
+        self.run = run
+        self.fail = run.fail
+        self.frames = run.frames
+        if run.base is not None and not base <= run.base <= base + BASE_SLACK:
+            self.fail = ("the harness's base was %s B, not the %d B the heap was sized for "
+                         "(or up to %d B more): it was not enlarged by what is not the app's" % (
+                             run.base, base, BASE_SLACK))
+        if self.fail is None and run.pools_end != run.pools:
+            self.fail = ("the VM's name pools grew during the app (%s to %s): tools/vm/cpapp.py "
+                         "interned too few names in advance" % (run.pools, run.pools_end))
+        if self.fail is None and run.trace != cal.run.trace:
+            self.fail = ("the session went otherwise than uncapped (an error the app caught: "
+                         "e.g. a MemoryError in a hint, which never ends a game)")
+
+    @property
+    def ok(self):
+        return self.fail is None
+
+    def peak(self):
+        return self.cal.peak()
+
+    def line(self):
+        """`circuitpython mpy heapsize N peak BYTES frames F` (N: the cap, in bytes)."""
+        if not self.ok:
+            return "circuitpython mpy heapsize %d FAILED: %s" % (self.cap_kb * 1024, self.fail)
+        return "circuitpython mpy heapsize %d peak %d frames %d" % (
+            self.cap_kb * 1024, self.peak(), self.frames)
+
+
+class Form:
+    """The .mpy tree and its calibration, ready for capped runs."""
+
+    def __init__(self, frames, tree=None):
+        self.work = Workdir(frames, tree)
+        try:
+            self.cal = Calibration(self.work)
+        except BaseException:
+            self.work.close()
+            raise
+
+    def play(self, cap_kb, collect=False, slot=0):
+        """Plays the session capped at cap_kb (in run slot `slot`); returns its Result.
+
+        The base (what is not the app's) varies by some bytes with the heap's size (where the
+        harness's interned names and dicts could grow in place), back and forth: a run whose
+        base is below the one its heap was sized for, or above it by more than BASE_SLACK,
+        stops at once and runs again with the heap sized for the base it found; one above it
+        by less runs (the app has that much less than its cap)."""
+        base = None
+        for _ in range(8):
+            if base is None:  # the names interned in advance are base too: a first guess
+                base = self.cal.base + self.cal.intern * 4 + 8992
+            heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
+            run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
+                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
+            if run.base is None or base <= run.base <= base + BASE_SLACK:
+                break
+            base = run.base
+        return Result(cap_kb, heap, self.cal, run, base)
+
+    def smallest(self, cap_kb, fits=None, probes=PROBES):
+        """Returns the smallest cap in KB, at most cap_kb, under which the session completes
+        (`fits`: the Result at cap_kb if played already), or None if it fails at cap_kb.
+
+        Every cap under the app's own peak fails, so the answer lies between that and cap_kb:
+        each round plays `probes` caps that split what is left evenly, at once (one VM each),
+        and keeps the smallest that fits and the largest below it that fails. Fragmentation
+        makes a fit not quite monotonic in the cap: a cap above the answer may fail now and
+        then; make cpcheck's own cap is played in full every time."""
+        if fits is None:
+            fits = self.play(cap_kb)
+        if not fits.ok:
+            return None
+        lo, hi = -(-self.cal.peak() // 1024) - 1, cap_kb  # fails, fits
+        while hi - lo > 1:
+            step = (hi - lo) / (probes + 1)
+            caps = sorted(set(int(lo + step * (k + 1)) for k in range(probes)) - {lo, hi})
+            with ThreadPoolExecutor(len(caps)) as pool:  # each run a VM process of its own
+                oks = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0]).ok,
+                                    enumerate(caps)))
+            for kb, ok in zip(caps, oks):
+                if ok:
+                    hi = min(hi, kb)
+            lo = max([lo] + [kb for kb, ok in zip(caps, oks) if not ok and kb < hi])
+        return hi
+
+    def close(self):
+        self.work.close()
+
+
+def play_capped(cap_kb, frames=None):
+    """Calibrates the .mpy tree and plays the session capped at cap_kb; returns its Result."""
+    if frames is None:
+        frames, _ = session()
+    f = Form(frames)
+    try:
+        return f.play(cap_kb)
+    finally:
+        f.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The phase table
+
+def phase_rows(cal):
+    """Returns [(phase, bytes)] of a Calibration, in membudget's order."""
+    from tools.vm.membudget.session import LABELS, MOMENTARY
+
+    phases, moments = cal.phase_peaks()
+    rows = []
+    if "lnr.make" in moments:
+        rows.append(("start-up: lnr.make resident, every display object built",
+                     moments["lnr.make"][0]))
+    for lab, name in enumerate(LABELS):
+        if lab in phases:
+            rows.append((name if lab == 0 else "playing: " + name, phases[lab][0]))
+        if lab == 0:
+            for module in MOMENTARY:
+                if module != "lnr.make" and module in moments:
+                    rows.append(("for a moment: %s loaded (at its most: %s)" % (
+                        module, LABELS[moments[module][2]]), moments[module][0]))
+    return rows
+
+
+def phase_table(cal):
+    out = ["Peaks by phase on CircuitPython's VM: the app's heap (live, after a real collection; "
+           "stand-in Group/TileGrid as the firmware's bytes)"]
+    for name, b in phase_rows(cal):
+        out.append("  %-88s %7.1f KB" % (name, b / 1024))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Allocation and time per frame
+
+# Frames with nothing happening (no key read, no refresh, no timed step, no LED effect): they
+# must allocate nothing.
+IDLE = ("title idle", "play screen idle", "a menu open")
+# Frames of the animations: a timed step waiting or acting, an LED effect alone.
+ANIMATIONS = ("dice rolling: between two dice", "dice rolling: a die lands",
+              "an opponent playing: waiting", "an opponent playing: its action (the loco's run)",
+              "LED flash (nothing else happens)")
+EVENTS = "a key read, or a timer that changes the screen"
+
+
+class Frames:
+    """The frames run: each frame's screen, step, flags, bytes allocated and time."""
+
+    def __init__(self, proc):
+        if proc.returncode:
+            raise CpAppError("the frames run failed:\n" + proc.stdout[-2000:] + proc.stderr)
+        self.rows = []
+        for parts in _lines(proc.stdout):
+            if parts[0] == "F":
+                (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu) = [
+                    int(x) for x in parts[1:]]
+                # The least of two upper bounds of the frame's time: its wall time, which a
+                # stall by another process inflates (a 15 ms frame read 50 ms while pytest
+                # ran beside it), and its CPU time to the next ms, which no stall adds to.
+                us = wall if cpu < 0 else min(wall, cpu)
+                self.rows.append({"i": i, "screen": screen, "step": step, "busy": busy,
+                                  "fx": fx, "key": key, "refresh": refresh, "bytes": nbytes,
+                                  "us": us})
+        if not self.rows:
+            raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
+
+    @staticmethod
+    def kind(row, consts):
+        """Returns the frame's class: one of IDLE, ANIMATIONS or EVENTS."""
+        _, sc_title, sc_play, steps, _ = consts
+        step = steps.get(row["step"], "")
+        changed = row["key"] or row["refresh"]
+        if row["busy"]:
+            if step == "roll":
+                return ANIMATIONS[1] if changed else ANIMATIONS[0]
+            return ANIMATIONS[3] if changed else ANIMATIONS[2]
+        if changed:
+            return EVENTS
+        if row["fx"]:
+            return ANIMATIONS[4]
+        if row["screen"] == sc_title:
+            return IDLE[0]
+        if row["screen"] == sc_play and step != "menu":
+            return IDLE[1]
+        return IDLE[2]
+
+    def by_kind(self):
+        consts = app_consts()
+        out = {}
+        for row in self.rows:
+            out.setdefault(self.kind(row, consts), []).append(row)
+        return out
+
+    def idle_allocations(self):
+        """Returns the idle frames that allocated, [(class, frame, bytes)]."""
+        kinds = self.by_kind()
+        return [(k, r["i"], r["bytes"]) for k in IDLE for r in kinds.get(k, ()) if r["bytes"]]
+
+
+def allocation_lines(frames):
+    out = ["Allocation per frame of the main loop (lnr.main.step and the profile's wait_frame, "
+           "from .mpy, the collector off for the frame):"]
+    kinds = frames.by_kind()
+    for name in IDLE + ANIMATIONS + (EVENTS,):
+        rows = kinds.get(name, [])
+        if not rows:
+            out.append("  %-48s no such frame in the session" % name)
+            continue
+        worst = max(rows, key=lambda r: r["bytes"])
+        out.append("  %-48s %5d frames: max %5d B (frame %d), mean %.0f B" % (
+            name, len(rows), worst["bytes"], worst["i"],
+            sum(r["bytes"] for r in rows) / len(rows)))
+    bad = frames.idle_allocations()
+    out.append("idle frames: %s" % ("0 bytes each" if not bad else "%d ALLOCATE (class, frame, "
+                                     "bytes): %s" % (len(bad), bad[:8])))
+    return out
+
+
+def loop_us():
+    r = cpvm.run(ROOT / "tools" / "bots" / "bench_cp.py", args=["--loop"])
+    if r.returncode:
+        raise CpAppError("cp_bench.py --loop failed: " + r.stderr)
+    return int(r.stdout.split("=")[1])
+
+
+def time_lines(frames, loop):
+    from tools.bots.bench import SAMD51_LOOP_US
+
+    names, _, _, _, _ = app_consts()
+    factor = SAMD51_LOOP_US / loop
+    out = ["Frame times of each screen (the Python work of a frame: the firmware's display "
+           "refresh is not run here), on this VM and x %.0f for a SAMD51 (tools/bots/bench.py "
+           "SAMD51_LOOP_US %d us / this VM's loop %d us):" % (factor, SAMD51_LOOP_US, loop),
+           "  %-9s %6s  %-26s  %-26s  %-26s" % (
+               "screen", "frames", "idle: median", "key or refresh: median", "slowest")]
+
+    def cell(us):
+        return "%6d us = %7.1f ms" % (us, us * factor / 1000) if us is not None else "-"
+
+    by_screen = {}
+    for row in frames.rows:
+        by_screen.setdefault(row["screen"], []).append(row)
+    for screen in sorted(by_screen):
+        rows = by_screen[screen]
+        quiet = [r["us"] for r in rows if not (r["key"] or r["refresh"] or r["busy"])]
+        work = [r["us"] for r in rows if r["key"] or r["refresh"]]
+        out.append("  %-9s %6d  %-26s  %-26s  %-26s" % (
+            names.get(screen, str(screen)), len(rows),
+            cell(statistics.median(quiet) if quiet else None),
+            cell(statistics.median(work) if work else None),
+            cell(max(r["us"] for r in rows))))
+    return out
+
+
+IMPORT_ALL = """
+import sys
+from tools.standins import install
+
+with open(sys.argv[1]) as f:
+    standins, names = f.read().split()
+install(standins.split(","))
+for name in names.split(","):
+    try:
+        __import__(name)
+        print("OK", name)
+    except Exception as e:  # every module's failure, not the first one's
+        print("FAIL", name, type(e).__name__, e)
+"""
+
+
+def import_all(tree):
+    """Imports every module of a device tree's lib/ on the VM (each .mpy must load there);
+    returns {module: None, or why it failed}."""
+    lib = Path(tree) / "lib"
+    names = sorted(deploy.module_name(p.relative_to(lib).as_posix()[:-4] + ".py")
+                   for p in lib.rglob("*.mpy"))
+    work = Workdir([], tree)
+    try:
+        script = work.tmp / "harness" / "import_all.py"
+        script.write_text(IMPORT_ALL)
+        # A file, not argv: the unix port interns argv, and a string of 256 characters or
+        # more ends it before the script starts.
+        names_file = work.tmp / "names.txt"
+        names_file.write_text(",".join(standin_names()) + " " + ",".join(names) + "\n")
+        r = cpvm.run(script, paths=[work.lib], args=[names_file], cwd=work.cwd)
+    finally:
+        work.close()
+    out = {name: "not imported (%s)" % (r.stderr.strip().splitlines() or ["no output"])[-1]
+           for name in names}
+    for parts in _lines(r.stdout):
+        if parts[0] in ("OK", "FAIL") and len(parts) > 1:
+            out[parts[1]] = None if parts[0] == "OK" else " ".join(parts[2:])
+    return out
+
+
+IMPORT_COSTS = """
+import gc
+import sys
+
+import micropython
+from tools.standins import install
+
+with open(sys.argv[1]) as f:
+    standins, names = f.read().split()
+install(standins.split(","))
+for name in names.split(","):
+    gc.collect()
+    gc.disable()  # nothing freed by a collection while it loads: the peak is the import's
+    before = micropython.mem_current()
+    peak = micropython.mem_peak()
+    a = gc.mem_alloc()
+    __import__(name)
+    most = micropython.mem_peak() - before if micropython.mem_peak() > peak else 0
+    gc.enable()
+    gc.collect()
+    print("IMPORT", name, gc.mem_alloc() - a, most)
+"""
+
+
+def import_costs():
+    """Imports every device module on the VM on its own, after the modules it imports at load
+    (tools/vm/membudget/modules.py's order), from the .mpy tree; returns {module: (the live heap
+    it keeps, the most it needs above what was live while it loads)}."""
+    _lib_path()
+    from tools.vm.membudget.modules import device_modules
+
+    names = device_modules(with_libraries=True)
+    work = Workdir([])
+    try:
+        script = work.tmp / "harness" / "import_costs.py"
+        script.write_text(IMPORT_COSTS)
+        names_file = work.tmp / "names.txt"
+        names_file.write_text(",".join(standin_names()) + " " + ",".join(names) + "\n")
+        r = cpvm.run(script, paths=[work.lib], args=[names_file], cwd=work.cwd)
+    finally:
+        work.close()
+    if r.returncode:
+        raise CpAppError("importing the modules failed:\n" + r.stdout[-2000:] + r.stderr)
+    return {parts[1]: (int(parts[2]), int(parts[3])) for parts in _lines(r.stdout)
+            if parts[0] == "IMPORT"}
+
+
+def import_lines(costs, top=8):
+    out = ["Importing a module on CircuitPython's VM from .mpy, alone after those it imports: "
+           "what it keeps, and the most the heap holds above what it held before while it "
+           "loads (micropython.mem_peak(); this VM's name pools included), the %d neediest:"
+           % top, "  %-38s %8s %8s" % ("module", "keeps", "needs")]
+    for name in sorted(costs, key=lambda n: -costs[n][1])[:top]:
+        out.append("  %-38s %8d %8d" % (name, costs[name][0], costs[name][1]))
+    return out
+
+
+def play_frames(frames_keys=None, runs=2):
+    """Plays the session `runs` times from the .mpy tree, uncapped, measuring every frame;
+    a frame's time is its fastest (other processes on the machine stall the VM now and then),
+    its bytes the most it allocated (the same every run)."""
+    if frames_keys is None:
+        frames_keys, _ = session()
+    work = Workdir(frames_keys)
+    try:
+        out = Frames(work.run("frames"))
+        for _ in range(runs - 1):
+            again = Frames(work.run("frames"))
+            if len(again.rows) != len(out.rows):
+                raise CpAppError("two frames runs played %d and %d frames" % (
+                    len(out.rows), len(again.rows)))
+            for row, other in zip(out.rows, again.rows):
+                row["us"] = min(row["us"], other["us"])
+                row["bytes"] = max(row["bytes"], other["bytes"])
+        return out
+    finally:
+        work.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# docs/memory.md: its figures are this run's
+
+DOC = ROOT / "docs" / "memory.md"
+DOC_BEGIN = "<!-- make cpcheck writes from here: its own run's figures (tools/vm/cpapp.py) -->"
+DOC_END = "<!-- make cpcheck writes up to here -->"
+
+
+def write_doc(lines, doc=DOC):
+    """Puts `lines` (the run's figures) between DOC_BEGIN and DOC_END in `doc`, the rest of it
+    as it is; a CpAppError if the doc lacks the two lines."""
+    text = Path(doc).read_text(encoding="utf-8")
+    a, b = text.find(DOC_BEGIN), text.find(DOC_END)
+    if a < 0 or b < a:
+        raise CpAppError("%s has no lines %r and %r to write the figures between" % (
+            doc, DOC_BEGIN, DOC_END))
+    body = "\n".join(["", "```"] + lines + ["```", ""])
+    new = text[:a + len(DOC_BEGIN)] + "\n" + body + "\n" + text[b:]
+    if new != text:
+        Path(doc).write_text(new, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
+    """The app's checks on CircuitPython's VM, printed with `out`, and the figures written to
+    `doc` (None: not written); returns True if all pass (or are skipped: the VM or its
+    mpy-cross missing, one line each)."""
+    missing = (cpvm.MISSING_VM if cpvm.vm() is None
+               else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
+    if missing:
+        out("circuitpython mpy: %s" % missing)
+        return True
+    keys, _ = session()
+    figures = []
+
+    def say(lines):
+        figures.extend(lines)
+        out("\n".join(lines))
+
+    f = Form(keys)
+    try:
+        r = f.play(cap_kb)
+        say([r.line()])
+        out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
+        kb = f.smallest(cap_kb, r)
+        if kb is not None:
+            say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
+    finally:
+        f.close()
+    ok = r.ok
+    say(phase_table(f.cal))
+    say(import_lines(import_costs()))
+    if frames:
+        loop = loop_us()  # before and after the frames: the fastest is the least stalled
+        played = play_frames(keys)
+        loop = min(loop, loop_us())
+        say(allocation_lines(played))
+        out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
+        ok = ok and not played.idle_allocations()
+    if doc is not None:
+        write_doc(figures, doc)
+        out("(figures written to %s)" % Path(doc).relative_to(ROOT).as_posix())
+    return ok

@@ -1,0 +1,65 @@
+"""`make cpcheck`: the game on CircuitPython 10's own VM (tools/vm/cpvm.py finds it), the one judge
+of the board's heap.
+
+    python -m tools.vm cpcheck [--cap-kb 88] [--no-frames] [--no-doc]
+
+1. tools/vm/cp_engine_check.py: the engine's import cost and each mode's game peak, under the cap
+   the whole app must meet.
+2. tools/vm/cpapp.py: the whole app plays the session on the VM from the .mpy files `make flash`
+   writes, capped at 88 KB: `circuitpython mpy heapsize N peak BYTES frames F`; then the
+   smallest cap it completes under, the peaks by phase and what importing each module needs.
+3. tools/vm/cpapp.py: the bytes each frame of the main loop allocates (idle frames: none) and each
+   screen's frame time, also estimated for a SAMD51.
+
+The figures of 2 and 3 (not the times, which vary from run to run) are written into
+docs/memory.md. --cap-kb lowers or raises the cap (the check fails once it is below what the app
+needs). Exits 1 if any check fails. Where the VM is missing (a user's fresh machine) each check
+prints one line saying so and the command exits 0: `make test` still runs everything else.
+"""
+import argparse
+import sys
+
+from tools.vm import cpapp, cpvm
+
+ROOT = cpvm.ROOT
+
+# The engine check runs under the cap the whole app must meet (docs/memory.md).
+ENGINE_HEAP_KB = cpapp.CAP_KB
+
+
+def engine_check():
+    """Runs tools/vm/cp_engine_check.py; returns True if it passes (or is skipped)."""
+    if cpvm.vm() is None:
+        print("circuitpython engine: " + cpvm.MISSING_VM)
+        return True
+    r = cpvm.run(ROOT / "tools" / "vm" / "cp_engine_check.py", paths=[ROOT], heap_kb=ENGINE_HEAP_KB)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    return r.returncode == 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tools.vm cpcheck",
+                                 description="The game on CircuitPython 10's own VM.")
+    ap.add_argument("--cap-kb", type=int, default=cpapp.CAP_KB,
+                    help="the app's cap in KB (default %(default)d)")
+    ap.add_argument("--no-frames", action="store_true",
+                    help="skip the allocation and time of every frame")
+    ap.add_argument("--no-doc", action="store_true",
+                    help="don't write the figures into docs/memory.md")
+    args = ap.parse_args(argv)
+    if args.cap_kb <= 0:
+        ap.exit(2, "cpcheck: --cap-kb must be a positive number of KB\n")
+    ok = engine_check()
+    sys.stdout.flush()
+
+    def out(text):
+        print(text, flush=True)
+
+    ok = cpapp.check(args.cap_kb, frames=not args.no_frames,
+                     doc=None if args.no_doc else cpapp.DOC, out=out) and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

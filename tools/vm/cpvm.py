@@ -1,0 +1,102 @@
+"""CircuitPython 10's own VM and mpy-cross on the desktop: where they are, and running them.
+
+The checks that need them (make cpcheck, the CircuitPython tests, the deploy's proof that its
+.mpy files are CircuitPython's) take them from the environment:
+
+    CIRCUITPYTHON_VM=/path/to/circuitpython        the unix port, built 32-bit (docs/hardware.md)
+    CIRCUITPYTHON_MPY_CROSS=/path/to/mpy-cross     CircuitPython's compiler
+
+and otherwise from the `circuitpython/bin/` folder that the project's machines keep beside the
+clone (a workplace convention, named once here: BESIDE). A user's fresh machine has neither:
+every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and skips.
+docs/hardware.md says how to build both from CircuitPython's source.
+"""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+# Where the project's own machines (developers', CI's) keep CircuitPython's desktop build.
+BESIDE = ROOT.parent / "shared" / "circuitpython" / "bin"
+
+# The unix port's coverage variant this VM is built from (its README) gives -X heapsize as
+# MICROPY_GC_SPLIT_HEAP_N_HEAPS equal areas; a board's heap grows area by area on demand.
+SPLIT_HEAPS = 4
+
+MISSING_VM = ("CircuitPython's VM not found (set CIRCUITPYTHON_VM; docs/hardware.md says how to "
+              "build it): skipped")
+MISSING_MPY_CROSS = ("CircuitPython's mpy-cross not found (set CIRCUITPYTHON_MPY_CROSS; "
+                     "docs/hardware.md says how to build it): skipped")
+
+
+def _find(env, name):
+    given = os.environ.get(env)
+    if given:
+        p = Path(given)
+        if not p.is_file():
+            raise FileNotFoundError("%s=%s: no such file" % (env, given))
+        return p
+    p = BESIDE / name
+    return p if p.is_file() else None
+
+
+def vm():
+    """Returns the Path of CircuitPython's VM, or None."""
+    return _find("CIRCUITPYTHON_VM", "circuitpython")
+
+
+def mpy_cross():
+    """Returns the Path of CircuitPython's mpy-cross, or None."""
+    return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
+
+
+def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None):
+    """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
+    own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
+    and returns the CompletedProcess (text). heap_kb (or heap_bytes, to the byte) caps the heap
+    (-X heapsize): an app that does not fit raises MemoryError there, fragmentation included.
+    This build splits the heap into 4 equal areas (SPLIT_HEAPS): no single allocation can
+    take more than a quarter of it."""
+    exe = vm()
+    if exe is None:
+        raise FileNotFoundError(MISSING_VM)
+    cmd = [str(exe)]
+    if heap_bytes:
+        cmd += ["-X", "heapsize=%d" % heap_bytes]
+    elif heap_kb:
+        cmd += ["-X", "heapsize=%dK" % heap_kb]
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
+    return subprocess.run(cmd + [str(script)] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout, cwd=cwd, env=env)
+
+
+# Interns each name read from a file (the script's own names are interned compiling it, so
+# the names to try must not be in its text); prints the name pools before and after each.
+_ROM_PROBE = """
+import micropython
+import sys
+
+with open(sys.argv[1]) as f:
+    names = f.read().split()
+for name in names:
+    micropython.qstr_info()
+    getattr(0, name, None)  # interns the name if the VM does not hold it yet
+    micropython.qstr_info()
+"""
+
+
+def not_in_rom(names, tmp):
+    """Returns the names of `names` the VM does not hold in ROM (a name it lacks adds one to
+    n_qstr when getattr() interns it), using the folder `tmp`; raises ValueError if the probe's
+    output is not one pool reading before and after each name."""
+    tmp = Path(tmp)
+    (tmp / "names.txt").write_text("\n".join(names))
+    script = tmp / "rom_probe.py"
+    script.write_text(_ROM_PROBE)
+    r = run(script, args=[tmp / "names.txt"], cwd=tmp)
+    counts = [int(n) for n in re.findall(r"n_qstr=(\d+)", r.stdout)]
+    if len(counts) != 2 * len(names):
+        raise ValueError("the ROM probe printed otherwise:\n" + r.stdout + r.stderr)
+    return [name for i, name in enumerate(names) if counts[2 * i + 1] != counts[2 * i]]

