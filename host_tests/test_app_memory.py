@@ -171,10 +171,10 @@ def test_the_saves_are_written_when_the_game_or_a_setting_changes(as_on_the_devi
         return real(self, finished)
 
     monkeypatch.setattr(Storage, "commit", commit)
-    settings = ["DOWN", "DOWN", "A"]  # the title (nothing saved): Settings
+    # KEYS leave the title's cursor on How to play (B comes back to the entry it left); UP:
+    # Settings. B from Settings leaves the cursor there: A opens it again.
     with sim_fast.fast():
-        r = sim.run_headless(KEYS + settings + ["B", SETTLE] + settings + ["LEFT", "B", SETTLE],
-                             seed=5)
+        r = sim.run_headless(KEYS + ["UP", "A", "B", SETTLE, "A", "LEFT", "B", SETTLE], seed=5)
     assert r.ok, r.error
     # Two saves & quits, the game's end (its history entry), the changed brightness.
     assert commits == [False, False, True, False]
@@ -196,7 +196,7 @@ def test_records_reads_the_history_and_lets_its_code_go(as_on_the_device, monkey
 
     monkeypatch.setattr(Storage, "history", history)
     with sim_fast.fast():
-        r = sim.run_headless(KEYS + ["DOWN", "A", SETTLE], seed=5)
+        r = sim.run_headless(KEYS + ["DOWN", "DOWN", "A", SETTLE], seed=5)  # How to play: Records
     assert r.ok, r.error
     assert reads == [1] and r.app.screen == SC_RECORDS and len(r.app.menus.last) == 6
 

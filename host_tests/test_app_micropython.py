@@ -14,6 +14,7 @@ import pytest
 
 from tools.sim.app_script import Model
 from tools.sim.simulator import key_script, parse_keys
+from tools.flash.sync import SAVE_FILES
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -98,6 +99,12 @@ class Hw:
 
 import os
 os.mkdir("/drive")
+for path, size in %(saves)r:  # the drive as make flash leaves it (the game makes no file)
+    if size is None:
+        os.mkdir("/drive/" + path)
+    else:
+        with open("/drive/" + path, "wb") as f:
+            f.write(bytes(size))
 hw = Hw()
 run(hw)
 st = Storage(None, "/drive", True)  # the drive's copy alone
@@ -117,7 +124,7 @@ def _vm(tmp_path, device_libs, frames, seed):
         pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = tmp_path / "app_vm.py"
     text = ",".join("" if k is None else str(k) for k in frames)
-    script.write_text(SCRIPT % {"frames": text, "seed": seed})
+    script.write_text(SCRIPT % {"frames": text, "seed": seed, "saves": SAVE_FILES})
     out = subprocess.run(
         ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
          "--tree", "tools/standins:/lib/tools/standins", "--tree", "%s:/lib" % device_libs,
@@ -136,9 +143,10 @@ def test_whole_game_runs_on_micropython(tmp_path, device_libs, mode, seed):
     m = Model(mode, seed)
     m.play_simple()
     assert m.state.is_terminal()
-    # Then every other screen: title, records, settings (a change), how to play (2 pages).
-    tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
-            "B", "DOWN", "DOWN", "DOWN", "A", "RIGHT", "RIGHT", "B"]
+    # Then every other screen: title, records, settings (a change), how to play (2 pages). B
+    # leaves the title's cursor on the entry it came back from: each next entry is one DOWN.
+    tour = ["WAIT*80", "A", "DOWN", "A", "B", "DOWN", "A", "RIGHT", "DOWN", "RIGHT",
+            "B", "DOWN", "A", "RIGHT", "RIGHT", "B"]
     frames = key_script(m.keys + tour)
     out = _vm(tmp_path, device_libs, frames, seed)
     played = [int(n) for n in out["PLAYED"].split()]

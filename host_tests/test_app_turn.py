@@ -261,6 +261,20 @@ def test_the_table_setup_says_what_a_does_on_the_line_under_the_cursor():
     assert texts(r.app.menus.labels.lines)[7].startswith("A: start")
 
 
+def test_left_right_on_start_change_no_seat():
+    # LEFT/RIGHT on the Start row changed the seat "behind" it: at 4 seats an IndexError (a
+    # crash found by the random presses), at 2 a hidden seat's role. Start has no value to change.
+    keys = ["A", "DOWN", "DOWN", "DOWN", "A"]  # title: New game; modes: Table
+    for seats_keys in ([], ["RIGHT"], ["LEFT"]):  # 3, 4 and 2 seats
+        r = run(keys + seats_keys + [SETTLE], 1)
+        roles = bytes(r.app.menus.roles)
+        n = len(r.app.menus.items)
+        on_start = keys + seats_keys + ["UP"]  # the cursor wraps from Seats to Start
+        r = run(on_start + ["RIGHT", "LEFT", "RIGHT", SETTLE], 1)
+        assert r.app.screen == SC_TABLE and r.app.menus.mi == n - 1
+        assert bytes(r.app.menus.roles) == roles
+
+
 def test_no_side_line_keeps_the_colour_of_the_game_before():
     # Issue 11: "Seat 1/3" in red at a table after a game whose line there was red. A rival
     # game (its count in red), save & quit, then a table game: nothing there is red but the

@@ -26,6 +26,7 @@ from test_deploy import files_under  # noqa: E402
 from test_flash import first_installed, reset_done, start_board  # noqa: E402,F401
 
 from tools.flash import deploy  # noqa: E402
+from tools.flash.sync import SAVE_FILES  # noqa: E402
 
 README = ROOT / "README.md"
 ENGINE_DOC = ROOT / "docs" / "engine.md"
@@ -105,8 +106,17 @@ def assert_drive_tree(files, build):
     for path, data in lib.items():
         assert path.endswith(".mpy") and data[:2] == deploy.MPY_HEADER or \
             path == "lib/lnr/sprites.bin", path
-    assert set(files) == set(lib) | {"code.py", "boot.py", "settings.toml"}
-    assert files == files_under(build)
+    saves = {p: data for p, data in files.items() if p.startswith("lnrsave/")}
+    # The drive's save files, made once by the deploy, all zeros (tools/flash/sync.py).
+    assert saves == {p: bytes(n) for p, n in SAVE_FILES if n is not None}, sorted(saves)
+    assert set(files) == set(lib) | set(saves) | {"code.py", "boot.py", "settings.toml"}
+    assert without_saves(files) == files_under(build)
+
+
+def without_saves(files):
+    """A drive's files less the save files (the deploy's; neither the build nor the bundle
+    holds them, so unzipping a bundle never overwrites a player's saves)."""
+    return {p: data for p, data in files.items() if not p.startswith("lnrsave/")}
 
 
 # ---- the runners, one per kind of command ---------------------------------------------------
@@ -174,8 +184,9 @@ def bundle(cmd, tmp_path):
     drive.mkdir()
     r = run_make("make flash TO=X", copy, TO=str(drive))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert bundled == files_under(drive)
-    assert_drive_tree(bundled, copy / "build" / "circuitpy")
+    assert not any(p.startswith("lnrsave") for p in bundled)
+    assert bundled == without_saves(files_under(drive))
+    assert_drive_tree(files_under(drive), copy / "build" / "circuitpy")
 
 
 def play(cmd, tmp_path):

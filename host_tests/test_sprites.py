@@ -8,6 +8,7 @@ from lnr.limits import IMAGE_SIZE
 from lnr.sprites import COLS, ROWS, T_NOPILE
 from lnr.storage import Storage
 from tools.art import sprites as draw_sprites
+from tools.flash.sync import make_save_file_in
 
 
 def sprites_bin():
@@ -58,6 +59,7 @@ def test_every_read_and_write_of_the_saves_gives_the_sprites_back(tmp_path):
     # with those bytes as sprites, so each Storage call that used them restores them before it
     # returns, and nothing the Storage keeps points into them (the saved game, the history).
     drive = str(tmp_path)
+    make_save_file_in(drive)  # the drive as make flash leaves it (the game makes no file)
     nvm = bytearray(b"\xff" * IMAGE_SIZE)
     lent = Lent()
     s = Storage(nvm, drive, True, lent.buf, lent.restore)

@@ -278,15 +278,15 @@ def write_file(drive, buf, name=FILE):
             f.write(buf)
         finally:
             f.close()  # FatFs f_sync: the directory entry, then CircuitPython's flash flush
-        f = open(path, "rb")  # what the flash holds now (the flush emptied the cache)
+        r = open(path, "rb")  # what the flash holds now (the flush emptied the cache)
         try:
-            f.seek(PAD)
+            r.seek(PAD)
             got = bytearray(SECTOR)
             for at in range(0, SIZE, SECTOR):
-                if f.readinto(got) != SECTOR or got != buf[at:at + SECTOR]:
+                if r.readinto(got) != SECTOR or got != buf[at:at + SECTOR]:
                     return False
         finally:
-            f.close()
+            r.close()
     except OSError:
         return False
     return True

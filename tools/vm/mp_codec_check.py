@@ -60,7 +60,16 @@ def check_storage(blob):
     from lnr import image
     from lnr.storage import Storage
 
+    # The drive as make flash leaves it (tools/flash/sync.py SAVE_FILES): the copies' folders and
+    # files, all zeros. The game never makes a file (docs/storage.md).
+    from lnr.copies import FILE, SPARE, FILE_SIZE
+
     os.mkdir("/drive")
+    os.mkdir("/drive/lnrsave")
+    for name in (FILE, SPARE):
+        os.mkdir("/drive/" + name[:name.rfind("/")])
+        with open("/drive/" + name, "wb") as f:
+            f.write(bytes(FILE_SIZE))
     nvm = bytearray(b"\xff" * 8192)
     s = Storage(nvm, "/drive", True)
     s.load()

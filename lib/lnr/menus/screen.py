@@ -276,8 +276,9 @@ class Menus:
             self._table()
         elif k == K_B:
             self._modes()
-        elif k == K_A and self.mi == len(self.items) - 1:
-            self._start(MODE_TABLE, self.players)
+        elif self.mi == len(self.items) - 1:  # Start: only A starts (no seat under the cursor)
+            if k == K_A or k == K_START:
+                self._start(MODE_TABLE, self.players)
         elif k == K_LEFT or k == K_RIGHT or k == K_A:
             step = -1 if k == K_LEFT else 1
             if self.mi == 0:
