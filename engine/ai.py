@@ -68,6 +68,35 @@ ONE = const(16)  # values are in 1/16 points
 LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
 _PROB = const(32768)  # dice probabilities in 1/32768
 _NONE = const(9999)  # no value yet (more than any change of a pile's sum)
+PULSE = const(180)  # work between two calls of the pulse (about 0.2 s on a SAMD51)
+_TELL = const(32)  # a planner tells the pulse its work in steps of about this much
+
+# The pulse: a function of one argument the app sets (set_pulse) so that the LEDs move while a
+# planner or engine.lookahead's search runs (the screen cannot: its refresh waits for the
+# frame's end). [function, the work done since it was last called]. Every unit of work is told
+# to it once, by whoever does it: a planner (Valuer.tell) or the search (Search._add).
+_beat = [None, 0]
+
+
+def set_pulse(fn):
+    """Calls `fn(n)` after every PULSE units of work of the planners and searches from now on,
+    `n` the work since the last call (None: no more calls): the device's sign that it is
+    thinking (lnr/think.py; host_tests/test_waits.py holds n under half a second of the
+    board's)."""
+    _beat[0] = fn
+    _beat[1] = 0
+
+
+def beat(n):
+    """Tells the pulse that `n` more units of work were done."""
+    b = _beat
+    if b[0] is not None:
+        n += b[1]
+        if n >= PULSE:
+            b[1] = 0
+            b[0](n)
+        else:
+            b[1] = n
 
 
 def turns_left(state):
@@ -236,6 +265,12 @@ class Valuer:
         # step of the build search, a penalty card weighed): engine.lookahead caps its search
         # by it, the same count on every runtime, so the cap holds the time on a SAMD51.
         self.work = len(tv) + len(hand)
+        self.told = 0  # the work told to the pulse (tell())
+
+    def tell(self):
+        """Tells the pulse (set_pulse) the work done since it was last told."""
+        beat(self.work - self.told)
+        self.told = self.work
 
     def done(self):
         """Lets go of what valuing needs (the State, the track's and the pile's values, the
@@ -388,6 +423,8 @@ class Valuer:
                 p = dice_weights(dice)
                 self.big[dice] = p
         self.work += dice + 1
+        if self.work - self.told >= _TELL:
+            self.tell()
         total = 0
         hits = 0
         last_key = -1
@@ -420,7 +457,9 @@ class Valuer:
     def settled(self):
         """Returns the value (as choose()'s: 1/16 points x 32768) of the seat's position as it
         stands, its turn over: the score plus the estimate of the rest of the game."""
-        return self.still(0, open_ahead(self.s.cells, self.s.head))
+        v = self.still(0, open_ahead(self.s.cells, self.s.head))
+        self.tell()
+        return v
 
     def still(self, chaos, open_):
         # The value (as expected's) of ending the turn with the loco where it is, `chaos`
@@ -489,7 +528,9 @@ class Planner(Valuer):
         s = self.s
         p = s.phase
         if p == P_ORDER:
-            return self._order_step()
+            a = self._order_step()
+            self.tell()
+            return a
         self.value = None
         self.best_act = None
         self.risk = 0
@@ -510,6 +551,7 @@ class Planner(Valuer):
             for bend in (BEND_L, BEND_R):
                 if s.fit(s.pending, bend) == 0:
                     self._builds(VALUE[s.pending], s.build_sum, bend)
+        self.tell()
         return self.best_act
 
     def _consider(self, val, act):

@@ -9,7 +9,9 @@
 # Every bot sees only what its seat may see and draws chance from its own rng (`greedy`
 # uses none): given the same rng state, the same visible position gives the same action.
 # A bot plans the whole rest of its turn and returns its next step; the next call plans
-# again from there. hint(state) says what `best` would do at the decision at hand, and why
+# again from there. `best`'s look-ahead has one budget per turn (2 s on a SAMD51, counted in
+# engine.lookahead's units of work, so every runtime decides alike): FIRST_CAP for the turn's
+# first decision, LATER_CAP for each later one. hint(state) says what `best` would do at the decision at hand, and why
 # in a few words (engine.advice; the desktop's review uses the same words). The desktop's
 # deep player, engine.coach, is not here: it never goes to the board.
 try:
@@ -21,7 +23,7 @@ except ImportError:  # CPython
 
 
 from engine.ai import Planner
-from engine.lookahead import Search, forget
+from engine.lookahead import Search, forget, CAP
 from engine.rng import Rng
 from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER
 
@@ -53,11 +55,49 @@ def weights(mode):
     return _weights[1]
 
 
+# A bot's turn may take 2 s on a SAMD51 (issue 24): its decisions' work together, counted in
+# engine.lookahead's units. The turn's first decision (P_TURN, the only one in that phase: §4
+# begins the turn there) chooses its plan: pass, chaos or which build; it may look ahead with
+# FIRST_CAP. The later ones (the build's next cards, its bends, a penalty order, a chaos
+# discard) carry that plan on: LATER_CAP each. Fixed by the phase, not by what the turn spent
+# before, so a decision depends on its position alone (host_tests/test_fairness.py asks a bot
+# twice at one position). The later decisions' engine.ai plans run whatever the cap: a turn of a
+# long build costs more than FIRST_CAP (host_tests/test_waits.py holds every turn's whole work
+# under 2 s on its seeds; engine.ai's planner has no cap of its own).
+FIRST_CAP = const(1300)  # engine.lookahead CAP: the first decision as it was
+LATER_CAP = const(0)
+
+
 def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
     the estimate of the rest of the game, its top options checked a turn further on a few
-    samples drawn with `rng` (engine.lookahead)."""
-    return Search(state, weights(state.mode), rng).choose()
+    samples drawn with `rng` (engine.lookahead) within the decision's share of the turn's
+    budget."""
+    search = Search(state, weights(state.mode), rng, False,
+                    FIRST_CAP if state.phase == P_TURN else LATER_CAP)
+    action = search.choose()
+    _work[0] = search.work
+    return action
+
+
+_work = [0]  # the work of `best`'s last decision
+
+
+def decision_work():
+    """Returns the work (engine.lookahead units) of `best`'s last decision."""
+    return _work[0]
+
+
+# The hint may take 1.5 s on a SAMD51: CAP less a margin for a planner that costs more than
+# the search foresaw (host_tests/test_waits.py). It is what `best`'s search would do with that
+# budget at any decision (a bot's own later decisions in a turn have LATER_CAP).
+HINT_CAP = const(1250)
+_hint = [0]  # the work of the last hint's search
+
+
+def hint_work():
+    """Returns the work (engine.lookahead units) of the last hint's search."""
+    return _hint[0]
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "best": best_bot}
@@ -75,8 +115,9 @@ def hint(state, rng=None):
         return None, ""
     if rng is None:
         rng = Rng(state.turn, _STREAM_HINT)
-    search = Search(state, weights(state.mode), rng, True)
+    search = Search(state, weights(state.mode), rng, True, HINT_CAP)
     action = search.choose()
+    _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)
     from engine.advice import explain  # its words load with the hint only (RAM)
 

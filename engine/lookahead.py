@@ -23,7 +23,7 @@ except ImportError:  # CPython
         return x
 
 
-from engine.ai import Planner
+from engine.ai import Planner, beat
 from engine.ai import dice_weights, turns_left, ONE, LOSS
 from engine.state import (
     A_ROLL0, A_ROLL1, P_TURN, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL, REMOVED_AT_SETUP,
@@ -35,6 +35,11 @@ OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
 CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _STEP)
+# The board's time per unit of work, as the cap was set: CAP units keep a decision within
+# 1.5 s on a SAMD51 (tools/bench.py's estimate), so a unit is about 1.15 ms there. The bots'
+# turn budget (engine.bots FIRST_CAP, LATER_CAP) and the LEDs' pulse (engine.ai PULSE) are counted in units
+# from this, not timed: every runtime then decides alike (test_bots_vm, test_fairness).
+UNITS_PER_S = const(867)  # CAP / 1.5 s
 # The costs of what the search does beside its planners, in Planner.work units (about 3 µs
 # each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
 # mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
@@ -50,7 +55,6 @@ _STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 # ten blocks made and dropped, which left CircuitPython's heap in pieces (RAM, docs/memory.md).
 # Their lists are let go after each decision. {0: the Planner, 1: the State}, once made.
 _spare = {}
-
 
 def forget():
     """Lets go of the spare Planner and State (the next search makes them again)."""
@@ -77,9 +81,10 @@ class Search:
     the bot's own engine.rng.Rng; `keep`: choose() keeps engine.ai's options of the decision
     (`options`: first action -> (value, chance of derailing, cards laid) of the best plan that
     starts with it) and its best build's chance of derailing (`build_risk`), which
-    engine.advice explains the hint from."""
+    engine.advice explains the hint from. `cap`: the work this decision may do (the bots' turn
+    budget gives less once the turn has spent some, engine.bots)."""
 
-    def __init__(self, state, weights, rng, keep=False):
+    def __init__(self, state, weights, rng, keep=False, cap=CAP):
         self.s = state
         self.w = weights
         self.rng = rng
@@ -87,6 +92,7 @@ class Search:
         self.turn = state.turn
         self.turns = turns_left(state)
         self.work = 0
+        self.cap = cap
         self.samples = 0  # rounds of samples completed by choose()
         self.keep = keep
         self.options = None
@@ -158,8 +164,14 @@ class Search:
         return p
 
     def _afford(self):
-        # Returns True if one more planner fits under CAP: as costly as the costliest yet.
-        return self.work + self.unit <= CAP
+        # Returns True if one more planner fits under the cap: as costly as the costliest yet.
+        return self.work + self.unit <= self.cap
+
+    def _add(self, n):
+        # The search's own work (a copy, steps applied), told to the pulse (engine.ai beat):
+        # its planners tell theirs themselves.
+        self.work += n
+        beat(n)
 
     def _spent(self, p):
         self.work += p.work
@@ -178,7 +190,7 @@ class Search:
             p = None  # RAM: let go before the next one is built (docs/memory.md)
             acts.append(a)
             state.apply(a)
-            self.work += _STEP
+            self._add(_STEP)
         return True
 
     def _sample(self, cands, base, first):
@@ -232,7 +244,7 @@ class Search:
             values = []
             for ci in range(n):
                 before = self.work
-                if self.work + costs[ci] > CAP:
+                if self.work + costs[ci] > self.cap:
                     break  # this round would not finish: it does not count
                 v = self._evaluate(cands[ci], pres, after[ci], ci, dealt, rest, ndeck, draws,
                                    u, u2)
@@ -266,22 +278,22 @@ class Search:
         # The copy is the spare State (see _spare).
         c = _spare.get(1)
         c = _spare[1] = self.s.clone() if c is None else self.s.copy_to(c)
-        self.work += _CLONE
+        self._add(_CLONE)
         self._deal(c, dealt, rest, ndeck, draws)
         acts = pres[ci]
         if acts is None:  # first time: engine.ai's plan after `a`, kept for the next samples
             acts = [a]
             c.apply(a)
-            self.work += _STEP
+            self._add(_STEP)
             if not self._plan(c, acts):
                 return None
             pres[ci] = acts
         else:
             for x in acts:
                 c.apply(x)
-            self.work += _STEP * len(acts)
+            self._add(_STEP * len(acts))
         if c.phase == P_DICE and c.turn == self.turn:
-            self.work += _STEP * c.dice_left
+            self._add(_STEP * c.dice_left)
             k = _roll(c, u)
             acts = after.get(k)
             if acts is None:
@@ -292,7 +304,7 @@ class Search:
             else:
                 for x in acts:
                     c.apply(x)
-                self.work += _STEP * len(acts)
+                self._add(_STEP * len(acts))
         # The turn is over: engine.ai's value of the position now (before the next draw) is
         # the control variate. Its mean over the dice is the option's value by engine.ai,
         # exactly; the sample's leaf less it keeps what the next turn adds and little of the
@@ -334,11 +346,11 @@ class Search:
         seat = self.seat
         while not c.is_terminal() and not (c.seat == seat and c.phase == P_TURN):
             if c.phase == P_DICE:
-                self.work += _STEP * c.dice_left
+                self._add(_STEP * c.dice_left)
                 _roll(c, u)
             elif c.is_rival(c.seat):
                 c.apply(c.rival_action())
-                self.work += _STEP
+                self._add(_STEP)
             else:
                 if not self._afford():
                     return False
@@ -346,7 +358,7 @@ class Search:
                 c.apply(p.choose())
                 self._spent(p)
                 p = None  # RAM: let go before the next seat's is built
-                self.work += _STEP
+                self._add(_STEP)
         return True
 
     def _leaf(self, c):

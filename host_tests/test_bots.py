@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from engine import ai
-from engine.bots import BOTS, hint
+from engine.bots import BOTS, HINT_CAP, hint, weights
+from engine.lookahead import Search
 from engine.cards import VALUE, KIND, KIND_CHAOS
 from engine.record import check
 from engine.risk import wheel_counts
@@ -142,7 +143,10 @@ def test_hint_is_best_and_says_why_briefly():
         for s in positions(mode, players, range(3)):
             action, why = hint(s)
             assert action in s.legal_actions()
-            assert action == BOTS["best"](s, Rng(s.turn, 2))
+            # `best`'s search with the hint's budget (engine.bots HINT_CAP): a bot's own
+            # decisions after its turn's first have less (engine.bots LATER_CAP).
+            assert action == Search(s, weights(s.mode), Rng(s.turn, 2), False,
+                                    HINT_CAP).choose()
             assert (action, why) == hint(s)
             assert 0 < len(why) <= 20, why
             seen.add(s.phase)
