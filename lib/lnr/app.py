@@ -251,7 +251,7 @@ class App:
             if kind == W_THINK or kind == W_HINT:
                 from lnr.play.think import think  # not lnr.switch: RAM (lnr/play/think.py)
 
-                screen, shown = SC_PLAY, (kind, think(self.game, kind))
+                screen, shown = SC_PLAY, (kind, think(self.game, kind, self.leds))
             else:
                 from lnr import switch
 

@@ -35,6 +35,7 @@ WHEEL = const(0xC8C8C8)  # a die that shows a wheel
 BLANK = const(0x300000)  # a die that shows none
 PENDING = const(0x000028)  # a die still to roll
 AMBER = const(0xFF6E00)
+THINKING = const(0x0050C8)  # think(): the dot that runs while a bot or the hint thinks
 
 # Warning colour by cards ahead of the loco: 0, 1, 2, 3 or more.
 AHEAD = (RED, ORANGE, YELLOW, GREEN)
@@ -87,6 +88,7 @@ class Leds:
         self._fx_start = 0
         self._phase = -1  # effect phase drawn last: -1 none, 0 dark, 1 lit
         self._dirty = True
+        self._dot = 0  # think(): the pixel lit last
         self.set_count(count)
 
     # ------------------------------------------------------------------ settings
@@ -170,6 +172,25 @@ class Leds:
         self._fx = fx
         self._fx_new = True
         self._phase = -2  # forces a redraw at the next update()
+
+    def think(self, work=0):
+        """One step of the thinking sign, shown at once: a blue dot moves on by one pixel. A
+        search calls it every few tenths of a second while a frame waits for it (lnr/think.py,
+        engine.ai set_pulse: `work`, what it did since, is not needed here); the picture
+        comes back at the next update()."""
+        n = self._count
+        k = self._dot + 1
+        if k >= n:
+            k = 0
+        self._dot = k
+        px = self._px
+        shown = self._shown
+        for i in range(self._max):
+            c = THINKING if i == k else OFF
+            px[i] = c
+            shown[i] = c
+        px.show()
+        self._dirty = True
 
     # ------------------------------------------------------------------ frame
 

@@ -105,6 +105,17 @@ def play(args):
     return state.score(me), state.derails, state.lost, state.winners() == [me], times
 
 
+def play_table(args):
+    """Plays one table game of `players` seats, every seat played by the bot; returns each
+    seat's score (docs/rules.md §7: lower is better)."""
+    name, players, seed = args
+    bot = find(name)
+    state, chance, rng = seeded(MODE_NAMES.index("table"), seed, players)
+    for action in steps(state, chance, bot, rng):
+        state.apply(action)
+    return [state.score(i) for i in range(players)]
+
+
 def vm_runs(bots, games, jobs):
     """Returns {(bot, mode): {field: value}} from tools/bots/bench_mp.py on the MicroPython VM."""
     runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
@@ -143,6 +154,11 @@ def main(argv=None):
                         help="the modes the coach plays (its games take seconds each)")
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
+    parser.add_argument("--table-seeds", type=int, default=0,
+                        help="table games per bot and table size (2-4 seats, every seat the "
+                             "bot: its mean score per seat under its per-turn budget)")
+    parser.add_argument("--table-only", action="store_true",
+                        help="only the table games (no solo, challenge, rival, coach or VM)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
     parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
     parser.add_argument("--vm-jobs", type=int, default=1,
@@ -159,7 +175,20 @@ def main(argv=None):
     for m in coach_modes:
         if m not in MODES:
             parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
+    if args.seeds < 1 or args.table_seeds < 0:
+        parser.error("--seeds must be 1 or more, --table-seeds 0 or more")
     weights(0)  # load `best`'s weights now, not inside the first timed decision
+    if args.table_seeds:
+        with Pool(args.jobs) as pool:
+            for b in bots:
+                for n in (2, 3, 4):
+                    scores = pool.map(play_table, [(b, n, s) for s in range(args.table_seeds)],
+                                      chunksize=2)
+                    flat = [x for r in scores for x in r]
+                    print("table of %d, %-11s mean score per seat %.2f (seeds 0-%d)" % (
+                        n, b, statistics.mean(flat), args.table_seeds - 1))
+        if args.table_only:
+            return 0
     print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
     results = {}
     started = time.time()

@@ -431,6 +431,30 @@ def frames():
     hw, main = start()
     app = Watch.app
     display = PARTS["board"].DISPLAY
+    # The moves asked in a frame (App.ask: a bot's plan W_THINK, the hint W_HINT) are made in
+    # that frame (lnr/main.py settle): the frame's `asked` says which, for the board's waits.
+    asked = [-1]
+    ask = app.ask
+
+    def asking(kind):
+        asked[0] = kind
+        ask(kind)
+
+    app.ask = asking
+    # The longest stretch of a frame in which nothing showed a sign of life: from the frame's
+    # start to each thinking step of the LEDs (Leds.think, called by a search) to its end.
+    sign = [0, 0]  # the longest gap in µs, the time of the last sign
+    think = app.leds.think
+
+    def thinking(work=0):
+        now = time.ticks_us()
+        gap = time.ticks_diff(now, sign[1])
+        if gap > sign[0]:
+            sign[0] = gap
+        sign[1] = now
+        think(work)
+
+    app.leds.think = thinking
     i = 0
     while Keys.more(i):
         Watch.frame = i
@@ -442,15 +466,19 @@ def frames():
         busy = app.busy()
         fx = app.leds.busy()
         refreshes = display.refreshes
+        asked[0] = -1
         gc.collect()
         gc.disable()
         c0 = time.clock()  # a float, made before the bytes are counted (and c1 after)
         a = gc.mem_alloc()
         t0 = time.ticks_us()
+        sign[0] = 0
+        sign[1] = t0
         main.step(hw, app)
         NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
         hw.wait_frame()
         t1 = time.ticks_us()
+        gap = time.ticks_diff(t1, sign[1])
         b = gc.mem_alloc()
         c1 = time.clock()
         gc.enable()
@@ -461,7 +489,8 @@ def frames():
         ms = round((c1 - c0) * 1000)
         cpu = (ms + 1) * 1000 if ms >= 0 else -1
         print("F", i, screen, step, int(busy), int(fx), int(key),
-              display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu)
+              display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu, asked[0],
+              max(gap, sign[0]))
         i += 1
     print("FRAMES", i)
     return 0

@@ -604,7 +604,7 @@ class Frames:
         self.rows = []
         for parts in _lines(proc.stdout):
             if parts[0] == "F":
-                (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu) = [
+                (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap) = [
                     int(x) for x in parts[1:]]
                 # The least of two upper bounds of the frame's time: its wall time, which a
                 # stall by another process inflates (a 15 ms frame read 50 ms while pytest
@@ -612,7 +612,9 @@ class Frames:
                 us = wall if cpu < 0 else min(wall, cpu)
                 self.rows.append({"i": i, "screen": screen, "step": step, "busy": busy,
                                   "fx": fx, "key": key, "refresh": refresh, "bytes": nbytes,
-                                  "us": us})
+                                  "us": us, "asked": asked,
+                                  # its longest stretch with no sign (wall time: a stall adds)
+                                  "gap": min(gap, us) if gap < wall else us})
         if not self.rows:
             raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
 
@@ -702,6 +704,37 @@ def time_lines(frames, loop):
             cell(statistics.median(work) if work else None),
             cell(max(r["us"] for r in rows))))
     return out
+
+
+def waits_line(frames, loop):
+    """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`:
+    the frame in which a bot plans its turn (lnr/think.py, asked as W_THINK: the whole turn is
+    planned there), the frame in which the hint is found (W_HINT), and the slowest frame of
+    all, each its time on this VM (the least of its wall and CPU time) x the SAMD51 factor;
+    then the longest stretch of any frame in which neither the screen nor the LEDs moved (a
+    search steps the LEDs' thinking sign, Leds.think, as it works: wall time, which a stall of
+    the VM by another process lengthens)."""
+    from tools.bench import SAMD51_LOOP_US
+
+    _lib_path()
+    import lnr.screens as screens
+
+    think, hint = screens.W_THINK, screens.W_HINT
+    factor = SAMD51_LOOP_US / loop
+
+    def most(rows):
+        return "%.0f ms" % (max(r["us"] for r in rows) * factor / 1000) if rows else "- (none)"
+
+    gap = max(r["gap"] for r in frames.rows)
+    return ("board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %s, "
+            "longest wait with no sign on the screen or the LEDs %.0f ms "
+            "(this VM's time x %.0f: tools/bench.py SAMD51_LOOP_US / this VM's loop %d us; "
+            "bot turns %d, hints %d, frames %d)" % (
+                most([r for r in frames.rows if r["asked"] == think]),
+                most([r for r in frames.rows if r["asked"] == hint]), most(frames.rows),
+                gap * factor / 1000,
+                factor, loop, sum(1 for r in frames.rows if r["asked"] == think),
+                sum(1 for r in frames.rows if r["asked"] == hint), len(frames.rows)))
 
 
 IMPORT_ALL = """
@@ -818,6 +851,7 @@ def play_frames(frames_keys=None, runs=2):
                     len(out.rows), len(again.rows)))
             for row, other in zip(out.rows, again.rows):
                 row["us"] = min(row["us"], other["us"])
+                row["gap"] = min(row["gap"], other["gap"])
                 row["bytes"] = max(row["bytes"], other["bytes"])
         return out
     finally:
@@ -883,6 +917,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         loop = min(loop, loop_us())
         say(allocation_lines(played))
         out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
+        out(waits_line(played, loop))
         ok = ok and not played.idle_allocations()
     if doc is not None:
         write_doc(figures, doc)

@@ -9,7 +9,10 @@ of the board's heap.
    writes, capped at 88 KB: `circuitpython mpy heapsize N peak BYTES frames F`; then the
    smallest cap it completes under, the peaks by phase and what importing each module needs.
 3. tools/vm/cpapp.py: the bytes each frame of the main loop allocates (idle frames: none) and each
-   screen's frame time, also estimated for a SAMD51.
+   screen's frame time, also estimated for a SAMD51; then `board waits (SAMD51 estimate): bot
+   turn max N ms, hint max N ms, longest frame N ms` and the longest wait with no sign on the
+   screen or the LEDs (the frames in which a bot plans its turn or the hint is found, this VM's
+   time x the SAMD51 factor; host_tests/test_waits.py holds the budgets on counted work).
 
 The figures of 2 and 3 (not the times, which vary from run to run) are written into
 docs/memory.md. --cap-kb lowers or raises the cap (the check fails once it is below what the app

@@ -7,15 +7,22 @@ from lnr import drop, drop_new
 from lnr.screens import W_HINT
 
 
-def think(game, kind):
+def think(game, kind, leds=None):
     """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
     returns lnr/play/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
     and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
-    beside the play screen's code they would not fit)."""
+    beside the play screen's code they would not fit). The search takes up to 2 s on a SAMD51
+    in this one frame: `leds` (lnr/leds.py) show that it thinks meanwhile (Leds.think, called
+    by the search every few tenths of a second of its work)."""
     import sys
 
     had = list(sys.modules)
+    pulse = None
     try:
+        if leds is not None:
+            from engine.ai import set_pulse as pulse
+
+            pulse(leds.think)
         _one_table(game, kind)
         if kind == W_HINT:
             from lnr.play.hintplan import find
@@ -24,6 +31,8 @@ def think(game, kind):
         game.planned = plan_turn(game)
         return None
     finally:
+        if pulse is not None:
+            pulse(None)  # the LEDs' method is not held by the engine past this frame
         drop_new(had)
 
 
