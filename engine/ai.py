@@ -73,9 +73,10 @@ _TELL = const(32)  # a planner tells the pulse its work in steps of about this m
 
 # The pulse: a function of one argument the app sets (set_pulse) so that the LEDs move while a
 # planner or engine.lookahead's search runs (the screen cannot: its refresh waits for the
-# frame's end). [function, the work done since it was last called]. Every unit of work is told
-# to it once, by whoever does it: a planner (Valuer.tell) or the search (Search._add).
-_beat = [None, 0]
+# frame's end). Every unit of work is told to it once, by whoever does it: a planner
+# (Valuer.tell) or the search (engine.lookahead Search._add).
+_pulse = [None]  # the function
+_gathered = [0]  # the work done since it was last called
 
 
 def set_pulse(fn):
@@ -83,20 +84,20 @@ def set_pulse(fn):
     `n` the work since the last call (None: no more calls): the device's sign that it is
     thinking (lnr/think.py; host_tests/test_waits.py holds n under half a second of the
     board's)."""
-    _beat[0] = fn
-    _beat[1] = 0
+    _pulse[0] = fn
+    _gathered[0] = 0
 
 
 def beat(n):
     """Tells the pulse that `n` more units of work were done."""
-    b = _beat
-    if b[0] is not None:
-        n += b[1]
+    fn = _pulse[0]
+    if fn is not None:
+        n += _gathered[0]
         if n >= PULSE:
-            b[1] = 0
-            b[0](n)
+            _gathered[0] = 0
+            fn(n)
         else:
-            b[1] = n
+            _gathered[0] = n
 
 
 def turns_left(state):

@@ -17,12 +17,11 @@ def think(game, kind, leds=None):
     import sys
 
     had = list(sys.modules)
-    pulse = None
     try:
         if leds is not None:
-            from engine.ai import set_pulse as pulse
+            from engine.ai import set_pulse
 
-            pulse(leds.think)
+            set_pulse(leds.think)
         _one_table(game, kind)
         if kind == W_HINT:
             from lnr.play.hintplan import find
@@ -31,8 +30,10 @@ def think(game, kind, leds=None):
         game.planned = plan_turn(game)
         return None
     finally:
-        if pulse is not None:
-            pulse(None)  # the LEDs' method is not held by the engine past this frame
+        if leds is not None:
+            from engine.ai import set_pulse  # still loaded: dropped just below
+
+            set_pulse(None)  # the LEDs' method is not held by the engine past this frame
         drop_new(had)
 
 
