@@ -68,7 +68,7 @@ ONE = const(16)  # values are in 1/16 points
 LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
 _PROB = const(32768)  # dice probabilities in 1/32768
 _NONE = const(9999)  # no value yet (more than any change of a pile's sum)
-PULSE = const(180)  # work between two calls of the pulse (about 0.2 s on a SAMD51)
+PULSE = const(180)  # work between two calls of the pulse (about a quarter of a second on a SAMD51)
 _TELL = const(32)  # a planner tells the pulse its work in steps of about this much
 
 # The pulse: a function of one argument the app sets (set_pulse) so that the LEDs move while a
@@ -82,7 +82,7 @@ _gathered = [0]  # the work done since it was last called
 def set_pulse(fn):
     """Calls `fn(n)` after every PULSE units of work of the planners and searches from now on,
     `n` the work since the last call (None: no more calls): the device's sign that it is
-    thinking (lnr/think.py; host_tests/test_waits.py holds n under half a second of the
+    thinking (lnr/play/think.py; host_tests/test_waits.py holds n under half a second of the
     board's)."""
     _pulse[0] = fn
     _gathered[0] = 0

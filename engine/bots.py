@@ -9,10 +9,10 @@
 # Every bot sees only what its seat may see and draws chance from its own rng (`greedy`
 # uses none): given the same rng state, the same visible position gives the same action.
 # A bot plans the whole rest of its turn and returns its next step; the next call plans
-# again from there. `best`'s look-ahead has one budget per turn (2 s on a SAMD51, counted in
-# engine.lookahead's units of work, so every runtime decides alike): FIRST_CAP for the turn's
-# first decision, LATER_CAP for each later one. hint(state) says what `best` would do at the decision at hand, and why
-# in a few words (engine.advice; the desktop's review uses the same words). The desktop's
+# again from there. `best`'s look-ahead has one budget per turn (counted in engine.lookahead's
+# units of work, so every runtime decides alike): FIRST_CAP for the turn's first decision,
+# LATER_CAP for each later one. hint(state) says what `best` would do at the decision at hand,
+# and why in a few words (engine.advice; the desktop's review uses the same words). The desktop's
 # deep player, engine.coach, is not here: it never goes to the board.
 try:
     from micropython import const
@@ -25,7 +25,7 @@ except ImportError:  # CPython
 from engine.ai import Planner
 from engine.lookahead import Search, forget, CAP
 from engine.rng import Rng
-from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER
+from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, MODE_TABLE
 
 
 def random_bot(state, rng):
@@ -45,7 +45,7 @@ _weights = None  # (mode, its table): the one table kept, so that a device may d
 def weights(mode):
     """Returns the `best` bot's weight table for a mode (docs/rules.md §8). Only the last
     mode's table is kept here: a device that drops engine.ai_weights once it has asked for
-    its game's table (lnr/think.py) holds that one table, not all four (RAM)."""
+    its game's table (lnr/play/think.py) holds that one table, not all four (RAM)."""
     global _weights
     if _weights is None or _weights[0] != mode:
         from engine import ai_weights  # loaded on first use: RAM on the device
@@ -55,26 +55,33 @@ def weights(mode):
     return _weights[1]
 
 
-# A bot's turn may take 2 s on a SAMD51 (issue 24): its decisions' work together, counted in
-# engine.lookahead's units. The turn's first decision (P_TURN, the only one in that phase: §4
-# begins the turn there) chooses its plan: pass, chaos or which build; it may look ahead with
-# FIRST_CAP. The later ones (the build's next cards, its bends, a penalty order, a chaos
-# discard) carry that plan on: LATER_CAP each. Fixed by the phase, not by what the turn spent
-# before, so a decision depends on its position alone (host_tests/test_fairness.py asks a bot
-# twice at one position). The later decisions' engine.ai plans run whatever the cap: a turn of a
-# long build costs more than FIRST_CAP (host_tests/test_waits.py holds every turn's whole work
-# under 2 s on its seeds; engine.ai's planner has no cap of its own).
-FIRST_CAP = const(1300)  # engine.lookahead CAP: the first decision as it was
+# A table bot's turn may take 2 s on a SAMD51 (issue 24), and most of that is the switch that plans it
+# (lnr/play/think.py: the play screen's code dropped, the engine's loaded, and back: about
+# 1.5 s, make cpcheck's board waits). The search gets the rest: its decisions' work together,
+# counted in engine.lookahead's units. The turn's first decision (P_TURN, the only one in that
+# phase: §4 begins the turn there) chooses its plan: pass, chaos or which build; it may look
+# ahead with FIRST_CAP. The later ones (the build's next cards, its bends, a penalty order, a
+# chaos discard) carry that plan on with engine.ai alone (LATER_CAP). Fixed by the phase, not
+# by what the turn spent before, so a decision depends on its position alone
+# (host_tests/test_fairness.py asks a bot twice at one position). At the table this `best`
+# does as well as the look-ahead with its whole CAP at every decision (make bench
+# --table-seeds; docs/bots.md); host_tests/test_waits.py holds every turn's work within budget.
+# In the other modes the board has no bot (the rival keeps its rules, §8): `best` plays on the
+# desktop only (bench, review), with CAP at every decision, as the hint's measure.
+FIRST_CAP = const(400)
 LATER_CAP = const(0)
 
 
 def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
     the estimate of the rest of the game, its top options checked a turn further on a few
-    samples drawn with `rng` (engine.lookahead) within the decision's share of the turn's
-    budget."""
-    search = Search(state, weights(state.mode), rng, False,
-                    FIRST_CAP if state.phase == P_TURN else LATER_CAP)
+    samples drawn with `rng` (engine.lookahead): at the table within the decision's share of
+    the turn's budget, elsewhere within CAP."""
+    if state.mode != MODE_TABLE:  # the board has no bot there: `best` is the desktop's
+        cap = CAP
+    else:
+        cap = FIRST_CAP if state.phase == P_TURN else LATER_CAP
+    search = Search(state, weights(state.mode), rng, False, cap)
     action = search.choose()
     _work[0] = search.work
     return action
@@ -88,10 +95,10 @@ def decision_work():
     return _work[0]
 
 
-# The hint may take 1.5 s on a SAMD51: CAP less a margin for a planner that costs more than
-# the search foresaw (host_tests/test_waits.py). It is what `best`'s search would do with that
-# budget at any decision (a bot's own later decisions in a turn have LATER_CAP).
-HINT_CAP = const(1250)
+# The hint's search may take 1.5 s on a SAMD51 (UNITS_PER_S), less a margin for a planner
+# that costs more than the search foresaw (host_tests/test_waits.py). It is what `best`'s search
+# would do with that budget at any decision (a bot's own decisions have FIRST_CAP, LATER_CAP).
+HINT_CAP = const(950)
 _hint = [0]  # the work of the last hint's search
 
 

@@ -35,11 +35,13 @@ OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
 CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _STEP)
-# The board's time per unit of work, as the cap was set: CAP units keep a decision within
-# 1.5 s on a SAMD51 (tools/bench.py's estimate), so a unit is about 1.15 ms there. The bots'
-# turn budget (engine.bots FIRST_CAP, LATER_CAP) and the LEDs' pulse (engine.ai PULSE) are counted in units
-# from this, not timed: every runtime then decides alike (test_bots_vm, test_fairness).
-UNITS_PER_S = const(867)  # CAP / 1.5 s
+# The board's time per unit of work: make cpcheck times the hint's search (1250 units then) at
+# 1.67 s on a SAMD51 (CircuitPython's VM x the board's factor, tools/vm/cpapp.py waits_line),
+# about 750 units a second; the MicroPython VM's estimate (tools/bots/bench.py) reads 15% fewer
+# seconds. The bots' turn budget (engine.bots FIRST_CAP, LATER_CAP), the hint's (HINT_CAP) and
+# the LEDs' pulse (engine.ai PULSE) are counted in units from this, not timed: every runtime
+# then decides alike (test_bots_vm, test_fairness).
+UNITS_PER_S = const(750)
 # The costs of what the search does beside its planners, in Planner.work units (about 3 µs
 # each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
 # mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a

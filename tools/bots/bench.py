@@ -44,7 +44,7 @@ from engine.bots import weights
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
-from tools.bots.best_before import best_before_bot
+from tools.bots.best_before import best_before_bot, best_each_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODES = ("solo", "challenge", "rival")
@@ -85,6 +85,8 @@ def find(name):
     """Returns the bot called `name`: engine.selfplay's, or `best-before`."""
     if name == "best-before":
         return best_before_bot
+    if name == "best-each":
+        return best_each_bot
     return find_bot(name)
 
 
@@ -106,14 +108,20 @@ def play(args):
 
 
 def play_table(args):
-    """Plays one table game of `players` seats, every seat played by the bot; returns each
-    seat's score (docs/rules.md §7: lower is better)."""
-    name, players, seed = args
-    bot = find(name)
+    """Plays one table game of `players` seats: `name` in seat seed % players, `other` in the
+    rest; returns (its score less the others' mean, 1 if it won alone or shared the win else
+    0) (docs/rules.md §7: the lowest score wins)."""
+    name, other, players, seed = args
+    bot, rest = find(name), find(other)
     state, chance, rng = seeded(MODE_NAMES.index("table"), seed, players)
-    for action in steps(state, chance, bot, rng):
+    me = seed % players
+    for action in steps(state, chance):
+        if action == DECIDE:
+            action = (bot if state.seat == me else rest)(state, rng)
         state.apply(action)
-    return [state.score(i) for i in range(players)]
+    mine = state.score(me)
+    others = [state.score(i) for i in range(players) if i != me]
+    return mine - sum(others) / len(others), 1 if me in state.winners() else 0
 
 
 def vm_runs(bots, games, jobs):
@@ -155,8 +163,8 @@ def main(argv=None):
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
     parser.add_argument("--table-seeds", type=int, default=0,
-                        help="table games per bot and table size (2-4 seats, every seat the "
-                             "bot: its mean score per seat under its per-turn budget)")
+                        help="table games per table size (2-4 seats): best, under its "
+                             "per-turn budget, against best-each, the look-ahead on every decision")
     parser.add_argument("--table-only", action="store_true",
                         help="only the table games (no solo, challenge, rival, coach or VM)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
@@ -175,18 +183,24 @@ def main(argv=None):
     for m in coach_modes:
         if m not in MODES:
             parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
-    if args.seeds < 1 or args.table_seeds < 0:
-        parser.error("--seeds must be 1 or more, --table-seeds 0 or more")
+    if args.seeds < 1 or args.table_seeds < 0 or args.table_seeds == 1:
+        parser.error("--seeds must be 1 or more, --table-seeds 0 or 2 or more")
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     if args.table_seeds:
+        # `best` (its look-ahead on the turn's first decision: the per-turn budget) at a table
+        # of `best-each` (the look-ahead on every decision, as before the budget): its seat
+        # moves round the table with the seed.
+        print("best at a table of best-each, seeds 0-%d (the seat turns with the seed): its "
+              "score less the others' mean (lower is better), its wins" % (args.table_seeds - 1))
         with Pool(args.jobs) as pool:
-            for b in bots:
-                for n in (2, 3, 4):
-                    scores = pool.map(play_table, [(b, n, s) for s in range(args.table_seeds)],
-                                      chunksize=2)
-                    flat = [x for r in scores for x in r]
-                    print("table of %d, %-11s mean score per seat %.2f (seeds 0-%d)" % (
-                        n, b, statistics.mean(flat), args.table_seeds - 1))
+            for n in (2, 3, 4):
+                got = pool.map(play_table, [("best", "best-each", n, s)
+                                            for s in range(args.table_seeds)], chunksize=2)
+                diffs = [d for d, _ in got]
+                wins = sum(w for _, w in got)
+                print("  table of %d: %+.2f ± %.2f points, won %d of %d (a fair share: %.0f)" % (
+                    n, statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5,
+                    wins, len(got), len(got) / n))
         if args.table_only:
             return 0
     print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))

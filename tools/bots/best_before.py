@@ -7,6 +7,8 @@ came, frozen there), so that `best-before` stays what it was whatever engine/ai_
 """
 from engine import planner_weights as old
 from engine.ai import Planner
+from engine.bots import weights
+from engine.lookahead import CAP, Search
 
 
 def table(mode):
@@ -17,3 +19,9 @@ def table(mode):
 def best_before_bot(state, rng):
     """Returns the old `best`'s action: engine.ai's plan with the old weights."""
     return Planner(state, table(state.mode)).choose()
+
+
+def best_each_bot(state, rng):
+    """Returns `best`'s action as it was before the per-turn budget (issue 24): the look-ahead
+    with the whole CAP at every decision of the turn, not only the first (engine.bots)."""
+    return Search(state, weights(state.mode), rng, False, CAP).choose()
