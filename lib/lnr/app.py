@@ -214,6 +214,7 @@ class App:
         if screen == SC_PLAY:
             self.screen = SC_PLAY
             play = self.player()
+            self.leds.think()  # the screen's code is loaded: the switch's last sign
             if shown is None:
                 play.begin(self.game)
                 return
@@ -228,12 +229,15 @@ class App:
             else:  # W_SAVE: the NVM refused the save: back to the game as it was
                 play.again()
                 play.view.toast("Could not save")
-        elif screen == SC_OVER:
-            self._menus().game_over(shown)
+            return
+        menus = self._menus()
+        self.leds.think()  # the screen's code is loaded: the switch's last sign
+        if screen == SC_OVER:
+            menus.game_over(shown)
         elif screen == SC_RECORDS:
-            self._menus().records(shown)
+            menus.records(shown)
         else:
-            self._menus().title(shown)  # `shown`: the entry the cursor goes back to, or None
+            menus.title(shown)  # `shown`: the entry the cursor goes back to, or None
 
     def _make_switch(self):
         # The switch itself, in a call of its own: the stack slots it passed the switch's
@@ -243,9 +247,13 @@ class App:
         want = self._want
         self._want = None
         where = self._leave()
-        if want[0] != W_THINK and want[0] != W_HINT and want[0] != W_SAVE:
-            where = None  # no way back to the play screen: its States must not stay in RAM
+        # A switch takes from a tenth of a second to a few on a board (docs/memory.md: board
+        # waits): the LEDs' thinking sign steps between its loads, and the search's pulse
+        # steps it while a bot plans or the hint is found (Leds.think).
+        self.leds.think()
         kind = want[0]
+        if kind != W_THINK and kind != W_HINT and kind != W_SAVE:
+            where = None  # no way back to the play screen: its States must not stay in RAM
         self.doing = kind
         try:
             if kind == W_THINK or kind == W_HINT:

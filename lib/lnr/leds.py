@@ -174,13 +174,14 @@ class Leds:
         self._phase = -2  # forces a redraw at the next update()
 
     def think(self, work=0):
-        """One step of the thinking sign, shown at once: a blue dot moves on by one pixel. A
-        search calls it every few tenths of a second while a frame waits for it (lnr/think.py,
-        engine.ai set_pulse: `work`, what it did since, is not needed here); the picture
-        comes back at the next update()."""
+        """One step of the thinking sign, shown at once: a blue dot moves on by one pixel (on
+        a single pixel it blinks). The switch that plans a bot's turn or finds the hint calls
+        it between the modules it loads (lnr/app.py, lnr/play/think.py) and the search every
+        few tenths of a second of its work (engine.ai set_pulse: `work`, what it did since, is
+        not needed here); the picture comes back at the next update()."""
         n = self._count
         k = self._dot + 1
-        if k >= n:
+        if k >= (n if n > 1 else 2):  # one pixel: it blinks (a dot lit at 1 would not move)
             k = 0
         self._dot = k
         px = self._px

@@ -23,6 +23,8 @@ def think(game, kind, leds=None):
 
             set_pulse(leds.think)
         _one_table(game, kind)
+        if leds is not None:
+            leds.think()  # the engine's modules and weights are loaded: the search begins
         if kind == W_HINT:
             from lnr.play.hintplan import find
 
@@ -34,6 +36,7 @@ def think(game, kind, leds=None):
             from engine.ai import set_pulse  # still loaded: dropped just below
 
             set_pulse(None)  # the LEDs' method is not held by the engine past this frame
+            leds.think()  # the search is done: a sign before the play screen's code loads
         drop_new(had)
 
 
