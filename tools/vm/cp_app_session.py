@@ -443,7 +443,11 @@ def frames():
     app.ask = asking
     # The longest stretch of a frame in which nothing showed a sign of life: from the frame's
     # start to each thinking step of the LEDs (Leds.think, called by a search) to its end.
+    # The search's own time in the frame: from the sign before its first pulse (a pulse tells
+    # its work; lnr/play/think.py gives a sign as the search begins) to the sign after its last
+    # (as it ends); the rest is the switch (modules dropped and loaded, the screen restored).
     sign = [0, 0]  # the longest gap in µs, the time of the last sign
+    marks = []  # this frame's signs: (time, work told)
     think = app.leds.think
 
     def thinking(work=0):
@@ -452,7 +456,16 @@ def frames():
         if gap > sign[0]:
             sign[0] = gap
         sign[1] = now
+        marks.append((now, work))
         think(work)
+
+    def search_us(t0, t1):
+        told = [k for k in range(len(marks)) if marks[k][1] > 0]
+        if not told:
+            return 0
+        start = marks[told[0] - 1][0] if told[0] > 0 else t0
+        end = marks[told[-1] + 1][0] if told[-1] + 1 < len(marks) else t1
+        return time.ticks_diff(end, start)
 
     app.leds.think = thinking
     i = 0
@@ -467,6 +480,7 @@ def frames():
         fx = app.leds.busy()
         refreshes = display.refreshes
         asked[0] = -1
+        marks.clear()  # before the frame's bytes are counted: what it frees is not the frame's
         gc.collect()
         gc.disable()
         c0 = time.clock()  # a float, made before the bytes are counted (and c1 after)
@@ -490,7 +504,7 @@ def frames():
         cpu = (ms + 1) * 1000 if ms >= 0 else -1
         print("F", i, screen, step, int(busy), int(fx), int(key),
               display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu, asked[0],
-              max(gap, sign[0]))
+              max(gap, sign[0]), search_us(t0, t1))
         i += 1
     print("FRAMES", i)
     return 0

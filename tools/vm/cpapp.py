@@ -604,8 +604,8 @@ class Frames:
         self.rows = []
         for parts in _lines(proc.stdout):
             if parts[0] == "F":
-                (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap) = [
-                    int(x) for x in parts[1:]]
+                (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap,
+                 search) = [int(x) for x in parts[1:]]
                 # The least of two upper bounds of the frame's time: its wall time, which a
                 # stall by another process inflates (a 15 ms frame read 50 ms while pytest
                 # ran beside it), and its CPU time to the next ms, which no stall adds to.
@@ -614,7 +614,9 @@ class Frames:
                                   "fx": fx, "key": key, "refresh": refresh, "bytes": nbytes,
                                   "us": us, "asked": asked,
                                   # its longest stretch with no sign (wall time: a stall adds)
-                                  "gap": min(gap, us) if gap < wall else us})
+                                  "gap": min(gap, us) if gap < wall else us,
+                                  # first to last sign of thinking: the search's own time
+                                  "search": min(search, us), "slowest": us})
         if not self.rows:
             raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
 
@@ -707,34 +709,44 @@ def time_lines(frames, loop):
 
 
 def waits_line(frames, loop):
-    """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`:
-    the frame in which a bot plans its turn (lnr/think.py, asked as W_THINK: the whole turn is
-    planned there), the frame in which the hint is found (W_HINT), and the slowest frame of
-    all, each its time on this VM (the least of its wall and CPU time) x the SAMD51 factor;
-    then the longest stretch of any frame in which neither the screen nor the LEDs moved (a
-    search steps the LEDs' thinking sign, Leds.think, as it works: wall time, which a stall of
-    the VM by another process lengthens)."""
-    from tools.bench import SAMD51_LOOP_US
+    """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`,
+    then how they are made and how much they move. A bot's turn is the frame in which it plans
+    it (asked as W_THINK, lnr/play/think.py), the hint the frame that finds it (W_HINT): each
+    is its search (first to last step of the LEDs' thinking sign, Leds.think) and the switch
+    around it (the play screen's code dropped, the engine's loaded, and back). A frame's time
+    is the least of its wall and CPU time on this VM over the runs, x the SAMD51 factor
+    (tools/bots/bench.py: a pure-Python loop timed on a board and here); the switch's share is
+    mostly the stand-in display's Python, which the firmware runs in C, so it is overstated."""
+    from tools.bots.bench import SAMD51_LOOP_US
 
     _lib_path()
     import lnr.screens as screens
 
-    think, hint = screens.W_THINK, screens.W_HINT
     factor = SAMD51_LOOP_US / loop
 
-    def most(rows):
-        return "%.0f ms" % (max(r["us"] for r in rows) * factor / 1000) if rows else "- (none)"
+    def ms(us):
+        return us * factor / 1000
 
-    gap = max(r["gap"] for r in frames.rows)
-    return ("board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %s, "
-            "longest wait with no sign on the screen or the LEDs %.0f ms "
-            "(this VM's time x %.0f: tools/bench.py SAMD51_LOOP_US / this VM's loop %d us; "
-            "bot turns %d, hints %d, frames %d)" % (
-                most([r for r in frames.rows if r["asked"] == think]),
-                most([r for r in frames.rows if r["asked"] == hint]), most(frames.rows),
-                gap * factor / 1000,
-                factor, loop, sum(1 for r in frames.rows if r["asked"] == think),
-                sum(1 for r in frames.rows if r["asked"] == hint), len(frames.rows)))
+    def most(kind):
+        rows = [r for r in frames.rows if r["asked"] == kind]
+        if not rows:
+            return "- (none)", 0
+        r = max(rows, key=lambda r: r["us"])
+        return ("%.0f ms (search %.0f ms, switch %.0f ms)" % (
+            ms(r["us"]), ms(r["search"]), ms(r["us"] - r["search"])), len(rows))
+
+    turn, turns = most(screens.W_THINK)
+    hint, hints = most(screens.W_HINT)
+    rows = frames.rows
+    worst = max(rows, key=lambda r: r["us"])
+    moved = max((r["slowest"] - r["us"]) / r["us"] for r in rows if ms(r["us"]) >= 100)
+    gap = max(r["gap"] for r in rows)
+    return ["board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %.0f ms"
+            % (turn, hint, ms(worst["us"])),
+            "  longest wait with no sign on the screen or the LEDs %.0f ms; %d bot turns, %d "
+            "hints, %d frames; this VM's time x %.0f (SAMD51_LOOP_US %d us / this VM's loop %d "
+            "us); a frame of 100 ms or more moved up to %.0f%% between the runs" % (
+                ms(gap), turns, hints, len(rows), factor, SAMD51_LOOP_US, loop, moved * 100)]
 
 
 IMPORT_ALL = """
@@ -851,7 +863,9 @@ def play_frames(frames_keys=None, runs=2):
                     len(out.rows), len(again.rows)))
             for row, other in zip(out.rows, again.rows):
                 row["us"] = min(row["us"], other["us"])
+                row["slowest"] = max(row["slowest"], other["us"])
                 row["gap"] = min(row["gap"], other["gap"])
+                row["search"] = min(row["search"], other["search"])
                 row["bytes"] = max(row["bytes"], other["bytes"])
         return out
     finally:
@@ -917,7 +931,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         loop = min(loop, loop_us())
         say(allocation_lines(played))
         out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
-        out(waits_line(played, loop))
+        out("\n".join(waits_line(played, loop)))
         ok = ok and not played.idle_allocations()
     if doc is not None:
         write_doc(figures, doc)
