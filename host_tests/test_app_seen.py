@@ -12,7 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, chaos_card  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, chaos_card, rival_draws_chaos  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, VALUE  # noqa: E402
 from engine.state import P_CHAOS, P_TURN, MODE_RIVAL, MODE_SOLO, MODE_TABLE  # noqa: E402
 from tools.sim.screen_text import line_text as text, lines_text as texts  # noqa: E402
@@ -29,26 +29,12 @@ def run(keys, seed, **kw):
     return r
 
 
-def _rival_draws_chaos(m):
-    # Passes until the rival's next draw (the deck's top after the player's turn) is a chaos
-    # card, then plays that pass: the rival's last turn was a chaos discard (docs/rules.md §8).
-    for _ in range(30):
-        s = m.state
-        if s.is_terminal() or len(s.deck) < 2:
-            return None
-        top = s.deck[-1]
-        m.pass_turn()
-        if KIND[top] == KIND_CHAOS and not m.state.is_terminal():
-            return top
-    return None
-
-
 def test_the_rivals_chaos_card_is_shown_until_the_players_key():
     # Finding 2: the rival put a drawn chaos card on its pile (§8) and the screen jumped to the
     # player's turn: the message never reached it. Now its result panel says so until a key.
-    seed, card = find(MODE_RIVAL, _rival_draws_chaos, range(1, 60))
+    seed, card = find(MODE_RIVAL, rival_draws_chaos, range(1, 60))
     m = Model(MODE_RIVAL, seed)
-    assert _rival_draws_chaos(m) == card
+    assert rival_draws_chaos(m) == card
     r = run(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
     lines = texts(r.app.ui.plines)

@@ -18,7 +18,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
-    Model, SETTLE, find, derailing_card, frames, DIE_MS, STEP_MS, DERAIL_MS, PEN_MS,
+    Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, DIE_MS, STEP_MS, DERAIL_MS,
+    PEN_MS,
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -125,7 +126,9 @@ def scripts():
     card = _layable(m)
     s = m.state
     right = s.hands[s.seat].index(card) if card is not None else 0
-    out.append(("play", 21, m.keys + ["RIGHT"] * right + [SETTLE]))
+    # The rival's result stays over the hand until a key: the cursor's keys put it away.
+    seen = ["RIGHT", "LEFT"] if m.summary and m.theirs else []
+    out.append(("play", 21, m.keys + seen + ["RIGHT"] * right + [SETTLE]))
     out.append(("action_menu", 21, m.keys + ["START", SETTLE]))
     seed, card = find(MODE_SOLO, _two_bends)
     m = Model(MODE_SOLO, seed)
@@ -147,6 +150,11 @@ def scripts():
     m.play_simple(4)
     out.append(("opponents", 14, m.keys + [SETTLE]))
     out.append(("seats", 14, m.keys + ["SELECT", SETTLE]))
+    # An opponent's chaos turn: the rival put the chaos card it drew on its pile (§8).
+    seed, _ = find(MODE_RIVAL, rival_draws_chaos, range(1, 60))
+    m = Model(MODE_RIVAL, seed)
+    rival_draws_chaos(m)
+    out.append(("opponent_chaos", seed, m.keys + [SETTLE]))
     # The risk of the build so far ("Roll"), on the roll button after a lay; the hint.
     seed, card = find(MODE_SOLO, _builds_on)
     m = Model(MODE_SOLO, seed)

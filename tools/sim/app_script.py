@@ -294,3 +294,18 @@ def chaos_card(m):
     s = m.state
     found = [c for c in s.hands[s.seat] if KIND[c] == KIND_CHAOS]
     return found[0] if len(found) == 1 else None
+
+
+def rival_draws_chaos(m):
+    """Passes until the rival's next draw (the deck's top after the player's turn) is a chaos
+    card, then plays that pass: the rival's last turn was a chaos discard (docs/rules.md §8).
+    Returns that card, or None."""
+    for _ in range(30):
+        s = m.state
+        if s.is_terminal() or len(s.deck) < 2:
+            return None
+        top = s.deck[-1]
+        m.pass_turn()
+        if KIND[top] == KIND_CHAOS and not m.state.is_terminal():
+            return top
+    return None
