@@ -183,3 +183,21 @@ def test_the_title_shows_the_whole_notice():
     assert texts(app.menus.labels.lines)[:3] == want
     app.menus.key(K_A)
     assert app.screen == SC_TITLE and "New game" in app.menus.items
+
+
+def test_a_or_b_on_a_result_over_the_hand_only_puts_it_away():
+    # The rival's result stays over the player's turn until a key (finding 2), and the panel
+    # hides the map and the risk: A laid the card under the cursor through it (B undid what was
+    # built), a press the screen did not offer. Now A or B only puts the result away; then A
+    # does what it does on the hand, as after any other key that put it away.
+    seed, _ = find(MODE_RIVAL, rival_draws_chaos, range(1, 60))
+    m = Model(MODE_RIVAL, seed)
+    rival_draws_chaos(m)
+    before = m.state.clone()
+    for key in ("A", "B"):
+        r = run(m.keys + [key, SETTLE], seed)
+        assert r.app.ui.panel.hidden and not r.app.play.summary
+        assert r.app.game.state == before, key  # nothing laid, nothing undone
+    after_a = run(m.keys + ["A", "A", SETTLE], seed).app.game.state
+    assert after_a != before  # the second A acts on the hand
+    assert after_a == run(m.keys + ["RIGHT", "LEFT", "A", SETTLE], seed).app.game.state

@@ -116,7 +116,10 @@ class Model:
         return s
 
     def press(self, *keys):
-        """The player presses `keys` (the first closes a result panel left up)."""
+        """The player presses `keys`; a result panel left up is closed first by the first of
+        them, or by an A of its own if that is A or B (which only close it)."""
+        if self.summary and keys and keys[0] in ("A", "B"):
+            self.keys.append("A")
         self.keys += keys
         self.summary = self.theirs = False
 

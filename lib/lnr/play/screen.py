@@ -720,12 +720,17 @@ class Play:
     def key(self, k):
         """Handles one key press (never while busy(): lnr/main.py drops those)."""
         step = self.step
-        if self.summary and step == S_HAND:  # the last result goes; the key acts as usual
+        if self.summary and step == S_HAND:  # the last result goes
             self.summary = False
             self.ui.show(self.ui.play)
             if self.drew >= 0:
                 self.view.draw()  # the card drawn since shows (unseen())
             self.app.dirty = True
+            if k == K_A or k == K_B:
+                # A or B only put it away: the panel hid the map and the risk, so a card laid
+                # or a build undone by that press would be one the screen did not offer. The
+                # D-pad, START and SELECT act as usual (the hand and its cursor were shown).
+                return
         if step == S_HAND:
             self.key_hand(k)
         elif step == S_BEND:
