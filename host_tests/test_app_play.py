@@ -17,7 +17,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, derailing_card, chaos_card  # noqa: E402
+from tools.sim.app_script import (  # noqa: E402
+    Model, SETTLE, find, derailing_card, chaos_card, two_bends,
+)
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.risk import permille  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -218,20 +220,9 @@ def test_the_menus_discard_puts_every_chaos_card_in_the_order_that_scores_best()
 # ---------------------------------------------------------------- bend, risk
 
 
-def _curve_with_two_bends(m):
-    s = m.state
-    for c in s.hands[0]:
-        if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
-            t = s.clone()
-            t.apply(A_LAY + c)
-            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
-                return c
-    return None
-
-
 def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
     # docs/rules.md §2: a curve turns left or right, the layer's choice (D6).
-    seed, card = find(MODE_SOLO, _curve_with_two_bends)
+    seed, card = find(MODE_SOLO, two_bends)
     m = Model(MODE_SOLO, seed)
     i = m.state.hands[0].index(card)
     keys = m.keys + ["RIGHT"] * i + ["A"]

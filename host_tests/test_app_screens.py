@@ -9,7 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, run_checked as run  # noqa: E402
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, P_TURN  # noqa: E402
 from tools.sim.screen_text import lines_text as texts  # noqa: E402
 from lnr import leds as L  # noqa: E402
@@ -42,12 +42,6 @@ def line(i):
     return (2, 30 + 12 * i, 158, 42 + 12 * i)
 
 
-def run(keys, seed=1, **kw):
-    with sim_fast.fast():
-        r = sim.run_headless(keys, seed=seed, **kw)
-    assert r.ok, r.error
-    assert not r.hw.overflowed
-    return r
 
 
 def shown_text(root):

@@ -11,8 +11,9 @@ import re
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, chaos_card, rival_draws_chaos  # noqa: E402
+from tools.sim.app_script import (  # noqa: E402
+    Model, SETTLE, find, chaos_card, rival_draws_chaos, run_checked as run,
+)
 from engine.cards import KIND, KIND_CHAOS, VALUE  # noqa: E402
 from engine.state import P_CHAOS, P_TURN, MODE_RIVAL, MODE_SOLO, MODE_TABLE  # noqa: E402
 from tools.sim.screen_text import line_text as text, lines_text as texts  # noqa: E402
@@ -21,12 +22,6 @@ from lnr.screens import SC_TITLE  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
 
 
-def run(keys, seed, **kw):
-    with sim_fast.fast():
-        r = sim.run_headless(keys, seed=seed, **kw)
-    assert r.ok, r.error
-    assert not r.hw.overflowed
-    return r
 
 
 def test_the_rivals_chaos_card_is_shown_until_the_players_key():

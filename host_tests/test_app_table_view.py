@@ -12,7 +12,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, derailing_card  # noqa: E402
+from tools.sim.app_script import (  # noqa: E402
+    Model, SETTLE, find, derailing_card, run_checked as run,
+)
 from tools.sim.screen_text import line_text, lines_text, screen_lines  # noqa: E402
 from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
@@ -26,12 +28,6 @@ from lnr.screens import SC_TITLE  # noqa: E402
 from lnr.ui import MAP_W, MAP_H, HAND_N  # noqa: E402
 
 
-def run(keys, seed, **kw):
-    with sim_fast.fast():
-        r = sim.run_headless(keys, seed=seed, **kw)
-    assert r.ok, r.error
-    assert not r.hw.overflowed
-    return r
 
 
 def _values_shown(r):

@@ -16,7 +16,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, frames  # noqa: E402
+from tools.sim.app_script import Model, SETTLE, find, frames, run_checked as run  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -33,12 +33,6 @@ from lnr.ui import GREEN, RED  # noqa: E402
 NAV = {MODE_SOLO: ["A", "A"], MODE_RIVAL: ["A", "DOWN", "DOWN", "A"]}
 
 
-def run(keys, seed, **kw):
-    with sim_fast.fast():
-        r = sim.run_headless(keys, seed=seed, **kw)
-    assert r.ok, r.error
-    assert not r.hw.overflowed
-    return r
 
 
 

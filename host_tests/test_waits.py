@@ -104,8 +104,7 @@ def test_the_leds_step_through_every_bots_plan_and_its_switch(monkeypatch):
     PULSE of its work, and as the play screen's code is back (Leds.think). Without them the
     strip stood still for the whole switch (about 3 s on a SAMD51, docs/memory.md)."""
     from lnr import leds as L
-    from tools.sim import fast as sim_fast, simulator as sim
-    from tools.sim.app_script import Model, SETTLE
+    from tools.sim.app_script import Model, SETTLE, run_checked
     from tools.sim.parts import SimPixels
     from engine.state import MODE_TABLE
 
@@ -123,9 +122,7 @@ def test_the_leds_step_through_every_bots_plan_and_its_switch(monkeypatch):
     m = Model(MODE_TABLE, seed)
     m.pass_turn()
 
-    with sim_fast.fast():
-        r = sim.run_headless(m.keys + [SETTLE], seed=seed)
-    assert r.ok, r.error
+    r = run_checked(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
     runs = []  # the thinking dot's runs of consecutive steps
     for d in dots:

@@ -18,25 +18,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
-    Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, DIE_MS, STEP_MS, DERAIL_MS,
-    PEN_MS,
+    Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, two_bends, DIE_MS, STEP_MS,
+    DERAIL_MS, PEN_MS,
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_LAY, A_CHAOS, A_BEND_L, A_BEND_R, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
+    A_LAY, A_CHAOS, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE,
 )
-
-
-def _two_bends(m):
-    s = m.state
-    for c in s.hands[0]:
-        if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
-            t = s.clone()
-            t.apply(A_LAY + c)
-            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
-                return c
-    return None
 
 
 def _order_panel(m):
@@ -130,7 +119,7 @@ def scripts():
     seen = ["RIGHT", "LEFT"] if m.summary and m.theirs else []
     out.append(("play", 21, m.keys + seen + ["RIGHT"] * right + [SETTLE]))
     out.append(("action_menu", 21, m.keys + ["START", SETTLE]))
-    seed, card = find(MODE_SOLO, _two_bends)
+    seed, card = find(MODE_SOLO, two_bends)
     m = Model(MODE_SOLO, seed)
     out.append(("bend_choice", seed, m.keys + ["RIGHT"] * m.state.hands[0].index(card)
                 + ["A", SETTLE]))

@@ -10,11 +10,11 @@ cursor on the roll button (A rolls); every curve asks for its bend (A takes the 
 first); a loco's run (a pass, a build's dice, the rival's lay) is shown on the map on a timer,
 then its penalty
 cards are put in the best order (engine.order), through a panel that A confirms unless every
-order gives the same values, and its result panel stays until the next key, which acts as
-usual; a pass that is all the player can do, and every opponent's turn (the rival by
-docs/rules.md §8, table bots by engine.bots), play on their own. Keys pressed while the app is
-busy are dropped, so the scripts wait out each timed step (WAIT for exactly the frames it takes
-and one more), and the game's end waits for the last result's hold.
+order gives the same values, and its result panel stays until the next key (A or B only put it
+away, the others act as usual); a pass that is all the player can do, and every opponent's
+turn (the rival by docs/rules.md §8, table bots by engine.bots), play on their own. Keys pressed
+while the app is busy are dropped, so the scripts wait out each timed step (WAIT for exactly the
+frames it takes and one more), and the game's end waits for the last result's hold.
 """
 import os
 import sys
@@ -269,6 +269,30 @@ class Model:
         while turns and not self.state.is_terminal():
             self.pass_turn()
             turns -= 1
+
+
+def run_checked(keys, seed=1, **kw):
+    """Runs `keys` in the headless simulator at full speed (tools/sim/fast.py) and returns its
+    Result, failing (AssertionError) if the app crashed or a key was lost to a full queue."""
+    from tools.sim import fast, simulator
+
+    with fast.fast():
+        r = simulator.run_headless(keys, seed=seed, **kw)
+    assert r.ok, r.error
+    assert not r.hw.overflowed
+    return r
+
+
+def two_bends(m):
+    """Returns a curve of the first hand whose lay offers both bends, or None."""
+    s = m.state
+    for c in s.hands[0]:
+        if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
+            t = s.clone()
+            t.apply(A_LAY + c)
+            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
+                return c
+    return None
 
 
 def find(mode, want, seeds=range(1, 400)):
