@@ -83,7 +83,11 @@ def set_pulse(fn):
     """Calls `fn(n)` after every PULSE units of work of the planners and searches from now on,
     `n` the work since the last call (None: no more calls): the device's sign that it is
     thinking (lnr/play/think.py; host_tests/test_waits.py holds n under half a second of the
-    board's)."""
+    board's). The pulse it replaces is first told the work gathered since its last call, so
+    that it hears of all the work (make cpcheck times the search by it)."""
+    old = _pulse[0]
+    if old is not None and _gathered[0]:
+        old(_gathered[0])
     _pulse[0] = fn
     _gathered[0] = 0
 

@@ -5,13 +5,14 @@
 # - `best`: the same search, each outcome valued by the score after the turn plus the
 #   estimate of what the rest of the game will add (engine.ai; weights per mode in
 #   engine.ai_weights, loaded on first use); its few top options are then played a turn
-#   further on samples of the dice and the next cards (engine.lookahead, its work capped).
+#   further on samples of the dice and the next cards (engine.lookahead, its work capped),
+#   except at the table, where the switch that plans a bot's turn on the board leaves no time.
 # Every bot sees only what its seat may see and draws chance from its own rng (`greedy`
 # uses none): given the same rng state, the same visible position gives the same action.
 # A bot plans the whole rest of its turn and returns its next step; the next call plans
-# again from there. `best`'s look-ahead has one budget per turn (counted in engine.lookahead's
-# units of work, so every runtime decides alike): FIRST_CAP for the turn's first decision,
-# LATER_CAP for each later one. hint(state) says what `best` would do at the decision at hand,
+# again from there. At the table `best` is engine.ai's plan alone (see best_bot); elsewhere
+# its look-ahead has CAP per decision (counted in engine.lookahead's units of work, so every
+# runtime decides alike). hint(state) says what `best` would do at the decision at hand,
 # and why in a few words (engine.advice; the desktop's review uses the same words). The desktop's
 # deep player, engine.coach, is not here: it never goes to the board.
 try:
@@ -55,33 +56,28 @@ def weights(mode):
     return _weights[1]
 
 
-# A table bot's turn may take 2 s on a SAMD51 (issue 24), and most of that is the switch that plans it
-# (lnr/play/think.py: the play screen's code dropped, the engine's loaded, and back: about
-# 1.5 s, make cpcheck's board waits). The search gets the rest: its decisions' work together,
-# counted in engine.lookahead's units. The turn's first decision (P_TURN, the only one in that
-# phase: §4 begins the turn there) chooses its plan: pass, chaos or which build; it may look
-# ahead with FIRST_CAP. The later ones (the build's next cards, its bends, a penalty order, a
-# chaos discard) carry that plan on with engine.ai alone (LATER_CAP). Fixed by the phase, not
-# by what the turn spent before, so a decision depends on its position alone
-# (host_tests/test_fairness.py asks a bot twice at one position). At the table this `best`
-# does as well as the look-ahead with its whole CAP at every decision (make bench
-# --table-seeds; docs/bots.md); host_tests/test_waits.py holds every turn's work within budget.
+# A table bot's turn may take 2 s on a SAMD51 (issue 24), and most of that is the switch that
+# plans it (lnr/play/think.py: the play screen's code dropped, the engine's loaded, and back:
+# make cpcheck's board waits). So at the table `best` plays engine.ai's plan with its weights
+# and no look-ahead: it does as well there as the look-ahead with its whole CAP at every
+# decision (make bench --table-seeds, docs/bots.md), and a turn's look-ahead (even on its first
+# decision alone, as before: 400 units, about half a second) no longer adds to the wait. Each
+# decision depends on its position alone (host_tests/test_fairness.py);
+# host_tests/test_waits.py holds every turn's work.
 # In the other modes the board has no bot (the rival keeps its rules, §8): `best` plays on the
 # desktop only (bench, review), with CAP at every decision, as the hint's measure.
-FIRST_CAP = const(400)
-LATER_CAP = const(0)
 
 
 def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
-    the estimate of the rest of the game, its top options checked a turn further on a few
-    samples drawn with `rng` (engine.lookahead): at the table within the decision's share of
-    the turn's budget, elsewhere within CAP."""
-    if state.mode != MODE_TABLE:  # the board has no bot there: `best` is the desktop's
-        cap = CAP
-    else:
-        cap = FIRST_CAP if state.phase == P_TURN else LATER_CAP
-    search = Search(state, weights(state.mode), rng, False, cap)
+    the estimate of the rest of the game; away from the table, its top options checked a turn
+    further on a few samples drawn with `rng` (engine.lookahead), within CAP."""
+    if state.mode == MODE_TABLE:
+        p = Planner(state, weights(state.mode))
+        action = p.choose()
+        _work[0] = p.work
+        return action
+    search = Search(state, weights(state.mode), rng, False, CAP)
     action = search.choose()
     _work[0] = search.work
     return action
@@ -97,7 +93,7 @@ def decision_work():
 
 # The hint's search may take 1.5 s on a SAMD51 (UNITS_PER_S), less a margin for a planner
 # that costs more than the search foresaw (host_tests/test_waits.py). It is what `best`'s search
-# would do with that budget at any decision (a bot's own decisions have FIRST_CAP, LATER_CAP).
+# would do with that budget at any decision (a desktop bot's own decisions have CAP).
 HINT_CAP = const(950)
 _hint = [0]  # the work of the last hint's search
 

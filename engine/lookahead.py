@@ -38,7 +38,7 @@ CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _S
 # The board's time per unit of work: make cpcheck times the hint's search (1250 units then) at
 # 1.67 s on a SAMD51 (CircuitPython's VM x the board's factor, tools/vm/cpapp.py waits_line),
 # about 750 units a second; the MicroPython VM's estimate (tools/bots/bench.py) reads 15% fewer
-# seconds. The bots' turn budget (engine.bots FIRST_CAP, LATER_CAP), the hint's (HINT_CAP) and
+# seconds. The bots' budget (CAP), the hint's (engine.bots HINT_CAP) and
 # the LEDs' pulse (engine.ai PULSE) are counted in units from this, not timed: every runtime
 # then decides alike (test_bots_vm, test_fairness).
 UNITS_PER_S = const(750)

@@ -143,8 +143,8 @@ def test_hint_is_best_and_says_why_briefly():
         for s in positions(mode, players, range(3)):
             action, why = hint(s)
             assert action in s.legal_actions()
-            # `best`'s search with the hint's budget (engine.bots HINT_CAP): a bot's own
-            # decisions after its turn's first have less (engine.bots LATER_CAP).
+            # `best`'s search with the hint's budget (engine.bots HINT_CAP), at the table too,
+            # where a bot's own decisions have none (engine.bots best_bot).
             assert action == Search(s, weights(s.mode), Rng(s.turn, 2), False,
                                     HINT_CAP).choose()
             assert (action, why) == hint(s)

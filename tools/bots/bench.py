@@ -163,8 +163,9 @@ def main(argv=None):
     parser.add_argument("--vm-games", type=int, default=500,
                         help="games per bot and mode timed on the VM (same seeds from 0)")
     parser.add_argument("--table-seeds", type=int, default=0,
-                        help="table games per table size (2-4 seats): best, under its "
-                             "per-turn budget, against best-each, the look-ahead on every decision")
+                        help="table games per table size (2-4 seats): best (at the table "
+                             "engine.ai's plan alone) against best-each, the look-ahead on "
+                             "every decision")
     parser.add_argument("--table-only", action="store_true",
                         help="only the table games (no solo, challenge, rival, coach or VM)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
@@ -187,9 +188,9 @@ def main(argv=None):
         parser.error("--seeds must be 1 or more, --table-seeds 0 or 2 or more")
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     if args.table_seeds:
-        # `best` (its look-ahead on the turn's first decision: the per-turn budget) at a table
-        # of `best-each` (the look-ahead on every decision, as before the budget): its seat
-        # moves round the table with the seed.
+        # `best` (at the table engine.ai's plan alone, engine.bots best_bot) at a table of
+        # `best-each` (the look-ahead with its whole CAP on every decision, as `best` is in
+        # the other modes): its seat moves round the table with the seed.
         print("best at a table of best-each, seeds 0-%d (the seat turns with the seed): its "
               "score less the others' mean (lower is better), its wins" % (args.table_seeds - 1))
         with Pool(args.jobs) as pool:

@@ -22,6 +22,6 @@ def best_before_bot(state, rng):
 
 
 def best_each_bot(state, rng):
-    """Returns `best`'s action as it was before the per-turn budget (issue 24): the look-ahead
-    with the whole CAP at every decision of the turn, not only the first (engine.bots)."""
+    """Returns `best`'s action as it was at the table before issue 24, and as it is in the
+    other modes: the look-ahead with the whole CAP at every decision (engine.bots best_bot)."""
     return Search(state, weights(state.mode), rng, False, CAP).choose()
