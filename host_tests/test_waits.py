@@ -98,47 +98,89 @@ def test_the_hint_fits_its_budget():
 # ---------------------------------------------------------------- the signs on the device
 
 
-def test_the_leds_step_through_every_bots_plan_and_its_switch(monkeypatch):
-    """A table of you and two `best` bots, a round of passes: each bot's turn is planned in a
-    switch (lnr/app.py W_THINK) that drops the play screen's code and loads the engine's, and
-    the LEDs' thinking dot steps on as the switch begins, as the search begins and ends, every
-    PULSE of its work, and as the play screen's code is back (Leds.think). Without them the
-    strip stood still for the whole switch (about 3 s on a SAMD51, docs/memory.md)."""
+@pytest.fixture
+def dots(monkeypatch):
+    """Per show() of the LED strip in the simulator: the one pixel lit in the thinking
+    colour (Leds.think), else None."""
     from lnr import leds as L
-    from tools.sim.app_script import Model, SETTLE, run_checked
     from tools.sim.parts import SimPixels
-    from engine.state import MODE_TABLE
 
     blue = ((L.THINKING >> 16) & 255, (L.THINKING >> 8) & 255, L.THINKING & 255)
-    dots = []  # per show() of the strip: the one pixel lit in the thinking colour, else None
+    out = []
     real = SimPixels.show
 
     def show(self):
         lit = [i for i in range(len(self)) if tuple(self[i]) != (0, 0, 0)]
-        dots.append(lit[0] if len(lit) == 1 and tuple(self[lit[0]]) == blue else None)
+        out.append(lit[0] if len(lit) == 1 and tuple(self[lit[0]]) == blue else None)
         real(self)
 
     monkeypatch.setattr(SimPixels, "show", show)
+    return out
+
+
+def thinking_runs(dots):
+    """The thinking dot's runs of consecutive steps (each a list of the pixels lit)."""
+    runs = [[]]
+    for d in dots:
+        if d is None:
+            if runs[-1]:
+                runs.append([])
+        else:
+            runs[-1].append(d)
+    return [x for x in runs if x]
+
+
+def test_the_leds_step_through_every_bots_plan_and_its_switch(dots):
+    """A table of you and two `best` bots, a round of passes: each bot's turn is planned in a
+    switch (lnr/app.py W_THINK) that drops the play screen's code and loads the engine's, and
+    the LEDs' thinking dot steps on as the switch begins, as each part of the engine loads, as
+    the search begins and ends, every PULSE of its work, and as each part of the play screen's
+    code is back (Leds.think, lnr.sign()). Without them the strip stood still for the whole
+    switch (about 3 s on a SAMD51, docs/memory.md)."""
+    from tools.sim.app_script import Model, SETTLE, run_checked
+    from engine.state import MODE_TABLE
+
     seed = 6
     m = Model(MODE_TABLE, seed)
     m.pass_turn()
 
     r = run_checked(m.keys + [SETTLE], seed)
     assert r.app.game.state == m.state
-    runs = []  # the thinking dot's runs of consecutive steps
-    for d in dots:
-        if d is None:
-            if runs and runs[-1]:
-                runs.append([])
-        else:
-            if not runs:
-                runs.append([])
-            runs[-1].append(d)
-    runs = [x for x in runs if x]
+    runs = thinking_runs(dots)
     assert len(runs) >= 2, runs  # both bots' plans (and the game's start switch)
-    thinking = [x for x in runs if len(x) >= 4]  # switch, search begins, ends, screen back
+    # switch, this module, engine.ai, engine.bots, search begins and ends, the screen's parts
+    thinking = [x for x in runs if len(x) >= 8]
     assert len(thinking) >= 2, runs
     for x in thinking:  # the dot moves on at every step: never the same pixel twice running
+        assert all(a != b for a, b in zip(x, x[1:])), x
+
+
+def test_the_leds_step_through_a_save_and_a_resume(dots, tmp_path):
+    """Save & quit and Continue are switches too (lnr/switch.py): the save's bytes packed, the
+    copies read and each written (lnr/copies.py), the menus' code loaded; the save unpacked,
+    the play screen's code loaded. The dot steps between each of them: before, it stepped as
+    the switch began and as the next screen was up, and stood still between (over a second
+    on a SAMD51: make cpcheck's board waits)."""
+    from tools.sim.app_script import Model, SETTLE, run_checked
+    from engine.state import MODE_SOLO
+    from lnr.screens import SC_PLAY, SC_TITLE
+
+    seed = 5
+    nvm = str(tmp_path / "nvm.bin")
+    m = Model(MODE_SOLO, seed)
+    m.play_passes(2)
+    r = run_checked(m.keys + ["START", "UP", "A", SETTLE], seed, nvm_path=nvm)
+    assert r.app.screen == SC_TITLE and r.nvm_writes == 1
+    # switch, lnr.switch, packed, copies read, NVM written, switch done, menus' code
+    saving = thinking_runs(dots)[-1]
+    assert len(saving) >= 7, saving
+    del dots[:]
+    r = run_checked(["A", SETTLE], seed=999, nvm_path=nvm)  # Continue, after a power-off
+    assert r.app.screen == SC_PLAY and r.app.game.state == m.state
+    # switch, lnr.switch, engine loaded, unpacked, switch done, the play screen's two parts
+    resuming = max(thinking_runs(dots), key=len)
+    assert len(resuming) >= 7, thinking_runs(dots)
+    for x in (saving, resuming):
         assert all(a != b for a, b in zip(x, x[1:])), x
 
 

@@ -22,6 +22,23 @@ def drop(*names):
                 pass
 
 
+_leds = [None]  # the LEDs that show the thinking sign (lnr/app.py sets them: sign_on)
+
+
+def sign_on(leds):
+    """Makes sign() step `leds` (a lnr.leds.Leds)."""
+    _leds[0] = leds
+
+
+def sign(work=0):
+    """One step of the LEDs' thinking sign (lnr/leds.py Leds.think; `work`: the search's since
+    the last, when it is engine.ai's pulse), for code that works for long with the screen still:
+    a switch (docs/memory.md, board waits: no half second with no sign of life)."""
+    leds = _leds[0]
+    if leds is not None:
+        leds.think(work)
+
+
 # What a screen's code may load and what goes with it: the app's and the engine's modules,
 # and the text library (adafruit_display_text: lnr/make.py's at power-up, none of the screens'
 # today). adafruit_ticks is not among them: the LEDs use it from the start, so it is never new.

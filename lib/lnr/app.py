@@ -18,7 +18,7 @@ either screen's code.
 import gc
 import sys
 
-from lnr import drop_new
+from lnr import drop_new, sign_on
 from lnr import game as games
 from lnr.keys import K_A, K_B
 from lnr.screens import (
@@ -37,6 +37,7 @@ class App:
         self.hw = hw
         self.ui = ui
         self.leds = leds
+        sign_on(leds)  # lnr.sign(): the saves' code steps them too (lnr/copies.py)
         self.store = store
         self.sound = sound  # lnr.sound.Sound: the effects on the speaker
         self.now = hw.ticks_ms()
@@ -179,6 +180,7 @@ class App:
         # The menus, loaded once the play screen's code is gone.
         if self.menus is None:
             self._unload()
+            self.leds.think()  # the menus' code loads (as the play screen's: player())
             from lnr.menus.screen import Menus
 
             self.menus = Menus(self, self.menus_kept)
@@ -190,6 +192,13 @@ class App:
         gone."""
         if self.play is None:
             self._unload()
+            # Loading the play screen's code takes a board over half a second (docs/memory.md:
+            # board waits): the LEDs' thinking sign steps as it begins, and between its view
+            # (lnr.play.view, lnr.play.mapview) and the rest.
+            self.leds.think()
+            import lnr.play.view
+
+            self.leds.think()
             from lnr.play.screen import Play
 
             self.play = Play(self)
@@ -201,6 +210,7 @@ class App:
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
         screen, shown, where = self._make_switch()
+        self.leds.think()  # the switch's work is done: the next screen's code loads
         if screen != SC_PLAY:
             # A save & quit's way back (the turn's start State) is not needed: not held in this
             # frame while the menus' code loads, nor left in its stack slots after (the State
@@ -259,7 +269,7 @@ class App:
             if kind == W_THINK or kind == W_HINT:
                 from lnr.play.think import think  # not lnr.switch: RAM (lnr/play/think.py)
 
-                screen, shown = SC_PLAY, (kind, think(self.game, kind, self.leds))
+                screen, shown = SC_PLAY, (kind, think(self.game, kind))
             else:
                 from lnr import switch
 

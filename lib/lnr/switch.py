@@ -13,7 +13,7 @@ changed settings are committed here, not on the settings screen, so that the sav
 action, engine/state.py's; the loco's run is shown by lnr/play/screen.py.)
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr import drop
+from lnr import drop, sign
 from lnr import game as games
 from lnr.screens import (
     SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_START, W_RESUME, W_SAVE, W_SETTINGS, W_RECORDS,
@@ -29,6 +29,9 @@ def go(app, want):
     cursor goes back to, or None). A bot's plan
     and the hint are lnr/play/think.py's switches."""
     kind = want[0]
+    # Each step below takes a board up to half a second (docs/memory.md: board waits): the
+    # LEDs' thinking sign steps between them (as the saves' code steps it, lnr/copies.py).
+    app.leds.think()  # this module is loaded
     if kind == W_START:
         app.game = start(app, want[1], want[2], want[3], want[4])
     elif kind == W_RESUME:
@@ -94,6 +97,7 @@ def resume(app):
     if store.saved is not None:
         try:
             game = unpack(store.saved)  # engine.codec, loaded for the moment
+            app.leds.think()
         except ValueError:
             game = None
     if game is None:
@@ -109,6 +113,7 @@ def save(app, game, start):
     copy holds it (the title then says so)."""
     store = app.store
     blob = pack(game, start)
+    app.leds.think()
     before = store.notice
     ok = store.save_game(blob)
     # An unchanged save is not rewritten (storage spares the flash): still saved.
@@ -161,6 +166,7 @@ def over(app):
     s = None
     game = None
     forget_game(app)
+    app.leds.think()
     record = False
     if app.writes:  # the game joins the history: its seed, seats and decisions
         record = store.finish_game(mode, score, won, seed, players, log)
@@ -245,6 +251,7 @@ def unpack(saved):
     from engine.codec import unpack as _unpack
     from engine.gamelog import GameLog
 
+    sign()  # the engine's modules are loaded (a board's longest wait in a resume): decoding next
     n = saved[0] if saved else 0
     if len(saved) < n + 3:
         raise ValueError("the save ends early")

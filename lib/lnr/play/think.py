@@ -3,28 +3,29 @@ with neither screen's code in RAM. A module of its own, not lnr/switch.py's: the
 app's heaviest (engine.bots, engine.ai, engine.lookahead and the search's copies of the State),
 and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
 them (docs/memory.md)."""
-from lnr import drop, drop_new
+from lnr import drop, drop_new, sign
 from lnr.screens import W_HINT
 
 
-def think(game, kind, leds=None):
+def think(game, kind):
     """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
     returns lnr/play/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
     and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
-    beside the play screen's code they would not fit). The search takes up to 2 s on a SAMD51
-    in this one frame: `leds` (lnr/leds.py) show that it thinks meanwhile (Leds.think, called
-    by the search every few tenths of a second of its work)."""
+    beside the play screen's code they would not fit). It takes a board up to 2 s in this one
+    frame: the LEDs' thinking sign (lnr.sign()) steps as each part loads and every PULSE of the
+    search's work (engine.ai set_pulse), so that no half second passes without it (docs/memory.md:
+    board waits)."""
     import sys
 
     had = list(sys.modules)
     try:
-        if leds is not None:
-            from engine.ai import set_pulse
+        sign()  # this module is loaded: engine.ai next
+        from engine.ai import set_pulse
 
-            set_pulse(leds.think)
+        set_pulse(sign)
+        sign()  # engine.ai is loaded: engine.bots and the weights next
         _one_table(game, kind)
-        if leds is not None:
-            leds.think()  # the engine's modules and weights are loaded: the search begins
+        sign()  # the engine's modules and weights are loaded: the search begins
         if kind == W_HINT:
             from lnr.play.hintplan import find
 
@@ -32,11 +33,10 @@ def think(game, kind, leds=None):
         game.planned = plan_turn(game)
         return None
     finally:
-        if leds is not None:
-            from engine.ai import set_pulse  # still loaded: dropped just below
+        from engine.ai import set_pulse  # still loaded: dropped just below
 
-            set_pulse(None)  # the LEDs' method is not held by the engine past this frame
-            leds.think()  # the search is done: a sign before the play screen's code loads
+        set_pulse(None)  # told the search's last work; the LEDs not held past this frame
+        sign()  # the search is done: a sign before the play screen's code loads
         drop_new(had)
 
 
@@ -72,6 +72,7 @@ def _one_table(game, kind):
     # modes' tables, is dropped before the search (about 2 KB less beside it as .mpy).
     from engine.bots import best_bot, weights
 
+    sign()  # engine.bots and engine.lookahead are loaded: the weights next
     s = game.state
     if kind == W_HINT or game.bot(s.seat) is best_bot:
         weights(s.mode)
