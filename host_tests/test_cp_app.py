@@ -220,15 +220,41 @@ def test_the_stack_scrub_is_what_lets_the_session_fit_its_cap(mpy, keys, tmp_pat
     assert "MemoryError" in r.fail, r.fail
 
 
-def test_idle_frames_of_the_main_loop_allocate_nothing(keys):
+@pytest.fixture(scope="module")
+def frames(keys):
+    # One timing run (bytes are the same every run) and the run that times the stand-ins.
+    return cpapp.play_frames(keys, runs=1, standin=True)
+
+
+def test_idle_frames_of_the_main_loop_allocate_nothing(frames):
     """docs/style.md, Device: nothing allocates in the frame loop while nothing happens."""
-    frames = cpapp.play_frames(keys, runs=1)  # bytes are the same every run
     kinds = frames.by_kind()
     for idle in cpapp.IDLE:
         assert len(kinds.get(idle, ())) > 20, idle  # the session has such frames to check
     assert frames.idle_allocations() == []
     # The frames that do something allocate: the measurement sees allocation at all.
     assert max(r["bytes"] for r in kinds[cpapp.EVENTS]) > 0
+
+
+def test_the_board_waits_take_the_stand_ins_out_for_a_lower_bound(frames):
+    """docs/memory.md, Board waits: the stand-ins of the firmware's C code (displayio's Group
+    and TileGrid, the LEDs' pixel buffer) are timed in a run of their own and their share taken
+    out of each frame: a frame that draws spends time there, and a bot's plan, which loads
+    code, spends most of its time elsewhere (the switch is mostly the loading of code, a
+    board's work too)."""
+    from lnr.screens import W_THINK
+
+    rows = frames.rows
+    for r in rows:
+        assert 0 <= r["net"] <= r["us"] and r["netgap"] <= r["gap"], r
+    drawing = frames.by_kind()[cpapp.EVENTS]
+    assert sum(r["us"] - r["net"] for r in drawing) > 0.2 * sum(r["us"] for r in drawing)
+    plans = [r for r in rows if r["asked"] == W_THINK]
+    assert plans and all(r["net"] > 0.7 * r["us"] for r in plans), [
+        (r["i"], r["net"] / r["us"]) for r in plans]
+    line = cpapp.waits_line(frames, cpapp.loop_us())
+    assert line[0].startswith("board waits (SAMD51 estimate): bot turn max ")
+    assert "without the stand-ins" in line[2], line
 
 
 def test_an_offline_flash_tree_plays_the_whole_session_under_the_cap(keys, offline_tree):

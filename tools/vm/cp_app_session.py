@@ -9,6 +9,7 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
     frames     the file of the session's frames: one byte each, 0 no key, else key number + 1
     seed       the first game's seed (the session's keys are made for it)
     standins   the CircuitPython modules to stand in (tools/standins), comma-separated
+    standin    frames: 1 to time the stand-ins of the firmware's C code too (time_standins())
     consts     SC_PLAY and S_INFO: the play screen's number and the hint panel's step
     momentary  the modules loaded for a moment only (tools/vm/membudget/session.py MOMENTARY)
     collect    1: collect after every frame of a session run too
@@ -38,8 +39,11 @@ pools (QSTR), then:
     session    capped (-X heapsize): the same frames, quiet, the collector left to itself as
                on a board (`collect 1`: a collection after every frame), the ballast held; a
                MemoryError ends it (FAIL)
-    frames     `F frame screen step busy effect key refreshes bytes us`: each frame with the
-               collector off, the bytes it allocated and its time
+    frames     `F frame screen step busy effect key refreshes bytes us cpu asked gap search
+               standin netgap`: each frame with the collector off, the bytes it allocated,
+               its time and the longest stretch of it with no sign of life; with `standin 1`,
+               the time spent in the stand-ins of the firmware's C code, and the longest
+               stretch with no sign less that time (else 0 and the stretch)
 
 and, at the end of calibrate and session: FRAMES, END (the screen, whether the key queue
 overflowed), TRACE (a fingerprint of every frame's screen and step, and of the NVM: a run that
@@ -85,6 +89,7 @@ MOMENTARY = CONF["momentary"].split(",")
 COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame too
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
 INTERN = int(CONF.get("intern", "0"))  # session: names to intern before base (see below)
+STANDIN_TIME = CONF.get("standin") == "1"  # frames: the stand-in display's time measured too
 
 
 def intern(n):
@@ -426,6 +431,36 @@ def session():
     return 0
 
 
+def time_standins(spent):
+    """Times every call of the stand-ins that are C code in the firmware: displayio's Group
+    and TileGrid (Python here: tools/standins/displayio.py) and adafruit_pixelbuf's PixelBuf
+    (the LEDs). spent[0] and spent[1] add each outermost call's µs (a call that the stand-in
+    makes of itself is in its caller's); spent[2] is the depth. The timing itself slows the
+    run: only the share of a frame spent there is read from it (tools/vm/cpapp.py)."""
+
+    def timed(fn):
+        def call(*args, **kwargs):
+            if spent[2]:
+                return fn(*args, **kwargs)
+            spent[2] = 1
+            t = time.ticks_us()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                us = time.ticks_diff(time.ticks_us(), t)
+                spent[0] += us
+                spent[1] += us
+                spent[2] = 0
+
+        return call
+
+    for cls in (DIO.Group, DIO.TileGrid, PARTS["adafruit_pixelbuf"].PixelBuf):
+        for name in ("__init__", "append", "insert", "remove", "pop", "__len__", "__getitem__",
+                     "__setitem__", "__iter__", "fill", "show"):
+            if name in cls.__dict__:
+                setattr(cls, name, timed(cls.__dict__[name]))
+
+
 def frames():
     """Each frame with the collector off: the bytes it allocates and its time."""
     hw, main = start()
@@ -446,15 +481,22 @@ def frames():
     # The search's own time in the frame: from the sign before its first pulse (a pulse tells
     # its work; lnr/play/think.py gives a sign as the search begins) to the sign after its last
     # (as it ends); the rest is the switch (modules dropped and loaded, the screen restored).
-    sign = [0, 0]  # the longest gap in µs, the time of the last sign
+    sign = [0, 0, 0]  # the longest gap in µs, the time of the last sign, the longest net gap
     marks = []  # this frame's signs: (time, work told)
     think = app.leds.think
+    # µs in the stand-ins this frame and since the last sign, and time_standins()'s depth
+    spent = [0, 0, 0]
+    if STANDIN_TIME:
+        time_standins(spent)
 
     def thinking(work=0):
         now = time.ticks_us()
         gap = time.ticks_diff(now, sign[1])
         if gap > sign[0]:
             sign[0] = gap
+        if gap - spent[1] > sign[2]:
+            sign[2] = gap - spent[1]
+        spent[1] = 0
         sign[1] = now
         marks.append((now, work))
         think(work)
@@ -488,11 +530,14 @@ def frames():
         t0 = time.ticks_us()
         sign[0] = 0
         sign[1] = t0
+        sign[2] = 0
+        spent[0] = spent[1] = 0
         main.step(hw, app)
         NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
         hw.wait_frame()
         t1 = time.ticks_us()
         gap = time.ticks_diff(t1, sign[1])
+        net = gap - spent[1]
         b = gc.mem_alloc()
         c1 = time.clock()
         gc.enable()
@@ -504,7 +549,7 @@ def frames():
         cpu = (ms + 1) * 1000 if ms >= 0 else -1
         print("F", i, screen, step, int(busy), int(fx), int(key),
               display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu, asked[0],
-              max(gap, sign[0]), search_us(t0, t1))
+              max(gap, sign[0]), search_us(t0, t1), spent[0], max(net, sign[2]))
         i += 1
     print("FRAMES", i)
     return 0

@@ -161,9 +161,9 @@ class Workdir:
         return d
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900, slot=0):
+            timeout=900, slot=0, standin=False):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
-        the Run (for frames, the CompletedProcess)."""
+        the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
         _, _, sc_play, _, s_info = app_consts()
         conf = self.slot(slot) / "run.conf"
         conf.write_text("\n".join([
@@ -177,6 +177,7 @@ class Workdir:
             "expect %d" % expect,
             "intern %d" % intern,
             "ballast " + str(self.slot(slot) / "ballast.txt"),
+            "standin %d" % int(standin),
         ]) + "\n")
         (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
@@ -605,7 +606,7 @@ class Frames:
         for parts in _lines(proc.stdout):
             if parts[0] == "F":
                 (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap,
-                 search) = [int(x) for x in parts[1:]]
+                 search, standin, netgap) = [int(x) for x in parts[1:]]
                 # The least of two upper bounds of the frame's time: its wall time, which a
                 # stall by another process inflates (a 15 ms frame read 50 ms while pytest
                 # ran beside it), and its CPU time to the next ms, which no stall adds to.
@@ -616,7 +617,13 @@ class Frames:
                                   # its longest stretch with no sign (wall time: a stall adds)
                                   "gap": min(gap, us) if gap < wall else us,
                                   # first to last sign of thinking: the search's own time
-                                  "search": min(search, us), "slowest": us})
+                                  "search": min(search, us), "slowest": us,
+                                  # a standin run's own (cp_app_session.py time_standins()):
+                                  # the shares of its wall time in the stand-ins of the
+                                  # firmware's C code, and of its longest stretch with no
+                                  # sign less its time in them
+                                  "standin": standin / wall if wall else 0.0,
+                                  "netgap": netgap / wall if wall else 0.0})
         if not self.rows:
             raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
 
@@ -710,13 +717,15 @@ def time_lines(frames, loop):
 
 def waits_line(frames, loop):
     """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`,
-    then how they are made and how much they move. A bot's turn is the frame in which it plans
-    it (asked as W_THINK, lnr/play/think.py), the hint the frame that finds it (W_HINT): each
-    is its search (first to last step of the LEDs' thinking sign, Leds.think) and the switch
-    around it (the play screen's code dropped, the engine's loaded, and back). A frame's time
-    is the least of its wall and CPU time on this VM over the runs, x the SAMD51 factor
-    (tools/bots/bench.py: a pure-Python loop timed on a board and here); the switch's share is
-    mostly the stand-in display's Python, which the firmware runs in C, so it is overstated."""
+    then how they are made and how much they move, then the same without the stand-ins. A
+    bot's turn is the frame in which it plans it (asked as W_THINK, lnr/play/think.py), the
+    hint the frame that finds it (W_HINT): each is its search (first to last step of the LEDs'
+    thinking sign, Leds.think) and the switch around it (the play screen's code dropped, the
+    engine's loaded, and back). A frame's time is the least of its wall and CPU time on this
+    VM over the runs, x the SAMD51 factor (tools/bots/bench.py: a pure-Python loop timed on a
+    board and here). Part of it is the stand-ins of the firmware's C code (the display's Group
+    and TileGrid, the LEDs' pixel buffer), Python here: the figures with it are an upper bound,
+    those without it (a frames run that times them: play_frames(standin=True)) a lower one."""
     from tools.bots.bench import SAMD51_LOOP_US
 
     _lib_path()
@@ -727,26 +736,36 @@ def waits_line(frames, loop):
     def ms(us):
         return us * factor / 1000
 
-    def most(kind):
+    def most(kind, key):
         rows = [r for r in frames.rows if r["asked"] == kind]
         if not rows:
             return "- (none)", 0
-        r = max(rows, key=lambda r: r["us"])
+        r = max(rows, key=lambda r: r[key])
         return ("%.0f ms (search %.0f ms, switch %.0f ms)" % (
-            ms(r["us"]), ms(r["search"]), ms(r["us"] - r["search"])), len(rows))
+            ms(r[key]), ms(r["search"]), ms(r[key] - r["search"])), len(rows))
 
-    turn, turns = most(screens.W_THINK)
-    hint, hints = most(screens.W_HINT)
     rows = frames.rows
-    worst = max(rows, key=lambda r: r["us"])
+    turn, turns = most(screens.W_THINK, "us")
+    hint, hints = most(screens.W_HINT, "us")
+    worst = max(r["us"] for r in rows)
     moved = max((r["slowest"] - r["us"]) / r["us"] for r in rows if ms(r["us"]) >= 100)
     gap = max(r["gap"] for r in rows)
-    return ["board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %.0f ms"
-            % (turn, hint, ms(worst["us"])),
-            "  longest wait with no sign on the screen or the LEDs %.0f ms; %d bot turns, %d "
-            "hints, %d frames; this VM's time x %.0f (SAMD51_LOOP_US %d us / this VM's loop %d "
-            "us); a frame of 100 ms or more moved up to %.0f%% between the runs" % (
-                ms(gap), turns, hints, len(rows), factor, SAMD51_LOOP_US, loop, moved * 100)]
+    out = ["board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %.0f ms"
+           % (turn, hint, ms(worst)),
+           "  longest wait with no sign on the screen or the LEDs %.0f ms; %d bot turns, %d "
+           "hints, %d frames; this VM's time x %.0f (SAMD51_LOOP_US %d us / this VM's loop %d "
+           "us); a frame of 100 ms or more moved up to %.0f%% between the runs" % (
+               ms(gap), turns, hints, len(rows), factor, SAMD51_LOOP_US, loop, moved * 100)]
+    if "net" in rows[0]:
+        share = sum(r["us"] - r["net"] for r in rows) / sum(r["us"] for r in rows)
+        turn, _ = most(screens.W_THINK, "net")
+        hint, _ = most(screens.W_HINT, "net")
+        out.append("  without the stand-ins of the firmware's C code (displayio's Group and "
+                   "TileGrid, the LEDs' pixel buffer: %.0f%% of all frames' time here): bot "
+                   "turn max %s, hint max %s, longest frame %.0f ms, longest wait with no sign "
+                   "%.0f ms" % (share * 100, turn, hint, ms(max(r["net"] for r in rows)),
+                                ms(max(r["netgap"] for r in rows))))
+    return out
 
 
 IMPORT_ALL = """
@@ -847,10 +866,17 @@ def import_lines(costs, top=8):
     return out
 
 
-def play_frames(frames_keys=None, runs=2):
+def _same_frames(one, other):
+    if len(other.rows) != len(one.rows):
+        raise CpAppError("two frames runs played %d and %d frames" % (
+            len(one.rows), len(other.rows)))
+
+
+def play_frames(frames_keys=None, runs=2, standin=False):
     """Plays the session `runs` times from the .mpy tree, uncapped, measuring every frame;
     a frame's time is its fastest (other processes on the machine stall the VM now and then),
-    its bytes the most it allocated (the same every run)."""
+    its bytes the most it allocated (the same every run). With `standin`, once more to time
+    the stand-ins of the firmware's C code (rows' `net` and `netgap`)."""
     if frames_keys is None:
         frames_keys, _ = session()
     work = Workdir(frames_keys)
@@ -858,15 +884,22 @@ def play_frames(frames_keys=None, runs=2):
         out = Frames(work.run("frames"))
         for _ in range(runs - 1):
             again = Frames(work.run("frames"))
-            if len(again.rows) != len(out.rows):
-                raise CpAppError("two frames runs played %d and %d frames" % (
-                    len(out.rows), len(again.rows)))
+            _same_frames(out, again)
             for row, other in zip(out.rows, again.rows):
                 row["us"] = min(row["us"], other["us"])
                 row["slowest"] = max(row["slowest"], other["us"])
                 row["gap"] = min(row["gap"], other["gap"])
                 row["search"] = min(row["search"], other["search"])
                 row["bytes"] = max(row["bytes"], other["bytes"])
+        if standin:
+            # One more run with the stand-ins timed (slower: only its shares are kept), for
+            # the estimate without them: `net`, the frame's time less its share in them, and
+            # `netgap`, its longest stretch with no sign less theirs (waits_line()).
+            timed = Frames(work.run("frames", standin=True))
+            _same_frames(out, timed)
+            for row, other in zip(out.rows, timed.rows):
+                row["net"] = row["us"] * (1 - other["standin"])
+                row["netgap"] = min(row["gap"], row["us"] * other["netgap"])
         return out
     finally:
         work.close()
@@ -927,7 +960,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
     say(import_lines(import_costs()))
     if frames:
         loop = loop_us()  # before and after the frames: the fastest is the least stalled
-        played = play_frames(keys)
+        played = play_frames(keys, standin=True)
         loop = min(loop, loop_us())
         say(allocation_lines(played))
         out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
