@@ -248,10 +248,15 @@ def unpack(saved):
     """Returns the Game of pack()'s bytes, exactly where it was saved: the dice's and the bots'
     generators continue their streams and the log goes on. Raises ValueError if the bytes
     are not such a save."""
+    # The engine's modules load in two parts with a sign of life between them: the State's
+    # (engine.state and those it imports), then the codec's, the decoding after another sign.
+    import engine.state
+
+    sign()
     from engine.codec import unpack as _unpack
     from engine.gamelog import GameLog
 
-    sign()  # the engine's modules are loaded (a board's longest wait in a resume): decoding next
+    sign()
     n = saved[0] if saved else 0
     if len(saved) < n + 3:
         raise ValueError("the save ends early")
