@@ -36,8 +36,9 @@ def pulses():
 # What a table bot's turn's work reaches today on these seeds: `best` plays engine.ai's plan
 # there (engine.bots best_bot: no look-ahead), and the planner plans the rest of the turn anew
 # at each of a long build's decisions (the next card, each bend, each penalty's place), with no
-# cap: up to 0.76 s on a SAMD51 (570 units, 2 seats). With the switch's 1.5 s a long build's
-# turn is over the 2 s aimed at (the xfail below); the usual turn is well within it.
+# cap: up to 0.76 s on a SAMD51 here (570 units, 2 seats), and far more on rarer deals (make
+# bench --table-seeds prints the longest turn: docs/bots.md). With the switch's 1.5 s a long
+# build's turn is over the 2 s aimed at (the xfail below); the usual turn is well within it.
 TURN_WORK_MS = 800
 
 

@@ -40,7 +40,8 @@ import sys
 import time
 from multiprocessing import Pool
 
-from engine.bots import weights
+from engine.bots import decision_work, weights
+from engine.lookahead import UNITS_PER_S
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
@@ -108,20 +109,28 @@ def play(args):
 
 
 def play_table(args):
-    """Plays one table game of `players` seats: `name` in seat seed % players, `other` in the
-    rest; returns (its score less the others' mean, 1 if it won alone or shared the win else
-    0) (docs/rules.md §7: the lowest score wins)."""
+    """Plays one table game of `players` seats: `name` (`best`) in seat seed % players,
+    `other` in the rest; returns (its score less the others' mean, 1 if it won alone or shared
+    the win else 0 (docs/rules.md §7: the lowest score wins), (the work of its longest turn,
+    the seed, its seat, that turn))."""
     name, other, players, seed = args
     bot, rest = find(name), find(other)
     state, chance, rng = seeded(MODE_NAMES.index("table"), seed, players)
     me = seed % players
+    work = {}  # `best`'s turns in this seat: the work of their decisions (engine.bots)
     for action in steps(state, chance):
         if action == DECIDE:
-            action = (bot if state.seat == me else rest)(state, rng)
+            if state.seat == me:
+                action = bot(state, rng)
+                work[state.turn] = work.get(state.turn, 0) + decision_work()
+            else:
+                action = rest(state, rng)
         state.apply(action)
     mine = state.score(me)
     others = [state.score(i) for i in range(players) if i != me]
-    return mine - sum(others) / len(others), 1 if me in state.winners() else 0
+    longest = max(work, key=work.get)
+    return (mine - sum(others) / len(others), 1 if me in state.winners() else 0,
+            (work[longest], seed, me, longest))
 
 
 def vm_runs(bots, games, jobs):
@@ -197,11 +206,15 @@ def main(argv=None):
             for n in (2, 3, 4):
                 got = pool.map(play_table, [("best", "best-each", n, s)
                                             for s in range(args.table_seeds)], chunksize=2)
-                diffs = [d for d, _ in got]
-                wins = sum(w for _, w in got)
-                print("  table of %d: %+.2f ± %.2f points, won %d of %d (a fair share: %.0f)" % (
-                    n, statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5,
-                    wins, len(got), len(got) / n))
+                diffs = [d for d, _, _ in got]
+                wins = sum(w for _, w, _ in got)
+                work, seed, seat, turn = max(t for _, _, t in got)
+                print("  table of %d: %+.2f ± %.2f points, won %d of %d (a fair share: %.0f); "
+                      "its longest turn's work %d units, %.1f s on a SAMD51 (seed %d, seat %d, "
+                      "turn %d)" % (
+                          n, statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5,
+                          wins, len(got), len(got) / n, work, work / UNITS_PER_S, seed, seat,
+                          turn))
         if args.table_only:
             return 0
     print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
