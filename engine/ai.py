@@ -30,7 +30,7 @@ except ImportError:  # CPython
 from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
 from engine.tops import pile_tops
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_LAY, A_CHAOS, A_PILE,
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, STEP, TURN, BEND_S, BEND_L, BEND_R,
     MODE_CHALLENGE, CHALLENGE_DERAILS,
 )
@@ -502,6 +502,15 @@ def _bits(mask):
     return n
 
 
+def _laid(acts, c, head, h):
+    # A plan's actions `acts` (a new list) and card c laid at the end heading `head`, which
+    # heads `h` after it: its A_LAY, and a curve's bend (docs/rules.md §2: asked after it).
+    acts = acts + [A_LAY + c]
+    if SHAPE[c] == SHAPE_CURVE:
+        acts.append(A_BEND_L if h == (head + TURN[BEND_L]) & 3 else A_BEND_R)
+    return acts
+
+
 _MAX_BUILD = const(6)  # cards laid in one build that the search considers
 _NODES = const(40)  # steps one search for a build's order may try
 
@@ -525,6 +534,12 @@ class Planner(Valuer):
         # A dict, if given: first action -> (value, chance of derailing, cards laid) of the
         # best plan that starts with it (engine.lookahead).
         self.options = None
+        # If `record` is set: `plan`, the actions of the chosen build up to its dice (its
+        # first is choose()'s), or None for a pass, a chaos discard or a penalty card (one
+        # action each, or planned anew at each); `cur`, the build being valued.
+        self.record = False
+        self.plan = None
+        self.cur = None
 
     # ------------------------------------------------------------- enumerating plans
 
@@ -569,7 +584,10 @@ class Planner(Valuer):
             self.value = val
             self.best_act = act
             self.risk = self.last_risk
+            if self.record:
+                self.plan = self.cur
         self.last_k = 0
+        self.cur = None
 
     def _chaos_plans(self, p, open_):
         # §4 chaos discard: every order of distinct values; no dice, no penalty.
@@ -646,8 +664,13 @@ class Planner(Valuer):
             head = (head + TURN[bend]) & 3
             first = A_BEND_L + bend - BEND_L
             k0 = 1
+            acts = [first] if self.record else None  # the plan's actions so far (recorded)
+            self.cur = acts
             self._build(v, dice, 1, bmask0, open_ahead(cells, head), first)
+        else:
+            acts = [] if self.record else None
         bent = first  # the P_BEND step, or -1
+        before = acts  # the actions before the search's cards
         self.cards = (straight, curve, broken)
         room = _MAX_BUILD - k0
         path = self._path(cells, head, room, False)
@@ -656,9 +679,12 @@ class Planner(Valuer):
             if step:
                 c, h, op = path[step - 1]
                 cells.append(cells[-1] + STEP[head])
+                if acts is not None:
+                    acts = _laid(acts, c, head, h)
                 head = h
                 if first < 0 and step == 1:
                     first = A_LAY + c
+                self.cur = acts
                 self._build(v, dice, k0 + step, bmask0, op, first)
             if broken >= 0 and step < room:  # the broken card after these
                 best = -1
@@ -670,6 +696,8 @@ class Planner(Valuer):
                         cells.pop()
                         if op > best:
                             best = op
+                            if acts is not None:
+                                self.cur = _laid(acts, broken, head, h)
                 if best >= 0:
                     self._build(v, dice, k0 + step + 1, bmask0 | 1 << (k0 + step), best,
                                 first if first >= 0 else A_LAY + broken)
@@ -677,9 +705,16 @@ class Planner(Valuer):
         if broken >= 0 and room > 1:  # the broken card first, then its own longest sequence
             head = s.head if bend < 0 else (s.head + TURN[bend]) & 3
             path = self._path(cells, head, room, True)
-            for step in range(2, len(path) + 1):
-                self._build(v, dice, k0 + step, bmask0 | 1 << k0, path[step - 1][2],
-                            bent if bent >= 0 else A_LAY + broken)
+            acts = before
+            for step in range(1, len(path) + 1):
+                c, h, op = path[step - 1]
+                if acts is not None:
+                    acts = _laid(acts, c, head, h)
+                head = h
+                if step >= 2:
+                    self.cur = acts
+                    self._build(v, dice, k0 + step, bmask0 | 1 << k0, op,
+                                bent if bent >= 0 else A_LAY + broken)
 
     def _build(self, v, dice, k, bmask, open_, act):
         # Values one build of k cards (bit i of bmask: the i-th is broken) and considers it.

@@ -8,9 +8,10 @@
 #   further on samples of the dice and the next cards (engine.lookahead, its work capped),
 #   except at the table, where the switch that plans a bot's turn on the board leaves no time.
 # Every bot sees only what its seat may see and draws chance from its own rng (`greedy`
-# uses none): given the same rng state, the same visible position gives the same action.
+# uses none): given the same rng state, the same visible position gives the same action (at
+# the table, in a build, once the decision that chose it has run: the step its plan carries).
 # A bot plans the whole rest of its turn and returns its next step; the next call plans
-# again from there. At the table `best` is engine.ai's plan alone (see best_bot); elsewhere
+# again from there (at the table `best` carries a build's plan: see best_bot). Elsewhere
 # its look-ahead has CAP per decision (counted in engine.lookahead's units of work, so every
 # runtime decides alike). hint(state) says what `best` would do at the decision at hand,
 # and why in a few words (engine.advice; the desktop's review uses the same words). The desktop's
@@ -24,9 +25,9 @@ except ImportError:  # CPython
 
 
 from engine.ai import Planner
-from engine.lookahead import Search, forget, CAP
+from engine.lookahead import Search, forget, CAP, WORK_CLONE, WORK_STEP
 from engine.rng import Rng
-from engine.state import P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, MODE_TABLE
+from engine.state import A_STOP, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, MODE_TABLE
 
 
 def random_bot(state, rng):
@@ -61,8 +62,12 @@ def weights(mode):
 # make cpcheck's board waits). So at the table `best` plays engine.ai's plan with its weights
 # and no look-ahead: it does as well there as the look-ahead with its whole CAP at every
 # decision (make bench --table-seeds, docs/bots.md), and a turn's look-ahead (even on its first
-# decision alone, as before: 400 units, about half a second) no longer adds to the wait. Each
-# decision depends on its position alone (host_tests/test_fairness.py);
+# decision alone, as before: 400 units, about half a second) no longer adds to the wait. And
+# it plays a build's plan through: the decision that chose the build (the turn's first, or one
+# in the middle of a build) carries its cards and bends up to the dice (_carry), for no chance
+# comes between them. Planned anew at each card, each over all the build's dice, a long build
+# took seconds (nine 4s: 6.8 s on a SAMD51). A carried step is the one the position reached
+# by the plan asks for, whoever asks; the penalty cards after the dice are planned one by one.
 # host_tests/test_waits.py holds every turn's work.
 # In the other modes the board has no bot (the rival keeps its rules, §8): `best` plays on the
 # desktop only (bench, review), with CAP at every decision, as the hint's measure.
@@ -72,13 +77,51 @@ def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
     the estimate of the rest of the game; away from the table, its top options checked a turn
     further on a few samples drawn with `rng` (engine.lookahead), within CAP."""
+    table = state.mode == MODE_TABLE
+    if table:
+        action = _carried.get(_position(state))
+        if action is not None:
+            _work[0] = 1
+            return action
     # At the table the search with no budget: its planner's plan alone, the planner set up and
     # let go as the search does (its spare: a Planner of its own, left to the collector, held
     # 5 KB more at the board's peak, make cpcheck).
-    search = Search(state, weights(state.mode), rng, False, 0 if state.mode == MODE_TABLE else CAP)
+    search = Search(state, weights(state.mode), rng, False, 0 if table else CAP)
     action = search.choose()
     _work[0] = search.work
+    if table:
+        _work[0] += _carry(state, action, search.plan)
     return action
+
+
+_carried = {}  # a carried build's positions (_position) -> the plan's action there
+
+
+def _position(state):
+    # What tells apart the positions of a build: the turn, the seat, the phase, the track's
+    # length, the curve waiting for its bend, the seat's hand.
+    return (state.turn, state.seat, state.phase, len(state.track), state.pending,
+            tuple(state.hands[state.seat]))
+
+
+def _carry(state, action, plan):
+    # Plays `plan` (a build's actions, the first `action`; None: nothing to carry) on a copy of
+    # `state` up to its dice, noting the action at each position it reaches. Returns its work
+    # (engine.lookahead units).
+    _carried.clear()
+    if not plan or plan[0] != action:
+        return 0
+    s = state.clone()
+    s.log = None
+    s.apply(action)
+    n = 1
+    for a in plan[1:] + [A_STOP]:  # the build's cards and bends, then its dice
+        if s.is_chance() or not s.is_legal(a):
+            break
+        _carried[_position(s)] = a
+        s.apply(a)
+        n += 1
+    return WORK_CLONE + WORK_STEP * n
 
 
 _work = [0]  # the work of `best`'s last decision

@@ -34,7 +34,7 @@ _PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
 OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
-CAP = const(1300)  # work per decision (engine.ai Planner.work units, _CLONE, _STEP)
+CAP = const(1300)  # work per decision (engine.ai Planner.work units, WORK_CLONE, WORK_STEP)
 # The board's time per unit of work: make cpcheck times the hint's search (1250 units then) at
 # 1.67 s on a SAMD51 (CircuitPython's VM x the board's factor, tools/vm/cpapp.py waits_line),
 # about 750 units a second; the MicroPython VM's estimate (tools/bots/bench.py) reads 15% fewer
@@ -47,8 +47,8 @@ UNITS_PER_S = const(750)
 # mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
 # 4-seat table's look-ahead, which applies three other seats' turns in every sample, took a
 # quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bots/bench.py).
-_CLONE = const(25)  # copying a State
-_STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
+WORK_CLONE = const(25)  # copying a State
+WORK_STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 
 # The Planner and the State that every planner and every copy of a search are, from one
 # decision to the next (a bot's turn is several): each is set up afresh for each use
@@ -99,6 +99,7 @@ class Search:
         self.keep = keep
         self.options = None
         self.build_risk = -1
+        self.plan = None  # with no budget (cap 0): the chosen build's actions (engine.ai plan)
 
     def choose(self):
         """Returns the action to take."""
@@ -115,7 +116,9 @@ class Search:
         s = self.s
         p = self._planner(s)
         p.options = {}
+        p.record = self.cap == 0  # no look-ahead: the plan is the answer (engine.bots)
         best = p.choose()
+        self.plan = p.plan
         p.done()  # its options and values stay; its lists go before the samples (RAM)
         if self.keep:
             self.options = p.options
@@ -192,7 +195,7 @@ class Search:
             p = None  # RAM: let go before the next one is built (docs/memory.md)
             acts.append(a)
             state.apply(a)
-            self._add(_STEP)
+            self._add(WORK_STEP)
         return True
 
     def _sample(self, cands, base, first):
@@ -280,22 +283,22 @@ class Search:
         # The copy is the spare State (see _spare).
         c = _spare.get(1)
         c = _spare[1] = self.s.clone() if c is None else self.s.copy_to(c)
-        self._add(_CLONE)
+        self._add(WORK_CLONE)
         self._deal(c, dealt, rest, ndeck, draws)
         acts = pres[ci]
         if acts is None:  # first time: engine.ai's plan after `a`, kept for the next samples
             acts = [a]
             c.apply(a)
-            self._add(_STEP)
+            self._add(WORK_STEP)
             if not self._plan(c, acts):
                 return None
             pres[ci] = acts
         else:
             for x in acts:
                 c.apply(x)
-            self._add(_STEP * len(acts))
+            self._add(WORK_STEP * len(acts))
         if c.phase == P_DICE and c.turn == self.turn:
-            self._add(_STEP * c.dice_left)
+            self._add(WORK_STEP * c.dice_left)
             k = _roll(c, u)
             acts = after.get(k)
             if acts is None:
@@ -306,7 +309,7 @@ class Search:
             else:
                 for x in acts:
                     c.apply(x)
-                self._add(_STEP * len(acts))
+                self._add(WORK_STEP * len(acts))
         # The turn is over: engine.ai's value of the position now (before the next draw) is
         # the control variate. Its mean over the dice is the option's value by engine.ai,
         # exactly; the sample's leaf less it keeps what the next turn adds and little of the
@@ -348,11 +351,11 @@ class Search:
         seat = self.seat
         while not c.is_terminal() and not (c.seat == seat and c.phase == P_TURN):
             if c.phase == P_DICE:
-                self._add(_STEP * c.dice_left)
+                self._add(WORK_STEP * c.dice_left)
                 _roll(c, u)
             elif c.is_rival(c.seat):
                 c.apply(c.rival_action())
-                self._add(_STEP)
+                self._add(WORK_STEP)
             else:
                 if not self._afford():
                     return False
@@ -360,7 +363,7 @@ class Search:
                 c.apply(p.choose())
                 self._spent(p)
                 p = None  # RAM: let go before the next seat's is built
-                self._add(_STEP)
+                self._add(WORK_STEP)
         return True
 
     def _leaf(self, c):

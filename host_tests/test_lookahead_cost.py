@@ -57,8 +57,8 @@ def test_a_search_counts_every_planner_copy_and_step_it_makes(mode, monkeypatch)
             monkeypatch.setattr(State, "apply", apply)
             monkeypatch.setattr(State, "copy_to", copy_to)
             done = (sum(finished) + sum(p.work for p in planners)
-                    + lookahead._CLONE * counts["clone"]
-                    + lookahead._STEP * counts["apply"])
+                    + lookahead.WORK_CLONE * counts["clone"]
+                    + lookahead.WORK_STEP * counts["apply"])
             assert search.work == done, (mode, seed, state.turn, search.work, done, counts)
             searched += search.samples > 0
             state.apply(action)

@@ -1,6 +1,5 @@
-"""No frozen screen (issue 24): a table bot's whole turn within 2 s on a SAMD51 (not yet: see
-TURN_WORK_MS), the hint's search within 1.5 s, and never more than 0.5 s of the search with no
-sign of life on the LEDs.
+"""No frozen screen (issue 24): a table bot's whole turn within 2 s on a SAMD51, the hint's
+search within 1.5 s, and never more than 0.5 s of the search with no sign of life on the LEDs.
 
 Held on the work the search counts (engine.lookahead's units, UNITS_PER_S of them a second on a
 SAMD51, as its CAP was set), not on a clock: the count is the same on every run and every
@@ -13,7 +12,7 @@ from engine.bots import best_bot, decision_work, hint, hint_work
 from engine.ai import set_pulse
 from engine.lookahead import UNITS_PER_S
 from engine.playout import seeded, steps
-from engine.state import MODE_NAMES
+from engine.state import MODE_NAMES, P_TURN, P_BUILD, P_BEND
 
 TURN_MS = 2000  # a bot's whole turn, its switch included
 SWITCH_MS = 1500  # of which the switch that plans it (make cpcheck: board waits)
@@ -33,46 +32,48 @@ def pulses():
     set_pulse(None)
 
 
-# What a table bot's turn's work reaches today on these seeds: `best` plays engine.ai's plan
-# there (engine.bots best_bot: no look-ahead), and the planner plans the rest of the turn anew
-# at each of a long build's decisions (the next card, each bend, each penalty's place), with no
-# cap: up to 0.76 s on a SAMD51 here (570 units, 2 seats), and far more on rarer deals (make
-# bench --table-seeds prints the longest turn: docs/bots.md). With the switch's 1.5 s a long
-# build's turn is over the 2 s aimed at (the xfail below); the usual turn is well within it.
-TURN_WORK_MS = 800
-
-
-def table_turns(players):
-    """Returns {(seed, seat, turn): the work of `best`'s decisions in that turn} over 8 seeded
-    table games of `players` seats, every seat played by `best`."""
+def table_turns(players, seeds=range(8)):
+    """Returns {(seed, seat, turn): [(phase, work) of each of `best`'s decisions in that turn]}
+    over seeded table games of `players` seats, every seat played by `best`."""
     turns = {}
-    for seed in range(8):
+    for seed in seeds:
         state, chance, rng = seeded(MODE_NAMES.index("table"), seed, players)
         for action in steps(state, chance, best_bot, rng):
             key = (seed, state.seat, state.turn)
             decides = not state.is_chance()
+            phase = state.phase
             state.apply(action)
             if decides:
-                turns[key] = turns.get(key, 0) + decision_work()
+                turns.setdefault(key, []).append((phase, decision_work()))
     return turns
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_table_bots_turn_stays_within_what_it_reaches_today(players, pulses):
-    """Every turn of `best` at the table: its decisions together within TURN_WORK_MS, the
-    LEDs stepped at least every SIGN_MS of it."""
+def test_a_table_bots_turn_fits_what_the_switch_leaves_of_2_s(players, pulses):
+    """Every turn of `best` at the table: its decisions together within TURN_MS less the
+    switch that plans it, the LEDs stepped at least every SIGN_MS of it. (make bench
+    --table-seeds prints the longest turn of 600 deals a size: docs/bots.md.)"""
     turns = table_turns(players)
-    worst = max(turns.values())
-    assert ms(worst) <= TURN_WORK_MS, (players, worst, [k for k in turns if turns[k] == worst])
+    work = {k: sum(w for _, w in v) for k, v in turns.items()}
+    worst = max(work.values())
+    assert ms(worst) <= TURN_MS - SWITCH_MS, (players, worst, [k for k in work
+                                                                if work[k] == worst])
     assert pulses and ms(max(pulses)) <= SIGN_MS, max(pulses)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24 item 3, open: the planner of a long build's "
-                   "later decisions is not capped (TURN_WORK_MS)")
-def test_a_table_bots_turn_fits_what_the_switch_leaves_of_2_s():
-    """The aim: every turn's work within TURN_MS less the switch that plans it."""
-    worst = max(max(table_turns(n).values()) for n in (2, 3, 4))
-    assert ms(worst) <= TURN_MS - SWITCH_MS, worst
+def test_a_build_is_played_as_its_first_decision_planned_it():
+    """engine.bots best_bot at the table: the decision that chose a build carries its cards
+    and bends up to the dice (no chance comes between them), so the build's later steps cost a
+    lookup, not a plan each. Planned anew at each card over all the build's dice, a long build
+    took seconds on a SAMD51 (nine 4s, 6.8 s: docs/bots.md)."""
+    builds = 0
+    for players in (2, 4):
+        for key, decisions in table_turns(players, range(4)).items():
+            later = [w for phase, w in decisions[1:] if phase in (P_BUILD, P_BEND)]
+            if decisions[0][0] == P_TURN and later:
+                builds += 1
+                assert later == [1] * len(later), (key, decisions)
+    assert builds > 20
 
 
 def test_the_hint_fits_its_budget():
