@@ -7,7 +7,7 @@ Fitted policy iteration: play seeded games with the current weights (at first no
 `greedy` bot), record every position at the end of one of the bot's turns with what the rest of
 the game still added to its score, fit per row of turns left the feature weights by least
 squares (a small ridge keeps rare features tame), and play again with the new weights. The
-weights of the iteration that scored best on held-out seeds (not the bench's seeds 0-499) are
+weights of the iteration that scored best on the choosing seeds (tools/bots/seeds.py) are
 kept. The targets: solo, the final score; challenge, the final score plus ai.LOSS for a lost
 game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
 games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
@@ -26,6 +26,7 @@ from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import Search
 from engine.playout import DECIDE, seeded, steps
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS
+from tools.bots import seeds as seed_ranges
 
 MODES = ("solo", "challenge", "rival", "table")  # the weight tables, in bots.weights() order
 FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pairs", "c4",
@@ -42,8 +43,6 @@ FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pa
     "open", "derails", "last"))
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "engine",
                    "ai_weights.py")
-TRAIN_SEED = 100000  # training and held-out seeds lie far from the bench's 0-499
-HOLDOUT_SEED = 50000
 
 
 def features(state, seat, hand):
@@ -318,7 +317,9 @@ def main(argv=None):
         weights = pack(weights)
     best = None
     history = []
-    holdout = range(HOLDOUT_SEED, HOLDOUT_SEED + args.holdout)
+    # The iteration kept is chosen on the choosing range, fitted on the training range
+    # (tools/bots/seeds.py): the bench reports neither.
+    holdout = seed_ranges.take("choosing", args.holdout)
     with Pool(args.jobs) as pool:
         for it in range(args.iters + 1):
             t = time.time()
@@ -330,7 +331,7 @@ def main(argv=None):
                 best = (score, weights)
             if it == args.iters:
                 break
-            seeds = range(TRAIN_SEED + it * args.games, TRAIN_SEED + (it + 1) * args.games)
+            seeds = seed_ranges.take("training", args.games, it * args.games)
             games = pool.map(play, [(args.mode, s, weights, args.player) for s in seeds],
                              chunksize=8)
             history.append([g[0] for g in games])
