@@ -121,7 +121,8 @@ def decide(player, state, weights, rng):
 
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won): samples are
-    (bucket, features, target) at the end of each turn of a seat the weights play.
+    (bucket, features, target, seat) at the end of each turn of a seat the weights play, in
+    the order of the game (tools/bots/train.py's temporal differences follow a seat's turns).
 
     solo, challenge, rival: the weights play the one person's seat. table: 2 to 4 seats (by
     the seed), every other one played by the weights, the rest by `greedy`; the score, lost
@@ -167,7 +168,7 @@ def play(args):
             y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
-        out.append((b, f, y))
+        out.append((b, f, y, seat))
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0
@@ -199,7 +200,8 @@ def fit(games, ridge):
     xtx = [[[0.0] * N_FEATURES for _ in range(N_FEATURES)] for _ in range(N_BUCKETS)]
     xty = [[0.0] * N_FEATURES for _ in range(N_BUCKETS)]
     for samples in games:
-        for b, f, y in samples:
+        for sample in samples:
+            b, f, y = sample[0], sample[1], sample[2]
             a = xtx[b]
             for i in range(N_FEATURES):
                 fi = f[i]
@@ -261,10 +263,11 @@ def write(all_weights, path=OUT):
     """Writes engine/ai_weights.py: the tables as bytes, readable copies in comments (comments
     cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
-        '"""Weights of the `best` bot (engine/ai.py); written by tools/bots/tune.py."""',
+        '"""Weights of the `best` bot (engine/ai.py); written by tools.bots tune or train."""',
         "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
         "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
-        "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune.",
+        "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune",
+        "# (least squares) or python -m tools.bots train (temporal differences).",
         "# Feature order: " + ", ".join(FEATURE_NAMES[:10]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[20:]) + ".",
