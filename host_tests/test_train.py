@@ -103,6 +103,14 @@ def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
         assert r.returncode == 2, (args, r.stderr)
         assert "Traceback" not in r.stderr
     assert foreign.read_text() == "keep me\n"
+    for args in (["compare", str(foreign), tune.OUT], ["compare", tune.OUT, tune.OUT, "--games",
+                                                        "1"],
+                 ["compare", tune.OUT, tune.OUT, "--skip", "49999"],
+                 ["weights-ram", "--module", str(foreign)]):
+        r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert "Traceback" not in r.stderr
 
 
 def test_weights_fit_in_4_kb_on_circuitpython():

@@ -206,6 +206,23 @@ def mean_se(xs):
     return m, (var / n) ** 0.5
 
 
+def judged(mode, r):
+    """Returns what one game (tune.play's result) is judged by, lower is better: the score; a
+    lost challenge 1000 more (survival first, as tune's objective); in rival and table games
+    minus the share of the win."""
+    if mode in ("rival", "table"):
+        return -r[4]
+    if mode == "challenge":
+        return r[1] + (1000 if r[3] else 0)
+    return r[1]
+
+
+def paired(mode, results, base):
+    """Returns (mean, standard error) of the per-seed difference of `results` from `base` (the
+    same seeds): far less noisy than either mean, the deals and dice being the same."""
+    return mean_se([judged(mode, r) - judged(mode, b) for r, b in zip(results, base)])
+
+
 def measure(mode, results):
     """Returns (what the choice is judged by, lower is better; its standard error; a line)."""
     if mode in ("rival", "table"):
@@ -303,6 +320,10 @@ def main(argv=None):
             score, se, line = measure(args.mode, test)
             played = it * args.games
             points.append((played, score, se))
+            if it == 0:
+                base = test
+            else:
+                line += ", against today's %+.3f ± %.3f" % paired(args.mode, test, base)
             print("iteration %d after %d training games: choosing range %s" % (
                 it, played, line), flush=True)
             if best is None or score < best[0]:
