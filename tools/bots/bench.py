@@ -44,6 +44,7 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import weights
+from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
@@ -92,10 +93,21 @@ def samd51_ms(us, loop_us):
     return us * SAMD51_LOOP_US / loop_us / 1000
 
 
+_prior = [None]  # --prior: the four weight tables of another weights module
+
+
+def best_prior_bot(state, rng):
+    """Returns `best`'s action with the --prior module's weights (as engine.bots.best_bot
+    outside the table: the look-ahead within CAP)."""
+    return Search(state, _prior[0][state.mode], rng, False, CAP).choose()
+
+
 def find(name):
-    """Returns the bot called `name`: engine.selfplay's, or `best-before`."""
+    """Returns the bot called `name`: engine.selfplay's, `best-before`, `best-prior`."""
     if name == "best-before":
         return best_before_bot
+    if name == "best-prior":
+        return best_prior_bot
     if name == "best-each":
         return best_each_bot
     return find_bot(name)
@@ -182,6 +194,10 @@ def main(argv=None):
                              "per-turn budget, against best-each, the look-ahead on every decision")
     parser.add_argument("--table-only", action="store_true",
                         help="only the table games (no solo, challenge, rival, coach or VM)")
+    parser.add_argument("--prior", help="a weights module (tools.bots tune's or train's): "
+                        "`best` with its weights plays too, as best-prior (CPython only: the "
+                        "same code as best's; in a mode where its table is best's, best's games "
+                        "are its own)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
     parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
     parser.add_argument("--vm-jobs", type=int, default=1,
@@ -205,6 +221,15 @@ def main(argv=None):
     except ValueError as e:
         parser.error(str(e))
     first = seeds.start
+    if args.prior:
+        from tools.bots.compare import load
+        from tools.bots.train import made_by_tune
+
+        if not os.path.isfile(args.prior) or not made_by_tune(args.prior):
+            parser.error("--prior %s: not a weights module tools.bots tune or train wrote" %
+                         args.prior)
+        mod = load(args.prior)
+        _prior[0] = (mod.SOLO, mod.CHALLENGE, mod.RIVAL, mod.TABLE)
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     if args.table_seeds:
         # `best` (its look-ahead on the turn's first decision: the per-turn budget) at a table
@@ -233,6 +258,14 @@ def main(argv=None):
             for m in MODES:
                 results[b, m] = pool.map(play, [(b, m, s) for s in seeds[:args.seeds]],
                                          chunksize=10)
+        if args.prior:
+            for m in MODES:
+                mode = MODE_NAMES.index(m)
+                if "best" in bots and _prior[0][mode] == weights(mode):
+                    results["best-prior", m] = results["best", m]  # the same decisions
+                else:
+                    results["best-prior", m] = pool.map(
+                        play, [("best-prior", m, s) for s in seeds[:args.seeds]], chunksize=10)
         print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
         if coach_modes:
             started = time.time()
@@ -266,8 +299,10 @@ def main(argv=None):
                  "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
     print(row % ("", "mean ± se", "", "per game", "survived", "won", "mean / max",
                  "mean / max", "mean / max", "mean / max"))
-    for b in bots + (["coach"] if coach_modes else []):
+    for b in bots + (["best-prior"] if args.prior else []) + (["coach"] if coach_modes else []):
         modes = MODES if b != "coach" else coach_modes
+        if b == "best-prior":
+            modes = [m for m in MODES if results[b, m] is not results.get(("best", m))] or MODES
         solo = results.get((b, "solo"))
         times = []
         for m in modes:
@@ -306,11 +341,17 @@ def main(argv=None):
             args.coach_seeds, first, first + args.coach_seeds - 1, ", ".join(coach_modes),
             args.seeds))
         if "solo" in coach_modes:
-            for b in bots:
-                if b in ("best", "best-before"):
+            for b in bots + (["best-prior"] if args.prior else []):
+                if b in ("best", "best-before", "best-prior"):
                     same = [r[0] for r in results[b, "solo"][:args.coach_seeds]]
                     print("%s on the same %d solo seeds: mean %.2f ± %.2f" % (
                         (b, len(same)) + mean_se(same)))
+    if args.prior:
+        same = [m for m in MODES if results["best-prior", m] is results.get(("best", m))]
+        print()
+        print("best-prior: best with the weights of %s%s." % (
+            args.prior, "; its %s games are best's (the same tables)" % ", ".join(same)
+            if same else ""))
     if vm:
         print()
         print("MP VM ms: max is the slowest decision, each one of 5 ms or more timed three times "
