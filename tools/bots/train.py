@@ -28,8 +28,8 @@ today's for the mode only where they played better on the choosing range.
 
 Deterministic for a command line (the same seeds, the same fits, any --jobs). Progress on
 stderr; bad arguments: one line and exit status 2. It writes --out only where it is the weights
-module (engine/ai_weights.py) or a file it does not find, and --png only where it is its own
-default or a file it does not find.
+module (engine/ai_weights.py), another weights module tune or train wrote, or a file it does not
+find; --png only where it is its own default or a file it does not find.
 """
 import argparse
 import os
