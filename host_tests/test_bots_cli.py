@@ -33,7 +33,8 @@ def test_bench_prints_a_row_per_bot():
     assert res.returncode == 0, res.stderr
     rows = {}
     for line in res.stdout.splitlines():
-        m = re.match(r"(greedy|best)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%"
+        m = re.match(r"(greedy|best)\s+([\d.]+) ± [\d.]+\s+([\d.]+)\s+([\d.]+)"
+                     r"\s+([\d.]+) ± [\d.]+%\s+([\d.]+) ± [\d.]+%"
                      r"\s+([\d.]+) / ([\d.]+)\s+([\d.]+) / (\d+)", line)
         if m:
             rows[m.group(1)] = [float(x) for x in m.groups()[1:]]

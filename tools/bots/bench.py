@@ -1,18 +1,21 @@
 """How strong and how fast the built-in bots are (`make bench`).
 
-    python -m tools.bots bench [--seeds 500] [--bots random,greedy,best-before,best]
-                          [--coach-seeds 200] [--coach-modes solo] [--vm-games 500] [--no-vm]
-                          [--jobs 2] [--vm-jobs 1]
+    python -m tools.bots bench [--seeds 500] [--range reported|choosing|training]
+                          [--bots random,greedy,best-before,best] [--coach-seeds 200]
+                          [--coach-modes solo] [--vm-games 500] [--no-vm] [--jobs 2] [--vm-jobs 1]
 
 `best-before` is `best` as it was before its look-ahead and refit (tools/bots/best_before.py:
 engine.ai alone with the old weights), so that the bench shows both. The desktop's `coach`
-(engine.coach) plays its own number of seeds (from 0, the same deals) in the modes asked, on
-CPython only: it never runs on a board.
+(engine.coach) plays its own number of seeds (the first of the same deals) in the modes asked,
+on CPython only: it never runs on a board.
 
-Every bot plays the same seeded games (seeds 0..N-1; chance from stream 0 of the seed, the
-bot's rng from stream 1, as engine.selfplay does) of each mode, and the bench prints per bot:
-the mean and median solo score (docs/rules.md §7) and the derailments per solo game, the share of
-challenge games survived (§8: no 4th derailment), the share of rival games won (§8), and the
+Every bot plays the same seeded games (the first N seeds of the reported range,
+tools/bots/seeds.py: deals no weights were fitted or chosen on; --range choosing is the one to
+decide between versions with; chance from stream 0 of the seed, the bot's rng from stream 1, as
+engine.selfplay does) of each mode, and the bench prints per bot: the mean and median solo
+score (docs/rules.md §7) and the derailments per solo game, the share of challenge games
+survived (§8: no 4th derailment), the share of rival games won (§8), each mean and share with
+its standard error (± the standard deviation over the square root of the games), and the
 time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
 VM (tools/bots/bench_mp.py under tools/vm/mpvm: time.ticks_ms around each call; this port's clock
 ticks in whole milliseconds) and on CircuitPython 10's own VM where it exists
@@ -41,11 +44,12 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import decision_work, weights
-from engine.lookahead import UNITS_PER_S
+from engine.lookahead import CAP, Search, UNITS_PER_S
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
 from tools.bots.best_before import best_before_bot, best_each_bot
+from tools.bots import seeds as seed_ranges
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODES = ("solo", "challenge", "rival")
@@ -57,7 +61,14 @@ TIMED_MODES = MODES + ("table",)  # the VMs time the table's bots too (tools/bot
 SAMD51_LOOP_US = 4784000
 
 
-def cp_runs(bots, games):
+def mean_se(xs):
+    """Returns (mean, standard error of the mean) of the numbers `xs`."""
+    n = len(xs)
+    m = statistics.mean(xs)
+    return m, (statistics.stdev(xs) / n ** 0.5 if n > 1 else 0.0)
+
+
+def cp_runs(bots, first, games):
     """Returns {(bot, mode): {field: value}} from tools/bots/bench_cp.py on CircuitPython's VM, or
     None where it is missing."""
     from tools.vm import cpvm
@@ -73,7 +84,7 @@ def cp_runs(bots, games):
             raise SystemExit("bench: the CircuitPython run %s failed:\n%s" % (args, r.stderr))
         return dict(item.split("=") for item in r.stdout.split() if "=" in item)
 
-    return {(b, m): run(b, m, 0, games) for b in bots for m in TIMED_MODES}
+    return {(b, m): run(b, m, first, games) for b in bots for m in TIMED_MODES}
 
 
 def samd51_ms(us, loop_us):
@@ -82,10 +93,21 @@ def samd51_ms(us, loop_us):
     return us * SAMD51_LOOP_US / loop_us / 1000
 
 
+_prior = [None]  # --prior: the four weight tables of another weights module
+
+
+def best_prior_bot(state, rng):
+    """Returns `best`'s action with the --prior module's weights (as engine.bots.best_bot
+    outside the table: the look-ahead within CAP)."""
+    return Search(state, _prior[0][state.mode], rng, False, CAP).choose()
+
+
 def find(name):
-    """Returns the bot called `name`: engine.selfplay's, or `best-before`."""
+    """Returns the bot called `name`: engine.selfplay's, `best-before`, `best-prior`."""
     if name == "best-before":
         return best_before_bot
+    if name == "best-prior":
+        return best_prior_bot
     if name == "best-each":
         return best_each_bot
     return find_bot(name)
@@ -133,7 +155,7 @@ def play_table(args):
             (work[longest], seed, me, longest))
 
 
-def vm_runs(bots, games, jobs):
+def vm_runs(bots, first, games, jobs):
     """Returns {(bot, mode): {field: value}} from tools/bots/bench_mp.py on the MicroPython VM."""
     runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
     script = os.path.join(ROOT, "tools", "bots", "bench_mp.py")
@@ -144,7 +166,7 @@ def vm_runs(bots, games, jobs):
         while todo and len(running) < jobs:
             b, m = todo.pop(0)
             cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), "--tree",
-                   os.path.join(ROOT, "tools"), script, b, m, "0", str(games)]
+                   os.path.join(ROOT, "tools"), script, b, m, str(first), str(games)]
             running.append(((b, m), subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                      stderr=subprocess.PIPE, text=True)))
         key, proc = running.pop(0)
@@ -163,6 +185,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.bots bench",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=500)
+    parser.add_argument("--range", default="reported", choices=sorted(seed_ranges.RANGES),
+                        help="the range of seeds (tools/bots/seeds.py): reported, the figures' "
+                        "deals; choosing, to decide between versions")
     parser.add_argument("--bots", default="random,greedy,best-before,best",
                         help="the board's bots and best-before: every mode, on every VM")
     parser.add_argument("--coach-seeds", type=int, default=200,
@@ -170,13 +195,18 @@ def main(argv=None):
     parser.add_argument("--coach-modes", default="solo",
                         help="the modes the coach plays (its games take seconds each)")
     parser.add_argument("--vm-games", type=int, default=500,
-                        help="games per bot and mode timed on the VM (same seeds from 0)")
+                        help="games per bot and mode timed on the VM (the first of the same "
+                        "seeds)")
     parser.add_argument("--table-seeds", type=int, default=0,
                         help="table games per table size (2-4 seats): best (at the table "
                              "engine.ai's plan alone) against best-each, the look-ahead on "
                              "every decision")
     parser.add_argument("--table-only", action="store_true",
                         help="only the table games (no solo, challenge, rival, coach or VM)")
+    parser.add_argument("--prior", help="a weights module (tools.bots tune's or train's): "
+                        "`best` with its weights plays too, as best-prior (CPython only: the "
+                        "same code as best's; in a mode where its table is best's, best's games "
+                        "are its own)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
     parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
     parser.add_argument("--vm-jobs", type=int, default=1,
@@ -193,19 +223,34 @@ def main(argv=None):
     for m in coach_modes:
         if m not in MODES:
             parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
-    if args.seeds < 1 or args.table_seeds < 0 or args.table_seeds == 1:
-        parser.error("--seeds must be 1 or more, --table-seeds 0 or 2 or more")
+    if args.seeds < 1 or args.table_seeds < 0 or args.table_seeds == 1 or args.vm_games < 1:
+        parser.error("--seeds and --vm-games must be 1 or more, --table-seeds 0 or 2 or more")
+    try:
+        seeds = seed_ranges.take(args.range, max(args.seeds, args.table_seeds, args.vm_games))
+    except ValueError as e:
+        parser.error(str(e))
+    first = seeds.start
+    if args.prior:
+        from tools.bots.compare import load
+        from tools.bots.train import made_by_tune
+
+        if not os.path.isfile(args.prior) or not made_by_tune(args.prior):
+            parser.error("--prior %s: not a weights module tools.bots tune or train wrote" %
+                         args.prior)
+        mod = load(args.prior)
+        _prior[0] = (mod.SOLO, mod.CHALLENGE, mod.RIVAL, mod.TABLE)
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     if args.table_seeds:
         # `best` (at the table engine.ai's plan alone, engine.bots best_bot) at a table of
         # `best-each` (the look-ahead with its whole CAP on every decision, as `best` is in
         # the other modes): its seat moves round the table with the seed.
-        print("best at a table of best-each, seeds 0-%d (the seat turns with the seed): its "
-              "score less the others' mean (lower is better), its wins" % (args.table_seeds - 1))
+        print("best at a table of best-each, seeds %d-%d (the seat turns with the seed): its "
+              "score less the others' mean (lower is better), its wins" % (
+                  first, first + args.table_seeds - 1))
         with Pool(args.jobs) as pool:
             for n in (2, 3, 4):
                 got = pool.map(play_table, [("best", "best-each", n, s)
-                                            for s in range(args.table_seeds)], chunksize=2)
+                                            for s in seeds[:args.table_seeds]], chunksize=2)
                 diffs = [d for d, _, _ in got]
                 wins = sum(w for _, w, _ in got)
                 work, seed, seat, turn = max(t for _, _, t in got)
@@ -217,33 +262,42 @@ def main(argv=None):
                           turn))
         if args.table_only:
             return 0
-    print("%d seeded games per bot and mode (seeds 0-%d)" % (args.seeds, args.seeds - 1))
+    print("%d seeded games per bot and mode (seeds %d-%d, the %s range)" % (
+        args.seeds, first, first + args.seeds - 1, args.range))
     results = {}
     started = time.time()
     with Pool(args.jobs) as pool:
         for b in bots:
             for m in MODES:
-                results[b, m] = pool.map(play, [(b, m, s) for s in range(args.seeds)],
+                results[b, m] = pool.map(play, [(b, m, s) for s in seeds[:args.seeds]],
                                          chunksize=10)
+        if args.prior:
+            for m in MODES:
+                mode = MODE_NAMES.index(m)
+                if "best" in bots and _prior[0][mode] == weights(mode):
+                    results["best-prior", m] = results["best", m]  # the same decisions
+                else:
+                    results["best-prior", m] = pool.map(
+                        play, [("best-prior", m, s) for s in seeds[:args.seeds]], chunksize=10)
         print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
         if coach_modes:
             started = time.time()
             for m in coach_modes:
                 results["coach", m] = pool.map(
-                    play, [("coach", m, s) for s in range(args.coach_seeds)], chunksize=1)
-            print("coach (CPython), %d seeded games in %s (seeds 0-%d): %.0f s" % (
-                args.coach_seeds, ", ".join(coach_modes), args.coach_seeds - 1,
+                    play, [("coach", m, s) for s in seeds[:args.coach_seeds]], chunksize=1)
+            print("coach (CPython), %d seeded games in %s (seeds %d-%d): %.0f s" % (
+                args.coach_seeds, ", ".join(coach_modes), first, first + args.coach_seeds - 1,
                 time.time() - started))
     vm = {}
     if not args.no_vm:
         started = time.time()
-        vm = vm_runs(bots, args.vm_games, args.vm_jobs)
+        vm = vm_runs(bots, first, args.vm_games, args.vm_jobs)
         print("MicroPython VM (tools/vm/mpvm), %d games per bot and mode: %.0f s" % (
             args.vm_games, time.time() - started))
     cp = loop_us = None
     if not args.no_vm:
         started = time.time()
-        cp = cp_runs(bots, args.vm_games)
+        cp = cp_runs(bots, first, args.vm_games)
         if cp:
             print("CircuitPython VM (tools/vm/cpvm.py), %d games per bot and mode: %.0f s" % (
                 args.vm_games, time.time() - started))
@@ -253,14 +307,15 @@ def main(argv=None):
                   "of its runs' fastest, %d-%d us) = %.0f" % (
                       SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
     print()
-    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
-        "bot", "solo", "median", "derails", "challenge", "rival", "CPython ms", "MP VM ms",
-        "CP VM ms", "SAMD51 est. ms"))
-    print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
-        "", "mean", "", "per game", "survived", "won", "mean / max", "mean / max",
-        "mean / max", "mean / max"))
-    for b in bots + (["coach"] if coach_modes else []):
+    row = "%-11s %12s %6s %8s %12s %12s  %-15s %-15s %-17s %-15s"
+    print(row % ("bot", "solo", "median", "derails", "challenge", "rival", "CPython ms",
+                 "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
+    print(row % ("", "mean ± se", "", "per game", "survived", "won", "mean / max",
+                 "mean / max", "mean / max", "mean / max"))
+    for b in bots + (["best-prior"] if args.prior else []) + (["coach"] if coach_modes else []):
         modes = MODES if b != "coach" else coach_modes
+        if b == "best-prior":
+            modes = [m for m in MODES if results[b, m] is not results.get(("best", m))] or MODES
         solo = results.get((b, "solo"))
         times = []
         for m in modes:
@@ -285,24 +340,31 @@ def main(argv=None):
             est = "%.0f / %.0f" % (samd51_ms(mean_us, loop_us), samd51_ms(max_us, loop_us))
         challenge = results.get((b, "challenge"))
         rival = results.get((b, "rival"))
-        print("%-11s %6s %6s %8s %9s %7s  %-15s %-15s %-17s %-15s" % (
-            b, "%.2f" % statistics.mean(r[0] for r in solo) if solo else "-",
+        print(row % (
+            b, "%.2f ± %.2f" % mean_se([r[0] for r in solo]) if solo else "-",
             "%.1f" % statistics.median(r[0] for r in solo) if solo else "-",
             "%.2f" % statistics.mean(r[1] for r in solo) if solo else "-",
-            "%.1f%%" % (100 * statistics.mean(0 if r[2] else 1 for r in challenge))
+            "%.1f ± %.1f%%" % mean_se([0 if r[2] else 100 for r in challenge])
             if challenge else "-",
-            "%.1f%%" % (100 * statistics.mean(1 if r[3] else 0 for r in rival))
+            "%.1f ± %.1f%%" % mean_se([100 if r[3] else 0 for r in rival])
             if rival else "-", cpy, vms, cps, est))
     if coach_modes:
         print()
-        print("coach: %d games (seeds 0-%d) in %s; the others: %d." % (
-            args.coach_seeds, args.coach_seeds - 1, ", ".join(coach_modes), args.seeds))
+        print("coach: %d games (seeds %d-%d) in %s; the others: %d." % (
+            args.coach_seeds, first, first + args.coach_seeds - 1, ", ".join(coach_modes),
+            args.seeds))
         if "solo" in coach_modes:
-            for b in bots:
-                if b in ("best", "best-before"):
+            for b in bots + (["best-prior"] if args.prior else []):
+                if b in ("best", "best-before", "best-prior"):
                     same = [r[0] for r in results[b, "solo"][:args.coach_seeds]]
-                    print("%s on the same %d solo seeds: mean %.2f" % (
-                        b, len(same), statistics.mean(same)))
+                    print("%s on the same %d solo seeds: mean %.2f ± %.2f" % (
+                        (b, len(same)) + mean_se(same)))
+    if args.prior:
+        same = [m for m in MODES if results["best-prior", m] is results.get(("best", m))]
+        print()
+        print("best-prior: best with the weights of %s%s." % (
+            args.prior, "; its %s games are best's (the same tables)" % ", ".join(same)
+            if same else ""))
     if vm:
         print()
         print("MP VM ms: max is the slowest decision, each one of 5 ms or more timed three times "

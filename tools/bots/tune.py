@@ -7,7 +7,7 @@ Fitted policy iteration: play seeded games with the current weights (at first no
 `greedy` bot), record every position at the end of one of the bot's turns with what the rest of
 the game still added to its score, fit per row of turns left the feature weights by least
 squares (a small ridge keeps rare features tame), and play again with the new weights. The
-weights of the iteration that scored best on held-out seeds (not the bench's seeds 0-499) are
+weights of the iteration that scored best on the choosing seeds (tools/bots/seeds.py) are
 kept. The targets: solo, the final score; challenge, the final score plus ai.LOSS for a lost
 game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
 games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
@@ -26,6 +26,7 @@ from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import Search
 from engine.playout import DECIDE, seeded, steps
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS
+from tools.bots import seeds as seed_ranges
 
 MODES = ("solo", "challenge", "rival", "table")  # the weight tables, in bots.weights() order
 FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pairs", "c4",
@@ -42,8 +43,6 @@ FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pa
     "open", "derails", "last"))
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "engine",
                    "ai_weights.py")
-TRAIN_SEED = 100000  # training and held-out seeds lie far from the bench's 0-499
-HOLDOUT_SEED = 50000
 
 
 def features(state, seat, hand):
@@ -122,7 +121,8 @@ def decide(player, state, weights, rng):
 
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won): samples are
-    (bucket, features, target) at the end of each turn of a seat the weights play.
+    (bucket, features, target, seat) at the end of each turn of a seat the weights play, in
+    the order of the game (tools/bots/train.py's temporal differences follow a seat's turns).
 
     solo, challenge, rival: the weights play the one person's seat. table: 2 to 4 seats (by
     the seed), every other one played by the weights, the rest by `greedy`; the score, lost
@@ -168,7 +168,7 @@ def play(args):
             y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
-        out.append((b, f, y))
+        out.append((b, f, y, seat))
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0
@@ -200,7 +200,8 @@ def fit(games, ridge):
     xtx = [[[0.0] * N_FEATURES for _ in range(N_FEATURES)] for _ in range(N_BUCKETS)]
     xty = [[0.0] * N_FEATURES for _ in range(N_BUCKETS)]
     for samples in games:
-        for b, f, y in samples:
+        for sample in samples:
+            b, f, y = sample[0], sample[1], sample[2]
             a = xtx[b]
             for i in range(N_FEATURES):
                 fi = f[i]
@@ -262,10 +263,11 @@ def write(all_weights, path=OUT):
     """Writes engine/ai_weights.py: the tables as bytes, readable copies in comments (comments
     cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
-        '"""Weights of the `best` bot (engine/ai.py); written by tools/bots/tune.py."""',
+        '"""Weights of the `best` bot (engine/ai.py); written by tools.bots tune or train."""',
         "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
         "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
-        "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune.",
+        "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune",
+        "# (least squares) or python -m tools.bots train (temporal differences).",
         "# Feature order: " + ", ".join(FEATURE_NAMES[:10]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[10:20]) + ",",
         "#   " + ", ".join(FEATURE_NAMES[20:]) + ".",
@@ -318,7 +320,9 @@ def main(argv=None):
         weights = pack(weights)
     best = None
     history = []
-    holdout = range(HOLDOUT_SEED, HOLDOUT_SEED + args.holdout)
+    # The iteration kept is chosen on the choosing range, fitted on the training range
+    # (tools/bots/seeds.py): the bench reports neither.
+    holdout = seed_ranges.take("choosing", args.holdout)
     with Pool(args.jobs) as pool:
         for it in range(args.iters + 1):
             t = time.time()
@@ -330,7 +334,7 @@ def main(argv=None):
                 best = (score, weights)
             if it == args.iters:
                 break
-            seeds = range(TRAIN_SEED + it * args.games, TRAIN_SEED + (it + 1) * args.games)
+            seeds = seed_ranges.take("training", args.games, it * args.games)
             games = pool.map(play, [(args.mode, s, weights, args.player) for s in seeds],
                              chunksize=8)
             history.append([g[0] for g in games])

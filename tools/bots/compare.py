@@ -1,0 +1,75 @@
+"""Two weights modules played by `best` on the same seeds, and the paired difference: whether
+new weights (tools/bots/train.py's, tune's) play better than others, to decide between them.
+
+    python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
+                            [--range choosing] [--jobs 2]
+
+Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
+range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
+the choice's luck does not count twice), `best` with the one mode's table of each module.
+Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
+more; in rival and table games minus the share of the win) with its standard error, and the
+per-seed difference NEW - OLD with its standard error: negative is better for NEW. Bad
+arguments: one line and exit status 2.
+"""
+import argparse
+import importlib.util
+import os
+import sys
+from multiprocessing import Pool
+
+from tools.bots import seeds as seed_ranges
+from tools.bots import train, tune
+
+
+def load(path):
+    """Returns the weights module at `path`."""
+    spec = importlib.util.spec_from_file_location("weights_%d" % abs(hash(path)), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bots compare",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("new", help="a weights module (engine/ai_weights.py's form)")
+    parser.add_argument("old", help="the weights module to compare it with")
+    parser.add_argument("--mode", default="solo", choices=tune.MODES)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--skip", type=int, default=1000)
+    parser.add_argument("--range", default="choosing", choices=sorted(seed_ranges.RANGES))
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.jobs < 1:
+        parser.error("--games must be 2 or more, --jobs 1 or more")
+    try:
+        seeds = seed_ranges.take(args.range, args.games, args.skip)
+    except ValueError as e:
+        parser.error(str(e))
+    tables = []
+    for path in (args.new, args.old):
+        if not os.path.isfile(path) or not train.made_by_tune(path):
+            parser.error("%s: not a weights module tools.bots tune or train wrote" % path)
+        tables.append(getattr(load(path), args.mode.upper()))
+    results = []
+    pool = Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for name, table in zip(("new", "old"), tables):
+            results.append(train.run_games(
+                pool, [(args.mode, s, table, "search") for s in seeds], name))
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
+    new, old = results
+    print("%s, %s seeds %d-%d, `best`:" % (args.mode, args.range, seeds.start, seeds.stop - 1))
+    for name, path, res in (("new", args.new, new), ("old", args.old, old)):
+        print("  %s %s: %s" % (name, path, train.measure(args.mode, res)[2]))
+    print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
+          train.paired(args.mode, new, old))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

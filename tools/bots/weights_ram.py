@@ -1,0 +1,85 @@
+"""The RAM the `best` bot's weights take on CircuitPython's VM (the board's heap, issue 26: at
+most 4 KB).
+
+    python -m tools.bots weights-ram [--module engine/ai_weights.py]
+
+Compiles the weights module with CircuitPython's mpy-cross as the board gets it (.mpy, the
+deploy's flags), imports it on CircuitPython 10's VM (tools/vm/cpvm.py) between two collections
+and prints one line:
+
+    weights module=M B one_table=T B
+
+M: the live heap the whole module adds (every mode's table); T: what stays once only one
+mode's table is kept and the module dropped, as the device holds it during a game
+(engine.bots.weights, lnr/play/think.py). One line and exit status 2 where the module is
+missing or not a weights module; one line and exit status 0 ("skipped") where the VM is.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tools.bots import tune
+from tools.flash.deploy import MPY_FLAGS
+from tools.vm import cpvm
+
+_SCRIPT = """
+import gc
+import sys
+gc.collect()
+gc.collect()
+a0 = gc.mem_alloc()
+import wts
+gc.collect()
+a1 = gc.mem_alloc()
+keep = wts.SOLO
+del wts
+del sys.modules["wts"]
+gc.collect()
+a2 = gc.mem_alloc()
+print("weights module=%d B one_table=%d B" % (a1 - a0, a2 - a0))
+"""
+
+
+def measure(module):
+    """Returns (module bytes, one table's bytes) on CircuitPython's VM, or None without it."""
+    if cpvm.vm() is None or cpvm.mpy_cross() is None:
+        return None
+    tmp = tempfile.mkdtemp(prefix="weights-ram-")
+    try:
+        subprocess.run([str(cpvm.mpy_cross()), *MPY_FLAGS, "-o", os.path.join(tmp, "wts.mpy"),
+                        "-s", "wts.py", module], check=True, capture_output=True)
+        script = os.path.join(tmp, "measure.py")
+        with open(script, "w") as f:
+            f.write(_SCRIPT)
+        r = cpvm.run(script, paths=[tmp], cwd=tmp)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr.strip())
+        fields = dict(item.split("=") for item in r.stdout.split() if "=" in item)
+        return int(fields["module"]), int(fields["one_table"])
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bots weights-ram",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--module", default=tune.OUT, help="a weights module (tune's, train's)")
+    args = parser.parse_args(argv)
+    if not os.path.isfile(args.module):
+        parser.error("no file %s" % args.module)
+    with open(args.module) as f:
+        if "SOLO = (" not in f.read():
+            parser.error("%s is not a weights module (tools/bots/tune.py write())" % args.module)
+    got = measure(args.module)
+    if got is None:
+        print("weights-ram: skipped: " + cpvm.MISSING_VM)
+        return 0
+    print("weights module=%d B one_table=%d B" % got)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
