@@ -13,10 +13,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
-    Model, SETTLE, find, derailing_card, run_checked as run,
+    Model, SETTLE, find, derailing_card, run_checked as run, two_bends,
 )
 from tools.sim.screen_text import line_text, lines_text, screen_lines  # noqa: E402
-from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
+from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.risk import wheel_counts  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -238,24 +238,13 @@ def test_a_roll_that_cannot_derail_still_shows_its_broken_card_chance():
 _KEY = {0: "RIGHT", 1: "DOWN", 2: "LEFT", 3: "UP"}  # the D-pad's key toward each heading
 
 
-def _curve_two_bends(m):
-    s = m.state
-    for c in s.hands[0]:
-        if SHAPE[c] == SHAPE_CURVE and s.is_legal(A_LAY + c):
-            t = s.clone()
-            t.apply(A_LAY + c)
-            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
-                return c
-    return None
-
-
 @pytest.mark.parametrize("head", [0, 1])  # heading east, heading south (north agrees with both)
 def test_the_d_pad_turns_a_curve_toward_where_it_points_on_the_screen(head):
     # Finding 8: LEFT/RIGHT were left and right of the loco: heading south, LEFT turned the
     # track east, to the screen's right. Now the key toward where the curve's open end will
     # point picks that bend (docs/rules.md §2), and the prompt names those keys.
     def want(m):
-        c = _curve_two_bends(m)
+        c = two_bends(m)
         return c if c is not None and m.state.head == head else None
 
     seed, card = find(MODE_SOLO, want, range(1, 3000))

@@ -16,7 +16,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
-from tools.sim.app_script import Model, SETTLE, find, frames, run_checked as run  # noqa: E402
+from tools.sim.app_script import (  # noqa: E402
+    Model, SETTLE, find, frames, one_bend, run_checked as run,
+)
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.order import orders  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -109,21 +111,10 @@ def test_b_hurries_a_move_to_its_result_without_acting():
 # ---------------------------------------------------------------- a press does what is shown
 
 
-def _one_bend_curve(m):
-    s = m.state
-    for c in s.hands[0]:
-        if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
-            t = s.clone()
-            t.apply(A_LAY + c)
-            if len(t.legal_actions()) == 1:
-                return c
-    return None
-
-
 def test_a_curve_with_one_bend_still_asks_for_it_and_the_next_a_lays_not_rolls():
     # Issue 11: a curve with one legal bend was laid at once, so the A the player meant for
     # the bend rolled the dice. Now the bend step shows (the one bend framed) and A lays it.
-    seed, card = find(MODE_SOLO, _one_bend_curve)
+    seed, card = find(MODE_SOLO, one_bend)
     m = Model(MODE_SOLO, seed)
     i = m.state.hands[0].index(card)
     r = run(m.keys + ["RIGHT"] * i + ["A", SETTLE], seed)

@@ -283,16 +283,27 @@ def run_checked(keys, seed=1, **kw):
     return r
 
 
-def two_bends(m):
-    """Returns a curve of the first hand whose lay offers both bends, or None."""
+def _curve(m, bends):
+    # A curve of the first hand whose lay offers this many bends (the bend step's only
+    # actions are the bends that fit), or None.
     s = m.state
     for c in s.hands[0]:
         if SHAPE[c] == SHAPE_CURVE and s.why_not(A_LAY + c) is None:
             t = s.clone()
             t.apply(A_LAY + c)
-            if t.legal_actions() == [A_BEND_L, A_BEND_R]:
+            if len(t.legal_actions()) == bends:
                 return c
     return None
+
+
+def two_bends(m):
+    """Returns a curve of the first hand whose lay offers both bends, or None."""
+    return _curve(m, 2)
+
+
+def one_bend(m):
+    """Returns a curve of the first hand whose lay offers one bend only, or None."""
+    return _curve(m, 1)
 
 
 def find(mode, want, seeds=range(1, 400)):
