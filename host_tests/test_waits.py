@@ -200,3 +200,67 @@ def test_one_pixel_blinks_as_the_thinking_sign():
         seen.append(tuple(px[0]) != (0, 0, 0))
     assert seen in ([True, False, True, False], [False, True, False, True]), seen
     assert all(tuple(px[i]) == (0, 0, 0) for i in range(1, 5))
+
+
+# ---------------------------------------------------------------- the play screen's frames
+
+
+@pytest.fixture
+def counts(monkeypatch):
+    """Counts the play screen's drawings (View.draw) in each frame of the main loop
+    (lnr.main.step), and the State's listings of its legal actions in each drawing of the hand
+    (View.draw_hand): {"drawn": [per frame], "listed": [per drawing of the hand]}."""
+    import lnr.main
+    from engine.state import State
+    from lnr.play.view import View
+
+    out = {"drawn": [], "listed": []}
+    step, draw, hand, listing = lnr.main.step, View.draw, View.draw_hand, State.legal_actions
+    inside = [False]
+
+    def counting_step(hw, app):
+        out["drawn"].append(0)
+        step(hw, app)
+
+    def counting_draw(self):
+        out["drawn"][-1] += 1
+        draw(self)
+
+    def counting_hand(self):
+        out["listed"].append(0)
+        inside[0] = True
+        try:
+            hand(self)
+        finally:
+            inside[0] = False
+
+    def counting_listing(self):
+        if inside[0]:
+            out["listed"][-1] += 1
+        return listing(self)
+
+    monkeypatch.setattr(lnr.main, "step", counting_step)
+    monkeypatch.setattr(View, "draw", counting_draw)
+    monkeypatch.setattr(View, "draw_hand", counting_hand)
+    monkeypatch.setattr(State, "legal_actions", counting_listing)
+    return out
+
+
+def test_no_frame_draws_the_play_screen_twice(counts):
+    """A frame's work is the board's longest wait outside a switch (make cpcheck: board waits).
+    The loco's run ended with the result drawn and then the turn after it drawn again, in one
+    frame (it was the longest frame outside a switch); and the hand's veil (a card that can't
+    be played now is veiled, docs/rules.md §2, §4) listed the legal actions once per card. A
+    solo game's first turns, every frame: one drawing at most, and one listing a hand."""
+    from tools.sim.app_script import Model, SETTLE, run_checked
+    from engine.state import MODE_SOLO
+
+    seed = 3
+    m = Model(MODE_SOLO, seed)
+    m.play_simple(turns=6)
+    r = run_checked(m.keys + [SETTLE], seed)
+    assert r.app.game.state == m.state
+    drawn, listed = counts["drawn"], counts["listed"]
+    assert sum(drawn) > 20 and max(listed) > 0  # the session drew, and veiled its hands
+    assert max(drawn) == 1, [(i, d) for i, d in enumerate(drawn) if d > 1]
+    assert max(listed) == 1, [n for n in listed if n > 1]

@@ -598,11 +598,11 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action in the result panel (View.result), then goes on."""
+        """Sums up the action in the result panel (View.result), then goes on: advance() draws
+        the screen once, for what comes next (drawn here too, the run's last frame drew twice)."""
         self.drew = self.view.result()
         self.summary = True
         self.view.hide_toast()
-        self.view.draw()
         ui = self.ui
         ui.show(ui.play, True)
         self.app.dirty = True

@@ -227,13 +227,14 @@ class View:
         s = p.game.state
         mine = p.game.human(s.seat) and not hidden and (
             s.phase == P_TURN or s.phase == P_BUILD or s.phase == P_CHAOS)
+        legal = s.legal_actions() if mine else ()  # once: each is_legal() lists them all
         veil = ui.veil
         for i in range(HAND_N):
             j = p.hoff + i
             t = sprites.T_NONE
             if mine and j < n:
                 c = cards[j]
-                if not s.is_legal((A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c):
+                if (A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c not in legal:
                     t = sprites.T_VEIL
             veil[i, 0] = t
             veil[i, 1] = t
