@@ -10,6 +10,7 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
     seed       the first game's seed (the session's keys are made for it)
     standins   the CircuitPython modules to stand in (tools/standins), comma-separated
     standin    frames: 1 to time the stand-ins of the firmware's C code too (time_standins())
+    layout     bytes the harness holds before the app starts (tools/vm/cpapp.py spread())
     consts     SC_PLAY and S_INFO: the play screen's number and the hint panel's step
     momentary  the modules loaded for a moment only (tools/vm/membudget/session.py MOMENTARY)
     collect    1: collect after every frame of a session run too
@@ -90,6 +91,9 @@ COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame 
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
 INTERN = int(CONF.get("intern", "0"))  # session: names to intern before base (see below)
 STANDIN_TIME = CONF.get("standin") == "1"  # frames: the stand-in display's time measured too
+# Where the app's objects land in the heap moves with these bytes, and with it what a value
+# left on the stack happens to point at, and keeps (tools/vm/cpapp.py spread()).
+LAYOUT = bytearray(int(CONF.get("layout", "0")))
 
 
 def intern(n):

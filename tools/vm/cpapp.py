@@ -50,6 +50,7 @@ LED effect) must allocate nothing; the animations' figures are printed. Times ar
 of a frame (the firmware's display refresh is not run here), also multiplied by
 tools/bots/bench.py's SAMD51 factor.
 """
+import os
 import shutil
 import statistics
 import sys
@@ -120,9 +121,11 @@ def momentary():
 class Workdir:
     """A temporary folder with the device tree, the harness and the keys."""
 
-    def __init__(self, frames, tree=None):
+    def __init__(self, frames, tree=None, layout=0):
         """`tree`: a device tree already written (e.g. by `make flash TO=DIR`) to play from;
-        else the deploy's tree is built here, .mpy by CircuitPython's own mpy-cross."""
+        else the deploy's tree is built here, .mpy by CircuitPython's own mpy-cross. `layout`:
+        bytes the harness holds before the app starts (spread())."""
+        self.layout = layout
         self.tmp = Path(tempfile.mkdtemp(prefix="cpapp-"))
         if tree is None:
             exe = cpvm.mpy_cross()
@@ -178,6 +181,7 @@ class Workdir:
             "intern %d" % intern,
             "ballast " + str(self.slot(slot) / "ballast.txt"),
             "standin %d" % int(standin),
+            "layout %d" % self.layout,
         ]) + "\n")
         (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
@@ -483,8 +487,8 @@ class Result:
 class Form:
     """The .mpy tree and its calibration, ready for capped runs."""
 
-    def __init__(self, frames, tree=None):
-        self.work = Workdir(frames, tree)
+    def __init__(self, frames, tree=None, layout=0):
+        self.work = Workdir(frames, tree, layout)
         try:
             self.cal = Calibration(self.work)
         except BaseException:
@@ -933,6 +937,53 @@ def write_doc(lines, doc=DOC):
 
 
 # ---------------------------------------------------------------------------------------------
+
+# The heap layouts spread() plays: bytes the harness holds before the app starts.
+LAYOUTS = (0, 8, 16, 64, 256, 1024, 2048, 4096)
+
+
+def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print):
+    """Plays the session once per heap layout (`layouts`: bytes the harness holds before the app
+    starts, cp_app_session.py LAYOUT), uncapped for its peak and under `cap_kb`; prints a line
+    each and the spread; returns True if it fits the cap in every layout.
+
+    The collector keeps whatever a value left on the stack points at, stale or not. Where the
+    app's objects land decides what such a value hits: a screen's code dropped in a switch
+    (about 14 KB) may stay beside the next screen's. Nothing the app does changes between the
+    layouts: the spread is what the peak owes to where objects happen to lie, on a board too
+    (whose layout is its own)."""
+    missing = (cpvm.MISSING_VM if cpvm.vm() is None
+               else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
+    if missing:
+        out("circuitpython mpy: %s" % missing)
+        return True
+    keys, _ = session()
+
+    def play(n):
+        f = Form(keys, layout=n)
+        try:
+            return f.play(cap_kb)
+        finally:
+            f.close()
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = list(pool.map(play, layouts))
+    unsized = 0
+    for n, r in zip(layouts, results):
+        if r.run.base is not None and r.fail == "exit 3":  # Form.play() gave up sizing it
+            unsized += 1
+            how = "not played (its base moved with the heap's size, 8 tries: Form.play())"
+        else:
+            how = "fits" if r.ok else "FAILS (%s)" % r.fail
+        out("  layout +%4d B: peak %d B; under the %d KB cap: %s" % (n, r.peak(), cap_kb, how))
+    peaks = [r.peak() for r in results]
+    fits = sum(1 for r in results if r.ok)
+    out("heap layouts: the app's peak %d-%d B over %d layouts (median %d B); the session fits "
+        "the %d KB cap in %d of the %d played" % (
+            min(peaks), max(peaks), len(peaks), sorted(peaks)[len(peaks) // 2], cap_kb, fits,
+            len(results) - unsized))
+    return fits == len(results) - unsized
+
 
 def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
     """The app's checks on CircuitPython's VM, printed with `out`, and the figures written to

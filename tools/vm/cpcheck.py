@@ -50,9 +50,14 @@ def main(argv=None):
                     help="skip the allocation and time of every frame")
     ap.add_argument("--no-doc", action="store_true",
                     help="don't write the figures into docs/memory.md")
+    ap.add_argument("--layouts", action="store_true",
+                    help="only the session's peak and cap in %d heap layouts (docs/memory.md)"
+                    % len(cpapp.LAYOUTS))
     args = ap.parse_args(argv)
     if args.cap_kb <= 0:
         ap.exit(2, "cpcheck: --cap-kb must be a positive number of KB\n")
+    if args.layouts:
+        return 0 if cpapp.spread(args.cap_kb, out=lambda text: print(text, flush=True)) else 1
     ok = engine_check()
     sys.stdout.flush()
 
