@@ -47,7 +47,16 @@ _DROPPED = ("lnr.", "engine.", "adafruit_display_text")
 
 def drop_new(had):
     """Drops every app, engine or text-label module imported since `had` (a list of
-    sys.modules' names) was taken."""
+    sys.modules' names) was taken, and empties each one's globals: the collector keeps whatever
+    a value left on the stack points at, and one that hits a function of a screen dropped in a
+    switch would keep the screen's whole code beside the next one's (its globals hold all the
+    rest), where it now keeps that function. Where objects lie decides what such a value hits:
+    before this, the session ran out of its cap that way in some heap layouts and not in others
+    (python -m tools.vm cpcheck --layouts, docs/memory.md). Nothing the switch keeps may use a
+    dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
     for name in list(sys.modules):
         if name not in had and name.startswith(_DROPPED):
+            mod = sys.modules[name]
             drop(name)
+            if not KEEP:
+                mod.__dict__.clear()
