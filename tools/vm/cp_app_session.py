@@ -44,7 +44,9 @@ pools (QSTR), then:
                standin netgap`: each frame with the collector off, the bytes it allocated,
                its time and the longest stretch of it with no sign of life; with `standin 1`,
                the time spent in the stand-ins of the firmware's C code, and the longest
-               stretch with no sign less that time (else 0 and the stretch)
+               stretch with no sign less that time (else 0 and the stretch); and `L frame
+               us` before every cp_loop.EVERY-th frame, after a frame of cp_loop.AFTER_US or
+               more and after the last: the SAMD51 factor's loop timed beside the frames
 
 and, at the end of calibrate and session: FRAMES, END (the screen, whether the key queue
 overflowed), TRACE (a fingerprint of every frame's screen and step, and of the NVM: a run that
@@ -514,8 +516,13 @@ def frames():
         return time.ticks_diff(end, start)
 
     app.leds.think = thinking
+    from cp_loop import AFTER_US, EVERY, loop_us  # tools/vm/cp_loop.py, copied
+
     i = 0
+    long = False
     while Keys.more(i):
+        if long or i % EVERY == 0:
+            print("L", i, loop_us())
         Watch.frame = i
         Keys.feed(i)
         waiting = Keys.waiting()
@@ -554,7 +561,9 @@ def frames():
         print("F", i, screen, step, int(busy), int(fx), int(key),
               display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu, asked[0],
               max(gap, sign[0]), search_us(t0, t1), spent[0], max(net, sign[2]))
+        long = time.ticks_diff(t1, t0) >= AFTER_US
         i += 1
+    print("L", i, loop_us())
     print("FRAMES", i)
     return 0
 

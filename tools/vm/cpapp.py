@@ -145,6 +145,7 @@ class Workdir:
         # The census's formulas for the firmware's display objects, as a module of its own:
         # tools/vm/membudget's package needs CPython.
         shutil.copy(ROOT / "tools" / "vm" / "membudget" / "vm" / "sizes.py", harness)
+        shutil.copy(ROOT / "tools" / "vm" / "cp_loop.py", harness)
         self.script = harness / SCRIPT.name
         shutil.copy(SCRIPT, self.script)
         (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
@@ -607,8 +608,11 @@ class Frames:
         if proc.returncode:
             raise CpAppError("the frames run failed:\n" + proc.stdout[-2000:] + proc.stderr)
         self.rows = []
+        loops = []  # (frame, the factor's loop in µs timed just before it)
         for parts in _lines(proc.stdout):
-            if parts[0] == "F":
+            if parts[0] == "L":
+                loops.append((int(parts[1]), int(parts[2])))
+            elif parts[0] == "F":
                 (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap,
                  search, standin, netgap) = [int(x) for x in parts[1:]]
                 # The least of two upper bounds of the frame's time: its wall time, which a
@@ -621,7 +625,7 @@ class Frames:
                                   # its longest stretch with no sign (wall time: a stall adds)
                                   "gap": min(gap, us) if gap < wall else us,
                                   # first to last sign of thinking: the search's own time
-                                  "search": min(search, us), "slowest": us,
+                                  "search": min(search, us),
                                   # a standin run's own (cp_app_session.py time_standins()):
                                   # the shares of its wall time in the stand-ins of the
                                   # firmware's C code, and of its longest stretch with no
@@ -630,6 +634,29 @@ class Frames:
                                   "netgap": netgap / wall if wall else 0.0})
         if not self.rows:
             raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
+        self.samd51(loops)
+
+    def samd51(self, loops):
+        """Gives each row its SAMD51 estimate (`est`, `est_gap`, `est_search` in µs): its times
+        x SAMD51_LOOP_US / the factor's loop timed beside it in the same run (the faster of the
+        timings just before and just after its stretch of frames, and a long frame's is timed
+        right after it: tools/vm/cp_loop.py).
+        The machine's speed moves by up to 2x within seconds; a factor timed before or after the
+        whole run moved the estimate with it (docs/memory.md: board waits)."""
+        from tools.bots.bench import SAMD51_LOOP_US
+
+        if not loops:
+            raise CpAppError("the frames run timed no loop")
+        k = 0
+        for row in self.rows:
+            while k + 1 < len(loops) and loops[k + 1][0] <= row["i"]:
+                k += 1
+            loop = min(loops[k][1], loops[k + 1][1]) if k + 1 < len(loops) else loops[k][1]
+            f = SAMD51_LOOP_US / loop
+            row["loop"] = loop
+            row["est"] = row["us"] * f
+            row["est_gap"] = row["gap"] * f
+            row["est_search"] = row["search"] * f
 
     @staticmethod
     def kind(row, consts):
@@ -719,26 +746,23 @@ def time_lines(frames, loop):
     return out
 
 
-def waits_line(frames, loop):
+def waits_line(frames):
     """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`,
     then how they are made and how much they move, then the same without the stand-ins. A
     bot's turn is the frame in which it plans it (asked as W_THINK, lnr/play/think.py), the
     hint the frame that finds it (W_HINT): each is its search (first to last step of the LEDs'
     thinking sign, Leds.think) and the switch around it (the play screen's code dropped, the
-    engine's loaded, and back). A frame's time is the least of its wall and CPU time on this
-    VM over the runs, x the SAMD51 factor (tools/bots/bench.py: a pure-Python loop timed on a
-    board and here). Part of it is the stand-ins of the firmware's C code (the display's Group
-    and TileGrid, the LEDs' pixel buffer), Python here: the figures with it are an upper bound,
-    those without it (a frames run that times them: play_frames(standin=True)) a lower one."""
+    engine's loaded, and back). A frame's estimate is its time on this VM (the least of its
+    wall and CPU time) x SAMD51_LOOP_US / the factor's loop timed beside it in the same run
+    (tools/bots/bench.py: a pure-Python loop timed on a board and here; Frames.samd51()), the
+    least over the runs. Part of it is the stand-ins of the firmware's C code (the display's
+    Group and TileGrid, the LEDs' pixel buffer), Python here: the figures with it are an upper
+    bound, those without it (a frames run that times them: play_frames(standin=True)) a lower
+    one."""
     from tools.bots.bench import SAMD51_LOOP_US
 
     _lib_path()
     import lnr.screens as screens
-
-    factor = SAMD51_LOOP_US / loop
-
-    def ms(us):
-        return us * factor / 1000
 
     def most(kind, key):
         rows = [r for r in frames.rows if r["asked"] == kind]
@@ -746,32 +770,38 @@ def waits_line(frames, loop):
             return "- (none)", 0
         r = max(rows, key=lambda r: r[key])
         # The search is timed on the wall, the frame by the least of its wall and CPU time:
-        # on a loaded machine (a frame moving by much between runs) it may read longer.
-        search = min(r["search"], r[key])
+        # on a loaded machine it may read longer than the frame.
+        search = min(r["est_search"], r[key])
         return ("%.0f ms (search %.0f ms, switch %.0f ms)" % (
-            ms(r[key]), ms(search), ms(r[key] - search)), len(rows))
+            r[key] / 1000, search / 1000, (r[key] - search) / 1000), len(rows))
 
     rows = frames.rows
-    turn, turns = most(screens.W_THINK, "us")
-    hint, hints = most(screens.W_HINT, "us")
-    worst = max(r["us"] for r in rows)
-    moved = max((r["slowest"] - r["us"]) / r["us"] for r in rows if ms(r["us"]) >= 100)
-    gap = max(r["gap"] for r in rows)
+    turn, turns = most(screens.W_THINK, "est")
+    hint, hints = most(screens.W_HINT, "est")
+    loops = [r["loop"] for r in rows]
     out = ["board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %.0f ms"
-           % (turn, hint, ms(worst)),
+           % (turn, hint, max(r["est"] for r in rows) / 1000),
            "  longest wait with no sign on the screen or the LEDs %.0f ms; %d bot turns, %d "
-           "hints, %d frames; this VM's time x %.0f (SAMD51_LOOP_US %d us / this VM's loop %d "
-           "us); a frame of 100 ms or more moved up to %.0f%% between the runs" % (
-               ms(gap), turns, hints, len(rows), factor, SAMD51_LOOP_US, loop, moved * 100)]
-    if "net" in rows[0]:
+           "hints, %d frames; each frame's time here x SAMD51_LOOP_US %d us / the factor's loop "
+           "timed beside it (%d-%d us: x %.0f-%.0f)" % (
+               max(r["est_gap"] for r in rows) / 1000, turns, hints, len(rows), SAMD51_LOOP_US,
+               min(loops), max(loops), SAMD51_LOOP_US / max(loops),
+               SAMD51_LOOP_US / min(loops))]
+    moved = [r["moved"] for r in rows if "moved" in r and r["est"] >= 100000]
+    if moved:
+        moved.sort()
+        out.append("  a frame of 100 ms or more moved between two runs by %.0f%% at the median, "
+                   "%.0f%% at most (%d such frames)" % (
+                       moved[len(moved) // 2] * 100, moved[-1] * 100, len(moved)))
+    if "est_net" in rows[0]:
         share = sum(r["us"] - r["net"] for r in rows) / sum(r["us"] for r in rows)
-        turn, _ = most(screens.W_THINK, "net")
-        hint, _ = most(screens.W_HINT, "net")
+        turn, _ = most(screens.W_THINK, "est_net")
+        hint, _ = most(screens.W_HINT, "est_net")
         out.append("  without the stand-ins of the firmware's C code (displayio's Group and "
                    "TileGrid, the LEDs' pixel buffer: %.0f%% of all frames' time here): bot "
                    "turn max %s, hint max %s, longest frame %.0f ms, longest wait with no sign "
-                   "%.0f ms" % (share * 100, turn, hint, ms(max(r["net"] for r in rows)),
-                                ms(max(r["netgap"] for r in rows))))
+                   "%.0f ms" % (share * 100, turn, hint, max(r["est_net"] for r in rows) / 1000,
+                                max(r["est_netgap"] for r in rows) / 1000))
     return out
 
 
@@ -893,8 +923,10 @@ def play_frames(frames_keys=None, runs=2, standin=False):
             again = Frames(work.run("frames"))
             _same_frames(out, again)
             for row, other in zip(out.rows, again.rows):
+                for key in ("est", "est_gap", "est_search"):
+                    row[key] = min(row[key], other[key])
+                row["moved"] = abs(row["est"] - other["est"]) / min(row["est"], other["est"])
                 row["us"] = min(row["us"], other["us"])
-                row["slowest"] = max(row["slowest"], other["us"])
                 row["gap"] = min(row["gap"], other["gap"])
                 row["search"] = min(row["search"], other["search"])
                 row["bytes"] = max(row["bytes"], other["bytes"])
@@ -905,6 +937,9 @@ def play_frames(frames_keys=None, runs=2, standin=False):
             timed = Frames(work.run("frames", standin=True))
             _same_frames(out, timed)
             for row, other in zip(out.rows, timed.rows):
+                row["est_net"] = row["est"] * (1 - other["standin"])
+                row["est_gap"] = min(row["est_gap"], other["est_gap"])
+                row["est_netgap"] = min(row["est_gap"], row["est"] * other["netgap"])
                 row["net"] = row["us"] * (1 - other["standin"])
                 # Its stretches are slower, never faster: one more chance against a stall.
                 row["gap"] = min(row["gap"], other["gap"])
@@ -1020,7 +1055,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         loop = min(loop, loop_us())
         say(allocation_lines(played))
         out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
-        out("\n".join(waits_line(played, loop)))
+        out("\n".join(waits_line(played)))
         ok = ok and not played.idle_allocations()
     if doc is not None:
         write_doc(figures, doc)
