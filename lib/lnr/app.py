@@ -257,8 +257,6 @@ class App:
         want = self._want
         self._want = None
         where = self._leave()
-        from lnr.main import scrub
-        scrub(32)
         # A switch takes from a tenth of a second to a few on a board (docs/memory.md: board
         # waits): the LEDs' thinking sign steps between its loads, and the search's pulse
         # steps it while a bot plans or the hint is found (Leds.think).

@@ -2,7 +2,6 @@
 CircuitPython 10's own VM (tools/vm/cpvm.py), and the loop that names the SAMD51 factor.
 
     circuitpython tools/bots/bench_cp.py BOT MODE FIRST_SEED GAMES
-    circuitpython tools/bots/bench_cp.py --loop
 
 BOT is a name of engine.bots.BOTS, or "best-before": `best` as it was before its look-ahead
 (tools/bots/best_before.py, importable here: the repository's root is on the path). MODE is one of
@@ -46,13 +45,6 @@ So:
   decision 4.6-4.8 ms of CPU time, at the same moments): a factor from the loop timed beside
   each decision would add that noise, and the fastest loop gives the highest factor, so the
   board's estimate errs high.
-
---loop prints the time of `for _ in range(1000000): pass` in microseconds, from the fastest of
-30 runs of a tenth of it (scaled), as bench() takes it (tools/vm/cpapp.py uses it): the loop whose
-time on a 120 MHz SAMD51 running CircuitPython is published (tools/bots/bench.py, SAMD51_LOOP_US),
-so that its ratio to this VM's time is the factor a decision's time here is multiplied by to
-estimate it on the board. 10 runs of 100 000 iterations take the same time as one of a million here
-(within the loop's own noise), so the short loop stands for it.
 """
 import gc
 import sys
@@ -162,12 +154,4 @@ def bench(name, mode, first, games):
                                    worst, raw_worst, retimed, where))
 
 
-if sys.argv[1] == "--loop":
-    # The fastest of many short runs, as bench() takes it: a run of the whole loop is stalled
-    # on a busy machine, and a slower loop here would make the board's estimate err low.
-    fastest_loop = loop_us(SHORT_LOOP)
-    for _ in range(LOOP_RUNS):
-        fastest_loop = min(fastest_loop, loop_us(SHORT_LOOP))
-    print("loop_us=%d" % fastest_loop)
-else:
-    bench(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+bench(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

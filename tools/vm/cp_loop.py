@@ -1,7 +1,6 @@
 """The SAMD51 factor's loop timed on CircuitPython's VM beside the frames of
-tools/vm/cp_app_session.py (its frames mode imports it; the other modes never do: the harness's
-own code is in the heap beside the app's, and its size moves where the app's objects land and
-what a stale stack slot keeps of them, the calibrate run's peak by up to 14 KB)."""
+tools/vm/cp_app_session.py: its frames mode imports it, the calibrate and session runs never
+do (what the harness holds moves where the app's objects land: cpapp.py spread())."""
 import time
 
 EVERY = 100  # frames between two timings of the loop ...

@@ -710,39 +710,30 @@ def allocation_lines(frames):
     return out
 
 
-def loop_us():
-    r = cpvm.run(ROOT / "tools" / "bots" / "bench_cp.py", args=["--loop"])
-    if r.returncode:
-        raise CpAppError("cp_bench.py --loop failed: " + r.stderr)
-    return int(r.stdout.split("=")[1])
-
-
-def time_lines(frames, loop):
-    from tools.bots.bench import SAMD51_LOOP_US
-
+def time_lines(frames):
     names, _, _, _, _ = app_consts()
-    factor = SAMD51_LOOP_US / loop
     out = ["Frame times of each screen (the Python work of a frame: the firmware's display "
-           "refresh is not run here), on this VM and x %.0f for a SAMD51 (tools/bots/bench.py "
-           "SAMD51_LOOP_US %d us / this VM's loop %d us):" % (factor, SAMD51_LOOP_US, loop),
+           "refresh is not run here), on this VM and its SAMD51 estimate (x SAMD51_LOOP_US / "
+           "the factor's loop timed beside the frame: Frames.samd51()):",
            "  %-9s %6s  %-26s  %-26s  %-26s" % (
                "screen", "frames", "idle: median", "key or refresh: median", "slowest")]
 
-    def cell(us):
-        return "%6d us = %7.1f ms" % (us, us * factor / 1000) if us is not None else "-"
+    def cell(row):
+        return "%6d us = %7.1f ms" % (row["us"], row["est"] / 1000) if row is not None else "-"
+
+    def median(rows):  # the row of the median estimate
+        return sorted(rows, key=lambda r: r["est"])[len(rows) // 2] if rows else None
 
     by_screen = {}
     for row in frames.rows:
         by_screen.setdefault(row["screen"], []).append(row)
     for screen in sorted(by_screen):
         rows = by_screen[screen]
-        quiet = [r["us"] for r in rows if not (r["key"] or r["refresh"] or r["busy"])]
-        work = [r["us"] for r in rows if r["key"] or r["refresh"]]
+        quiet = [r for r in rows if not (r["key"] or r["refresh"] or r["busy"])]
+        work = [r for r in rows if r["key"] or r["refresh"]]
         out.append("  %-9s %6d  %-26s  %-26s  %-26s" % (
-            names.get(screen, str(screen)), len(rows),
-            cell(statistics.median(quiet) if quiet else None),
-            cell(statistics.median(work) if work else None),
-            cell(max(r["us"] for r in rows))))
+            names.get(screen, str(screen)), len(rows), cell(median(quiet)), cell(median(work)),
+            cell(max(rows, key=lambda r: r["est"]))))
     return out
 
 
@@ -977,7 +968,7 @@ def write_doc(lines, doc=DOC):
 LAYOUTS = (0, 8, 16, 64, 256, 1024, 2048, 4096)
 
 
-def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print):
+def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None):
     """Plays the session once per heap layout (`layouts`: bytes the harness holds before the app
     starts, cp_app_session.py LAYOUT), uncapped for its peak and under `cap_kb`; prints a line
     each and the spread; returns True if it fits the cap in every layout.
@@ -986,13 +977,14 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print):
     app's objects land decides what such a value hits: a screen's code dropped in a switch
     (about 14 KB) may stay beside the next screen's. Nothing the app does changes between the
     layouts: the spread is what the peak owes to where objects happen to lie, on a board too
-    (whose layout is its own)."""
+    (whose layout is its own). `keys`: the session's (session()), if made already."""
     missing = (cpvm.MISSING_VM if cpvm.vm() is None
                else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
     if missing:
         out("circuitpython mpy: %s" % missing)
         return True
-    keys, _ = session()
+    if keys is None:
+        keys, _ = session()
 
     def play(n):
         f = Form(keys, layout=n)
@@ -1050,11 +1042,9 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
     say(phase_table(f.cal))
     say(import_lines(import_costs()))
     if frames:
-        loop = loop_us()  # before and after the frames: the fastest is the least stalled
         played = play_frames(keys, standin=True)
-        loop = min(loop, loop_us())
         say(allocation_lines(played))
-        out("\n".join(time_lines(played, loop)))  # times vary from run to run: not in the doc
+        out("\n".join(time_lines(played)))  # times vary from run to run: not in the doc
         out("\n".join(waits_line(played)))
         ok = ok and not played.idle_allocations()
     if doc is not None:
