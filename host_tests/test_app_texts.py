@@ -27,7 +27,7 @@ from engine.state import (  # noqa: E402
     MODE_TABLE,
 )
 import lnr.ui  # noqa: E402
-from lnr.play import actions  # noqa: E402
+from lnr.play import actions, refusal  # noqa: E402
 from lnr.play.view import risk_text, short  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
@@ -95,7 +95,7 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         for end in range(N_CARDS):
             if KIND[end] != KIND_CHAOS:
                 s.track[-1] = end
-                play.view.toast(actions.reason(s, c))
+                play.view.toast(refusal.reason(s, c))
     # The side panel at its largest numbers, the risk at both ends with every label.
     _longest_numbers(play)
     play.view.draw_side()

@@ -193,8 +193,11 @@ class App:
         if self.play is None:
             self._unload()
             # Loading the play screen's code takes a board over half a second (docs/memory.md:
-            # board waits): the LEDs' thinking sign steps as it begins, and between its view
-            # (lnr.play.view, lnr.play.mapview) and the rest.
+            # board waits): the LEDs' thinking sign steps as it begins, and between its map
+            # (lnr.play.mapview), its view (lnr.play.view) and the rest.
+            self.leds.think()
+            import lnr.play.mapview
+
             self.leds.think()
             import lnr.play.view
 

@@ -2,7 +2,7 @@
 lnr/copies.py, and a finished game counted. Loaded by the Storage method that reads or writes
 and dropped after each read or write, with the copies' code: none of it is in RAM while a
 screen is up (docs/memory.md). Every write goes through Storage.commit()."""
-from lnr import drop
+from lnr import drop, sign
 from lnr.game import MODE_RIVAL, MODE_TABLE
 from lnr.limits import N_MODES, NO_BEST
 
@@ -13,6 +13,15 @@ def _done(store):
     drop("lnr.copies", "lnr.image", "engine.crc", "lnr.saves")
     if store.restore is not None:
         store.restore()
+
+
+def _copies():
+    # The copies' code (lnr/copies.py and lnr/image.py), loaded for a read or a write: loading
+    # it is one of a switch's longest steps on a board, so the LEDs' thinking sign steps first.
+    sign()
+    from lnr import copies
+
+    return copies
 
 
 def _held(store, held):
@@ -26,7 +35,7 @@ def _flags(store):
 
 def load(store):
     """Storage.load()."""
-    from lnr import copies
+    copies = _copies()
 
     store.reset()
     try:
@@ -44,7 +53,7 @@ def load(store):
 
 def commit(store, finished=None):
     """Storage.commit()."""
-    from lnr import copies
+    copies = _copies()
 
     try:
         ok, held, notice = copies.commit(
@@ -82,7 +91,7 @@ def finish_game(store, mode, score, won, seed, players, log):
 
 def history(store):
     """Storage.history()."""
-    from lnr import copies
+    copies = _copies()
 
     try:
         games, held = copies.history(store.nvm, store.drive,

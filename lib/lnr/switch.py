@@ -80,6 +80,8 @@ def new_game(mode, seed, players=None, table_roles=None):
     """Returns a Game dealt from `seed` (docs/rules.md §3) with the first turn begun."""
     from engine.gamelog import GameLog  # in RAM while a game is played (its log uses it)
     from engine.rng import Rng
+
+    sign()  # the State's modules next (engine.state and those it imports)
     from engine.state import deal
 
     rng = Rng(seed, 0)
@@ -248,12 +250,14 @@ def unpack(saved):
     """Returns the Game of pack()'s bytes, exactly where it was saved: the dice's and the bots'
     generators continue their streams and the log goes on. Raises ValueError if the bytes
     are not such a save."""
-    # The engine's modules load in two parts with a sign of life between them: the State's
-    # (engine.state and those it imports), then the codec's, the decoding after another sign.
+    # The engine's modules load in parts with a sign of life between them: the State's
+    # (engine.state and those it imports), the codec's, the log's; the decoding after a sign.
     import engine.state
 
     sign()
     from engine.codec import unpack as _unpack
+
+    sign()
     from engine.gamelog import GameLog
 
     sign()

@@ -9,7 +9,6 @@ key press, never a frame's work. While it is up (step S_MENU) Play.key hands it 
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import A_PASS, A_CHAOS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
 from lnr import drop
-from lnr.play.refusal import reason
 from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
 from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
 
@@ -53,7 +52,11 @@ class Actions:
             c = play.selected()
             if s.phase != P_TURN or c < 0 or KIND[c] == KIND_CHAOS:
                 return "Select a track card"
-            return None if s.is_legal(A_LAY + c) else reason(s, c)
+            if s.is_legal(A_LAY + c):
+                return None
+            from lnr.play.refusal import reason  # its words for this one line (dropped by close)
+
+            return reason(s, c)
         if i == _CHAOS:
             if s.phase != P_TURN and s.phase != P_CHAOS:
                 return "Finish the build"
