@@ -37,9 +37,9 @@ So:
   cpu_us the sum of the same runs' CPU time (each reading is cut to the millisecond, so one
   decision's is off by less than a millisecond either way, but a sum of thousands is right to
   a fraction of a percent: the cuts fall anywhere in a millisecond); loop_us the fastest of
-  LOOP_RUNS runs of the loop below, shortened to SHORT_LOOP iterations (1.6 ms: short enough to
-  run between stalls; a run of the whole loop, 16 ms, was stalled 5 times in 5 on a busy
-  machine) and scaled to a million, at the start, before each batch and at the end of the
+  tools/vm/cp_loop.py's runs of the loop, shortened to SHORT_LOOP iterations (1.6 ms: short
+  enough to run between stalls; a run of the whole loop, 16 ms, was stalled 5 times in 5 on a
+  busy machine) and scaled to a million, at the start, before each batch and at the end of the
   run. The fastest of all, because this loop's own time here wanders by more than 10% from
   one moment to another while a decision's does not (measured: the loop 15.4-19.7 ms and one
   decision 4.6-4.8 ms of CPU time, at the same moments): a factor from the loop timed beside
@@ -50,30 +50,14 @@ import gc
 import sys
 import time
 
+from tools.vm.cp_loop import loop_us
+
 RETIMES = 5  # more runs of a decision that may be the slowest: its fastest counts
 FLOOR_US = 1000  # a decision faster than this is never re-timed
-LOOP_RUNS = 5  # runs of the loop per measurement: the fastest counts
 # time.clock() is C's clock() (a 32-bit clock_t of µs on this 32-bit build, cut to ms by the
 # VM): it wraps after 2147 s of CPU time, so a difference across a wrap is not used.
-LOOP = 1000000  # the published loop's iterations
 SHORT_LOOP = 100000  # the loop beside a re-timed decision: a tenth, about as long as one
 TABLE_SEATS = 4  # a table's seats here: the most turns of others a look-ahead plays through
-
-
-def loop_once(n):
-    """Returns the µs `for _ in range(n): pass` took, scaled to LOOP iterations."""
-    t0 = time.ticks_us()
-    for _ in range(n):
-        pass
-    return time.ticks_diff(time.ticks_us(), t0) * (LOOP // n)
-
-
-def loop_us(n=LOOP):
-    """Returns the fastest of LOOP_RUNS runs of the loop, in µs per LOOP iterations."""
-    best = loop_once(n)
-    for _ in range(LOOP_RUNS - 1):
-        best = min(best, loop_once(n))
-    return best
 
 
 def cpu_bound(start, runs):
