@@ -31,7 +31,7 @@ def go(app, want):
     kind = want[0]
     # Each step below takes a board up to half a second (docs/memory.md: board waits): the
     # LEDs' thinking sign steps between them (as the saves' code steps it, lnr/copies.py).
-    app.leds.think()  # this module is loaded
+    sign()  # this module is loaded
     if kind == W_START:
         app.game = start(app, want[1], want[2], want[3], want[4])
     elif kind == W_RESUME:
@@ -99,7 +99,7 @@ def resume(app):
     if store.saved is not None:
         try:
             game = unpack(store.saved)  # engine.codec, loaded for the moment
-            app.leds.think()
+            sign()
         except ValueError:
             game = None
     if game is None:
@@ -115,7 +115,7 @@ def save(app, game, start):
     copy holds it (the title then says so)."""
     store = app.store
     blob = pack(game, start)
-    app.leds.think()
+    sign()
     before = store.notice
     ok = store.save_game(blob)
     # An unchanged save is not rewritten (storage spares the flash): still saved.
@@ -168,7 +168,7 @@ def over(app):
     s = None
     game = None
     forget_game(app)
-    app.leds.think()
+    sign()
     record = False
     if app.writes:  # the game joins the history: its seed, seats and decisions
         record = store.finish_game(mode, score, won, seed, players, log)
