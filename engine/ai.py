@@ -512,6 +512,16 @@ def _laid(acts, c, head, h):
 
 
 _MAX_BUILD = const(6)  # cards laid in one build that the search considers
+
+# The costs of what a search does beside its planners, in Planner.work units (about 3 µs
+# each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
+# mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
+# 4-seat table's look-ahead, which applies three other seats' turns in every sample, took a
+# quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bots/bench.py).
+# engine.lookahead's search counts them, and engine.bots a table bot's carried build.
+WORK_CLONE = const(25)  # copying a State
+WORK_STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
+
 _NODES = const(40)  # steps one search for a build's order may try
 
 

@@ -24,8 +24,7 @@ except ImportError:  # CPython
         return x
 
 
-from engine.ai import Planner
-from engine.lookahead import Search, forget, CAP, WORK_CLONE, WORK_STEP
+from engine.ai import Planner, WORK_CLONE, WORK_STEP
 from engine.rng import Rng
 from engine.state import A_STOP, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, MODE_TABLE
 
@@ -77,20 +76,34 @@ def best_bot(state, rng):
     """Returns the next step of the plan with the best expected score after this turn plus
     the estimate of the rest of the game; away from the table, its top options checked a turn
     further on a few samples drawn with `rng` (engine.lookahead), within CAP."""
-    table = state.mode == MODE_TABLE
-    if table:
+    if state.mode == MODE_TABLE:
         action = _carried.get(_position(state))
-        if action is not None:
+        if action is None:
+            action = _plan(state)
+        else:
             _work[0] = 1
-            return action
-    # At the table the search with no budget: its planner's plan alone, the planner set up and
-    # let go as the search does (its spare: a Planner of its own, left to the collector, held
-    # 5 KB more at the board's peak, make cpcheck).
-    search = Search(state, weights(state.mode), rng, False, 0 if table else CAP)
+        return action
+    # Loaded here, not with this module: a table bot's plan on the board goes without it (RAM
+    # and time, lnr/play/think.py).
+    from engine.lookahead import Search, CAP
+
+    search = Search(state, weights(state.mode), rng, False, CAP)
     action = search.choose()
     _work[0] = search.work
-    if table:
-        _work[0] += _carry(state, action, search.plan)
+    return action
+
+
+def _plan(state):
+    # At the table: engine.ai's plan alone, its build carried (_carry). Its lists are let go
+    # before the carried build's copy of the State is made (Planner.done(): RAM).
+    p = Planner(state, weights(state.mode))
+    p.record = True
+    action = p.choose()
+    plan = p.plan
+    _work[0] = p.work
+    p.done()
+    p = None
+    _work[0] += _carry(state, action, plan)
     return action
 
 
@@ -159,6 +172,8 @@ def hint(state, rng=None):
         return None, ""
     if rng is None:
         rng = Rng(state.turn, _STREAM_HINT)
+    from engine.lookahead import Search, forget
+
     search = Search(state, weights(state.mode), rng, True, HINT_CAP)
     action = search.choose()
     _hint[0] = search.work

@@ -23,7 +23,7 @@ except ImportError:  # CPython
         return x
 
 
-from engine.ai import Planner, beat
+from engine.ai import Planner, beat, WORK_CLONE, WORK_STEP
 from engine.ai import dice_weights, turns_left, ONE, LOSS
 from engine.state import (
     A_ROLL0, A_ROLL1, P_TURN, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL, REMOVED_AT_SETUP,
@@ -42,13 +42,6 @@ CAP = const(1300)  # work per decision (engine.ai Planner.work units, WORK_CLONE
 # the LEDs' pulse (engine.ai PULSE) are counted in units from this, not timed: every runtime
 # then decides alike (test_bots_vm, test_fairness).
 UNITS_PER_S = const(750)
-# The costs of what the search does beside its planners, in Planner.work units (about 3 µs
-# each on CircuitPython's VM): fitted by least squares to the time of 2100 decisions of every
-# mode on that VM (a copy of a State about 75 µs, a step applied about 8 µs). Uncounted, a
-# 4-seat table's look-ahead, which applies three other seats' turns in every sample, took a
-# quarter longer per unit of work than solo's and passed the 1.5 s budget (tools/bots/bench.py).
-WORK_CLONE = const(25)  # copying a State
-WORK_STEP = const(3)  # applying one step to a copy (a die, a card, a rival's move)
 
 # The Planner and the State that every planner and every copy of a search are, from one
 # decision to the next (a bot's turn is several): each is set up afresh for each use
@@ -99,7 +92,6 @@ class Search:
         self.keep = keep
         self.options = None
         self.build_risk = -1
-        self.plan = None  # with no budget (cap 0): the chosen build's actions (engine.ai plan)
 
     def choose(self):
         """Returns the action to take."""
@@ -116,9 +108,7 @@ class Search:
         s = self.s
         p = self._planner(s)
         p.options = {}
-        p.record = self.cap == 0  # no look-ahead: the plan is the answer (engine.bots)
         best = p.choose()
-        self.plan = p.plan
         p.done()  # its options and values stay; its lists go before the samples (RAM)
         if self.keep:
             self.options = p.options

@@ -1,6 +1,6 @@
 """A bot's plan and the hint: the switches made while a game is on (lnr/app.py W_THINK, W_HINT),
 with neither screen's code in RAM. A module of its own, not lnr/switch.py's: these are the
-app's heaviest (engine.bots, engine.ai, engine.lookahead and the search's copies of the State),
+app's heaviest (engine.bots, engine.ai, the hint's engine.lookahead and its copies of the State),
 and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
 them (docs/memory.md)."""
 from lnr import drop, drop_new, sign
@@ -10,11 +10,11 @@ from lnr.screens import W_HINT
 def think(game, kind):
     """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
     returns lnr/play/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
-    and engine.ai load for this moment only and are dropped after it (RAM, docs/memory.md:
-    beside the play screen's code they would not fit). It takes a board up to 2 s in this one
-    frame: the LEDs' thinking sign (lnr.sign()) steps as each part loads and every PULSE of the
-    search's work (engine.ai set_pulse), so that no half second passes without it (docs/memory.md:
-    board waits)."""
+    and engine.ai (and the hint's look-ahead) load for this moment only and are dropped after it
+    (RAM, docs/memory.md: beside the play screen's code they would not fit). It takes a board up
+    to 2 s in this one frame: the LEDs' thinking sign (lnr.sign()) steps as each part loads and
+    every PULSE of the search's work (engine.ai set_pulse), so that no half second passes
+    without it (docs/memory.md: board waits)."""
     import sys
 
     had = list(sys.modules)
@@ -25,10 +25,14 @@ def think(game, kind):
         set_pulse(sign)
         sign()  # engine.ai is loaded: engine.bots and the weights next
         _one_table(game, kind)
-        sign()  # the engine's modules and weights are loaded: the search begins
+        sign()  # the engine's modules and weights are loaded
         if kind == W_HINT:
             from lnr.play.hintplan import find
 
+            sign()  # the look-ahead next: the hint's search (engine.bots hint), not a bot's plan
+            import engine.lookahead
+
+            sign()  # the search begins
             return find(game.state)
         game.planned = plan_turn(game)
         return None
