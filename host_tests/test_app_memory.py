@@ -17,7 +17,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE  # noqa: E402
-from engine.state import MODE_SOLO  # noqa: E402
+from engine.state import MODE_SOLO, MODE_TABLE  # noqa: E402
 from tools.sim.screen_text import line_text  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
@@ -83,11 +83,22 @@ def keys():
                                "DOWN", "DOWN", "DOWN", "A", "RIGHT", "B", SETTLE]
 
 
-KEYS = keys()  # made now: the model's own engine calls must not load modules during a run
+def table_keys():
+    """A table game with bots to its end: each bot's turn planned in a switch that keeps the
+    play screen's view and map (lnr/app.py _VIEW) while the rest of its code is dropped."""
+    m = Model(MODE_TABLE, 6)
+    m.play_simple()
+    assert m.state.is_terminal()
+    return m.keys + [SETTLE]
 
 
-def session():
-    """Runs KEYS; returns (hash of every refreshed screen, LEDs per frame, NVM)."""
+# Made now: the model's own engine calls must not load modules during a run.
+KEYS = keys()
+TABLE_KEYS = table_keys()
+
+
+def session(keys=KEYS):
+    """Runs `keys`; returns (hash of every refreshed screen, LEDs per frame, NVM)."""
     shots = []
 
     def on_frame(hw):
@@ -96,18 +107,20 @@ def session():
             shots.append(hashlib.md5(d.screen.get_buffer().raw).hexdigest())
 
     with sim_fast.fast():
-        r = sim.run_headless(KEYS, seed=5, on_frame=on_frame)
+        r = sim.run_headless(keys, seed=5, on_frame=on_frame)
     assert r.ok, r.error
     assert not r.hw.overflowed
     return shots, r.leds, r.nvm
 
 
-def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device):
+@pytest.mark.parametrize("keys", [KEYS, TABLE_KEYS], ids=["solo", "table"])
+def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device, keys):
     # The same keys with modules kept (CPython's default) and dropped (the board's): the same
-    # screens at every refresh, the same LEDs at every frame, the same NVM.
-    dropped = session()
+    # screens at every refresh, the same LEDs at every frame, the same NVM. A module dropped has
+    # its globals emptied (lnr.drop_new): one that a kept module still used would stop the game.
+    dropped = session(keys)
     lnr.KEEP = True
-    kept = session()
+    kept = session(keys)
     assert len(dropped[0]) > 100
     assert dropped[0] == kept[0]
     assert dropped[1] == kept[1]
@@ -204,7 +217,6 @@ def test_records_reads_the_history_and_lets_its_code_go(as_on_the_device, monkey
 def test_a_bots_plan_is_the_same_with_modules_dropped(as_on_the_device):
     # lnr/play/think.py drops and loads the bots' tables around the `best` bot's search as the board
     # does: the plan is the one made with every module kept.
-    from engine.state import MODE_TABLE
     from lnr import game as games
     from lnr.play import think
     from lnr.switch import new_game

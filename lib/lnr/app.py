@@ -27,6 +27,14 @@ from lnr.screens import (
 )
 from lnr.ui import wrap, LINE_W, GREY, YELLOW, RED
 
+# What a bot's plan keeps of the play screen's code (W_THINK): its view and map, and every module
+# they import that a switch drops (lnr.drop_new empties a dropped module's globals, which a kept
+# one would still use: host_tests/test_app_memory.py plays a table game so). Loading them again
+# took a board about 0.4 s of the 2 s a bot's turn may take (make cpcheck: board waits), and the
+# plan has room for them beside engine.bots; the hint has not (its search is bigger): it keeps
+# nothing.
+_VIEW = ("lnr.play", "lnr.play.mapview", "lnr.play.view", "lnr.sprites", "engine.risk")
+
 
 class App:
     """The whole app: `key(k)` for a key press, `tick(now)` once per frame; `dirty` asks
@@ -141,7 +149,8 @@ class App:
         (self.game: lnr/switch.py over() lets it go) and shows its result; W_THINK, the bot on
         turn plans the rest of its turn (lnr/play/think.py plan_turn), and W_HINT, the hint is
         worked out (lnr/play/hintplan.py), each in a switch, so that engine.bots and engine.ai
-        never share RAM with the play screen's code (docs/memory.md): the play screen comes
+        never share RAM with the play screen's code but its view and map, which a bot's plan
+        keeps (_VIEW; docs/memory.md): the play screen comes
         back as it was left and plays the plan or shows the hint (lnr/play/screen.py,
         lnr/play/hint.py)."""
         self._want = (kind,)
@@ -151,29 +160,32 @@ class App:
         asked for one stops there (lnr/play/screen.py skip())."""
         return self._want is not None
 
-    def _unload(self):
+    def _unload(self, keep=()):
         # Drops the screen code loaded last and every module imported since start-up, but
         # for the engine's modules a game on was made with (its State and dice need them, and
-        # a second copy of the engine must never load beside them), then collects.
+        # a second copy of the engine must never load beside them) and those in `keep`, then
+        # collects.
         if self.menus is not None:
             self.menus_kept = self.menus.kept()
         self.menus = None
         self.play = None
         if self._base is None:
             self._base = list(sys.modules)
+        elif self.game is not None:
+            drop_new(self._base + self._engine + list(keep))
         else:
-            drop_new(self._base + self._engine if self.game is not None else self._base)
+            drop_new(self._base)
         gc.collect()
 
-    def _leave(self):
-        # Drops both screens' code; returns what the play screen needs to come back as it was
-        # left (lnr/play/screen.py kept()), or None. A method of its own: the screen it read is
-        # not left in the stack slots of _switch(), which runs on while the next screen's code
-        # loads.
+    def _leave(self, keep):
+        # Drops both screens' code but the modules in `keep`; returns what the play screen needs
+        # to come back as it was left (lnr/play/screen.py kept()), or None. A method of its
+        # own: the screen it read is not left in the stack slots of _switch(), which runs on
+        # while the next screen's code loads.
         play = self.play
         where = play.kept() if play is not None else None
         play = None
-        self._unload()
+        self._unload(keep)
         return where
 
     def _menus(self):
@@ -187,11 +199,11 @@ class App:
             self.menus_kept = None
         return self.menus
 
-    def player(self):
+    def player(self, keep=()):
         """Returns the play screen (a lnr.play.screen.Play), loaded once the menus' code is
-        gone."""
+        gone (and what is not in `keep`: the modules a bot's plan kept, _make_switch())."""
         if self.play is None:
-            self._unload()
+            self._unload(keep)
             # Loading the play screen's code takes a board over half a second (docs/memory.md:
             # board waits): the LEDs' thinking sign steps as it begins, and between its map
             # (lnr.play.mapview), its view (lnr.play.view) and the rest.
@@ -226,7 +238,7 @@ class App:
                     self._engine.append(name)
         if screen == SC_PLAY:
             self.screen = SC_PLAY
-            play = self.player()
+            play = self.player(_VIEW if shown is not None and shown[0] == W_THINK else ())
             self.leds.think()  # the screen's code is loaded: the switch's last sign
             if shown is None:
                 play.begin(self.game)
@@ -259,7 +271,7 @@ class App:
         # in RAM beside the next screen's code (docs/memory.md).
         want = self._want
         self._want = None
-        where = self._leave()
+        where = self._leave(_VIEW if want[0] == W_THINK else ())
         # A switch takes from a tenth of a second to a few on a board (docs/memory.md: board
         # waits): the LEDs' thinking sign steps between its loads, and the search's pulse
         # steps it while a bot plans or the hint is found (Leds.think).

@@ -1,5 +1,5 @@
 """A bot's plan and the hint: the switches made while a game is on (lnr/app.py W_THINK, W_HINT),
-with neither screen's code in RAM. A module of its own, not lnr/switch.py's: these are the
+with the screens' code out of RAM. A module of its own, not lnr/switch.py's: these are the
 app's heaviest (engine.bots, engine.ai, the hint's engine.lookahead and its copies of the State),
 and the code that deals, saves and counts games (about 3 KB as .mpy) need not be in RAM beside
 them (docs/memory.md)."""
@@ -9,8 +9,9 @@ from lnr.screens import W_HINT
 
 def think(game, kind):
     """A bot's turn planned (W_THINK: game.planned; returns None) or the hint found (W_HINT:
-    returns lnr/play/hintplan.py find()'s result), with neither screen's code in RAM: engine.bots
-    and engine.ai (and the hint's look-ahead) load for this moment only and are dropped after it
+    returns lnr/play/hintplan.py find()'s result), with the screens' code out of RAM (but for
+    the play screen's view and map through a bot's plan: lnr/app.py _VIEW): engine.bots and
+    engine.ai (and the hint's look-ahead) load for this moment only and are dropped after it
     (RAM, docs/memory.md: beside the play screen's code they would not fit). It takes a board up
     to 2 s in this one frame: the LEDs' thinking sign (lnr.sign()) steps as each part loads and
     every PULSE of the search's work (engine.ai set_pulse), so that no half second passes
