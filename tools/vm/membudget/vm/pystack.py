@@ -5,9 +5,9 @@ it.
 
     session FRAMES SEED  the session played as code.py plays the app (lnr.main.run, from this
                          module's frame as from code.py's); prints how deep in the pystack the
-                         app begins the `best` bot's search (a bot's plan, a hint:
-                         engine.lookahead Search.choose), the deepest over the session, as the
-                         probe frames that still fit there (probe())
+                         app begins the hint's search (engine.lookahead Search.choose; a table
+                         bot's plan, engine.ai's alone, begins shallower), the deepest over the
+                         session, as the probe frames that still fit there (probe())
     bots SEEDS PAD       every decision of whole games of every mode (seeds 1..SEEDS) made by
                          `best`, each begun PAD probe frames deeper than this module's frame
                          (down()): the search's own depth depends on the hand, so it is measured
@@ -61,7 +61,7 @@ _import = builtins.__import__
 def _hook(name, globals=None, locals=None, fromlist=(), level=0):  # pylint: disable=W0622
     mod = _import(name, globals, locals, fromlist, level)
     if name == "engine.lookahead":  # the app loads it afresh with each switch that needs it
-        search = mod.Search
+        search = sys.modules[name].Search  # (`import engine.lookahead` returns `engine`)
         if not getattr(search, "watched", False):
             search.choose = _watched(search.choose)
             search.watched = True
