@@ -33,7 +33,7 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
-from lnr import drop, sign
+from lnr import drop
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
@@ -764,8 +764,7 @@ class Play:
             if armed < 0:
                 self.back()
         elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/play/actions.py)
-            sign()  # its code and the refusal's words load in this frame: a board's longest
-            from lnr.play.actions import Actions  # outside a switch (docs/memory.md: board waits)
+            from lnr.play.actions import Actions
 
             self.open_panel(Actions(self), S_MENU)
         elif k == K_SELECT:  # looking around, loaded while it lasts (RAM: lnr/play/look.py)
