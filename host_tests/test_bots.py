@@ -2,6 +2,9 @@
 search of `greedy` against a brute force over the engine itself, no peeking at hidden cards, and
 the hint. (The penalty-order shortcut the planner uses is tested in test_order.py.)"""
 import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -20,6 +23,8 @@ from engine.state import (
     P_ORDER, new_game,
 )
 from tools.bots.tune import features, pack, unpack
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 CONFIGS = [("solo", None), ("challenge", None), ("rival", None), ("table", 2), ("table", 4)]
 
@@ -195,3 +200,22 @@ def test_tuner_features_are_what_the_planner_values():
             assert got == want
             n += 1
     assert n > 100
+
+
+def test_a_table_bots_plan_loads_no_look_ahead():
+    # At the table `best` plays engine.ai's plan alone (engine/bots.py best_bot): the switch that
+    # plans a bot's turn on the board (lnr/play/think.py) then loads neither engine.lookahead's
+    # code nor its RAM, which left the room for the play screen's view beside it (lnr/app.py
+    # _VIEW). In a fresh interpreter: this process has loaded the look-ahead already.
+    script = (
+        "import sys\n"
+        "from engine.bots import best_bot\n"
+        "from engine.playout import play_out, seeded\n"
+        "from engine.state import MODE_TABLE\n"
+        "for players in (2, 3, 4):\n"
+        "    s, chance, rng = seeded(MODE_TABLE, players, players)\n"
+        "    play_out(s, chance, best_bot, rng)\n"
+        "print('engine.lookahead' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["False"]
