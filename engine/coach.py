@@ -16,10 +16,11 @@ from engine.ai import Planner
 from engine.ai import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
-from engine import planner_weights
+from engine import ai_weights, planner_weights
 from engine.playout import DECIDE, steps
 from engine.rng import Rng
-from engine.state import A_CHAOS, A_LAY, A_PILE, MODE_RIVAL, P_ORDER, P_TURN, REMOVED_AT_SETUP
+from engine.state import A_CHAOS, A_LAY, A_PILE, MODE_RIVAL, MODE_SOLO, P_ORDER, P_TURN
+from engine.state import REMOVED_AT_SETUP
 
 ROUND = 8  # samples per round
 SAMPLES = 32  # at most this many samples per option
@@ -149,9 +150,8 @@ class Estimate:
 
 class Coach:
     """One decision of the seat to move in `state`; `rng` the coach's own engine.rng.Rng;
-    `table` the weights its rollouts play with (default engine.planner_weights' for the mode:
-    fitted to the planner playing alone, as the rollouts play; `best`'s own are fitted to the
-    planner with its look-ahead on top, a point worse without it)."""
+    `table` the weights engine.ai plays and values with at its leaves and in its rollouts
+    (default playout_table(mode))."""
 
     def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON):
         self.s = state
@@ -234,7 +234,14 @@ class Coach:
 
 
 def playout_table(mode):
-    """Returns the weight table the coach's rollouts play a mode with (docs/rules.md §8)."""
+    """Returns the weight table the coach plays a mode with, at its leaves and in its rollouts
+    (docs/rules.md §8): in solo `best`'s (engine.ai_weights), learned by self-play
+    (tools/bots/train.py), which played the coach at least as well as engine.planner_weights'
+    on the same seeds (docs/bots.md); in the other modes engine.planner_weights', fitted to the
+    planner playing alone as the rollouts play (`best`'s tables there are fitted to the
+    planner with its look-ahead on top, and can play worse without it)."""
+    if mode == MODE_SOLO:
+        return ai_weights.SOLO
     w = planner_weights
     return (w.SOLO, w.CHALLENGE, w.RIVAL, w.TABLE)[mode]
 

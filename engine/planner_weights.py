@@ -1,5 +1,6 @@
-"""Weights for engine.ai's planner playing alone, desktop-only: the desktop coach's rollouts
-(engine.coach) and `best-before` (tools/bots/best_before.py) play with them, never the board."""
+"""Weights for engine.ai's planner playing alone, desktop-only: the desktop coach's leaves and
+rollouts in challenge, rival and the table (engine.coach playout_table; in solo it plays `best`'s
+learned table) and `best-before` (tools/bots/best_before.py) play with them, never the board."""
 # engine/ai_weights.py as of commit 353b925 (fitted by self-play of the planner alone). A refit
 # of `best`'s tables to games of the planner with its look-ahead on top (tools.bots tune --player
 # search) can be better there yet worse for the planner alone, which is how the coach's

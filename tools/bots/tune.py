@@ -120,9 +120,11 @@ def decide(player, state, weights, rng):
 
 
 def play(args):
-    """Plays one game; returns (samples, final score, derailments, lost, won): samples are
-    (bucket, features, target, seat) at the end of each turn of a seat the weights play, in
-    the order of the game (tools/bots/train.py's temporal differences follow a seat's turns).
+    """Plays one game; returns (samples, final score, derailments, lost, won, seconds,
+    decisions): samples are (bucket, features, target, seat) at the end of each turn of a seat
+    the weights play, in the order of the game (tools/bots/train.py's temporal differences
+    follow a seat's turns); seconds the time the weights' decisions took, decisions their
+    number.
 
     solo, challenge, rival: the weights play the one person's seat. table: 2 to 4 seats (by
     the seed), every other one played by the weights, the rest by `greedy`; the score, lost
@@ -138,11 +140,17 @@ def play(args):
     samples = []
     under_way = 0  # the number of a tuned seat's turn under way, 0 between such turns
     seat = -1
+    thought = 0.0
+    decisions = 0
+    clock = time.perf_counter
     for action in steps(state, chance):
         if action == DECIDE and state.seat in mine:
             under_way = state.turn
             seat = state.seat
+            t0 = clock()
             action = decide(player, state, weights, rng)
+            thought += clock() - t0
+            decisions += 1
         elif action == DECIDE:
             action = Planner(state).choose()  # greedy at the table
         state.apply(action)
@@ -172,7 +180,7 @@ def play(args):
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0
-    return out, state.score(me), state.derails, state.lost, won
+    return out, state.score(me), state.derails, state.lost, won, thought, decisions
 
 
 def solve(a, b):
