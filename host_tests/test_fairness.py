@@ -16,7 +16,8 @@ CONFIGS = [("solo", None), ("challenge", None), ("rival", None), ("table", 3)]
 
 
 def coach_bot(state, rng):
-    # The coach with 2 samples per option: the same code as its 48, fast enough for a test.
+    # The coach with 2 samples per option: the same code as with its SAMPLES (engine/coach.py),
+    # fast enough for a test.
     return Coach(state, rng, samples=2, first=2).choose()
 
 
