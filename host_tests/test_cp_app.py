@@ -297,3 +297,22 @@ def test_every_mpy_file_of_an_offline_flash_tree_loads_on_circuitpython(offline_
     loaded = cpapp.import_all(offline_tree)
     assert len(loaded) > 30
     assert {name: why for name, why in loaded.items() if why is not None} == {}
+
+
+def test_a_stretch_counts_its_frames_share_of_cpu_time():
+    """docs/memory.md, Board waits: a frame's stretches (with no sign, the search) are timed on
+    the wall, which another process's stall inflates; each counts the frame's CPU time over its
+    wall time. A frames run's lines, made up (no VM needed): the same frame alone and stalled."""
+    import subprocess
+
+    def frames(wall, cpu):
+        # F i screen step busy fx key refresh bytes wall cpu asked gap search standin netgap
+        out = "L 0 31000\nF 0 1 0 0 0 1 1 0 %d %d 6 %d %d 0 0\nL 1 31000\n" % (
+            wall, cpu, wall * 2 // 5, wall // 2)
+        return cpapp.Frames(subprocess.CompletedProcess([], 0, out, "")).rows[0]
+
+    alone = frames(1000000, 1001000)  # CPU time reads to the next ms: the wall counts
+    stalled = frames(3000000, 1001000)  # two thirds of the wall time another process's
+    assert alone["us"] == 1000000 and stalled["us"] == 1001000
+    assert alone["gap"] == 400000 and alone["search"] == 500000
+    assert stalled["gap"] == pytest.approx(400400) and stalled["search"] == pytest.approx(500500)

@@ -619,13 +619,18 @@ class Frames:
                 # stall by another process inflates (a 15 ms frame read 50 ms while pytest
                 # ran beside it), and its CPU time to the next ms, which no stall adds to.
                 us = wall if cpu < 0 else min(wall, cpu)
+                # Its stretches are timed on the wall only: each counts the frame's share of
+                # CPU time in it, as if the stalls fell evenly over the frame (under make
+                # test's load, stalls made the longest stretch with no sign read several
+                # times what it read alone).
+                share = us / wall if wall else 1.0
                 self.rows.append({"i": i, "screen": screen, "step": step, "busy": busy,
                                   "fx": fx, "key": key, "refresh": refresh, "bytes": nbytes,
                                   "us": us, "asked": asked,
-                                  # its longest stretch with no sign (wall time: a stall adds)
-                                  "gap": min(gap, us) if gap < wall else us,
+                                  # its longest stretch with no sign
+                                  "gap": min(gap, wall) * share,
                                   # first to last sign of thinking: the search's own time
-                                  "search": min(search, us),
+                                  "search": min(search, wall) * share,
                                   # a standin run's own (cp_app_session.py time_standins()):
                                   # the shares of its wall time in the stand-ins of the
                                   # firmware's C code, and of its longest stretch with no
@@ -760,8 +765,8 @@ def waits_line(frames):
         if not rows:
             return "- (none)", 0
         r = max(rows, key=lambda r: r[key])
-        # The search is timed on the wall, the frame by the least of its wall and CPU time:
-        # on a loaded machine it may read longer than the frame.
+        # The search and the frame come from different runs (each the least over the runs):
+        # the search may read longer than the frame.
         search = min(r["est_search"], r[key])
         return ("%.0f ms (search %.0f ms, switch %.0f ms)" % (
             r[key] / 1000, search / 1000, (r[key] - search) / 1000), len(rows))
