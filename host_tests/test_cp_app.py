@@ -261,8 +261,11 @@ def test_the_board_waits_take_the_stand_ins_out_for_a_lower_bound(frames):
         assert 0 <= r["net"] <= r["us"] and r["netgap"] <= r["gap"], r
     drawing = frames.by_kind()[cpapp.EVENTS]
     assert sum(r["us"] - r["net"] for r in drawing) > 0.2 * sum(r["us"] for r in drawing)
+    # Over all the plans, as for the drawing frames: one frame's share is at the mercy of one
+    # stall by another process inside a stand-in's call (a plan read 0.9 alone, under 0.7 with
+    # two CI runs beside it).
     plans = [r for r in rows if r["asked"] == W_THINK]
-    assert plans and all(r["net"] > 0.7 * r["us"] for r in plans), [
+    assert plans and sum(r["net"] for r in plans) > 0.7 * sum(r["us"] for r in plans), [
         (r["i"], r["net"] / r["us"]) for r in plans]
     line = cpapp.waits_line(frames)
     assert line[0].startswith("board waits (SAMD51 estimate): bot turn max ")
