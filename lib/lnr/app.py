@@ -224,7 +224,7 @@ class App:
         # packs or counts the game, and says what follows. The switch's arguments (a game, a
         # State) are let go before the next screen's code loads: they are no longer needed
         # by then, and the menus' screens must not share RAM with a finished game.
-        screen, shown, where = self._make_switch()
+        screen, shown, where, keep = self._make_switch()
         self.leds.think()  # the switch's work is done: the next screen's code loads
         if screen != SC_PLAY:
             # A save & quit's way back (the turn's start State) is not needed: not held in this
@@ -238,7 +238,7 @@ class App:
                     self._engine.append(name)
         if screen == SC_PLAY:
             self.screen = SC_PLAY
-            play = self.player(_VIEW if shown is not None and shown[0] == W_THINK else ())
+            play = self.player(keep)
             self.leds.think()  # the screen's code is loaded: the switch's last sign
             if shown is None:
                 play.begin(self.game)
@@ -271,7 +271,8 @@ class App:
         # in RAM beside the next screen's code (docs/memory.md).
         want = self._want
         self._want = None
-        where = self._leave(_VIEW if want[0] == W_THINK else ())
+        keep = _VIEW if want[0] == W_THINK else ()
+        where = self._leave(keep)
         # A switch takes from a tenth of a second to a few on a board (docs/memory.md: board
         # waits): the LEDs' thinking sign steps between its loads, and the search's pulse
         # steps it while a bot plans or the hint is found (Leds.think).
@@ -291,7 +292,7 @@ class App:
                 screen, shown = switch.go(self, want)
         finally:
             self.doing = -1
-        return screen, shown, where
+        return screen, shown, where, keep
 
     # ------------------------------------------------------------------ error
 
