@@ -118,9 +118,7 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     drive = first_installed(tmp_path)
     board = start_board(drive)
     n = len(board.events())
-    t0 = time.monotonic()
     r = flash(tmp_path, board, "--no-mpy")
-    elapsed = time.monotonic() - t0
     assert r.returncode == 0, r.stdout + r.stderr
     assert "circuitpython 10.0.3" in r.stdout
     # The folder holds exactly the device tree, and the save files the deploy makes (all
@@ -137,7 +135,6 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     assert "  settings.toml: CIRCUITPY_PYSTACK_SIZE = %d" % PYSTACK_SIZE in r.stdout
     # ... and the board was reset with microcontroller.reset(): boot.py ran again.
     board.wait_for(reset_done(n))
-    assert elapsed < 30
 
     # A second flash copies nothing: no file on the drive is rewritten.
     before = {p: (drive / p).stat().st_mtime_ns for p in built}
