@@ -26,13 +26,10 @@ ROUND = 8  # samples per round
 SAMPLES = 32  # at most this many samples per option
 FIRST = 8  # samples every option gets before any drops out
 DROP = 2.0  # an option drops out once it trails the leader by this many standard errors
-# The options: engine.ai's best first steps, at most CANDIDATES, within MARGIN of its choice.
-# Six within 8 points played the choosing seeds better than four within 4 (docs/bots.md), at
-# about the same time a decision: the adaptive rounds drop the far ones after FIRST samples.
-CANDIDATES = 6
+CANDIDATES = 4  # the options engine.ai rates best that the coach plays out
 HORIZON = 3  # turns of the seat each sample plays on before engine.ai's estimate ends it
 _PROB = 32768  # engine.ai's values are in 1/16 points x 32768
-MARGIN = 8 * ONE * _PROB  # 8 points, in engine.ai's units
+MARGIN = 4 * ONE * _PROB  # ... within 4 points of its best (engine.ai's units); none: no search
 _STREAM_DICE = 3  # the rng stream of a sample's dice (engine.playout uses 0 and 1)
 
 
