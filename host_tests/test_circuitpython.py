@@ -67,6 +67,33 @@ def test_the_vm_is_circuitpython_10_built_32_bit(circuitpython, tmp_path):
     assert r.stdout.split() == ["circuitpython", "10", str(2 ** 31 - 1)]
 
 
+# Objects with no __hash__ of their own, as dict keys: their order is their addresses'.
+ORDER_SCRIPT = """
+class Thing:
+    pass
+things = {}
+for i in range(12):
+    things[Thing()] = i
+print(list(things.values()))
+"""
+
+
+def test_every_run_of_the_vm_lays_its_heap_out_alike(circuitpython, tmp_path):
+    """docs/memory.md: a run's figures must reproduce. The VM hashes such an object by its
+    address, which the kernel moves from process to process unless cpvm.run turns that off:
+    then the same session under the cap ran out of it in a few runs of a thousand."""
+    if not cpvm.fixed_addresses():
+        pytest.skip("setarch -R cannot turn address randomization off here: runs vary")
+    script = tmp_path / "order.py"
+    script.write_text(ORDER_SCRIPT)
+    orders = set()
+    for _ in range(6):
+        r = cpvm.run(script)
+        assert r.returncode == 0, r.stderr
+        orders.add(r.stdout)
+    assert len(orders) == 1, orders
+
+
 def test_circuitpython_plays_the_same_games_as_cpython(circuitpython, tmp_path):
     script = tmp_path / "records.py"
     script.write_text(RECORDS_SCRIPT)

@@ -12,7 +12,9 @@ every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and
 docs/hardware.md says how to build both from CircuitPython's source.
 """
 import os
+import platform
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -68,8 +70,30 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
     elif heap_kb:
         cmd += ["-X", "heapsize=%dK" % heap_kb]
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
-    return subprocess.run(cmd + [str(script)] + [str(a) for a in args], capture_output=True,
-                          text=True, timeout=timeout, cwd=cwd, env=env)
+    return subprocess.run(fixed_addresses() + cmd + [str(script)] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
+
+
+# The VM hashes an object with no __hash__ of its own by its address, so the order of a dict or
+# set keyed by such objects follows where the heap lies, which the kernel randomizes for every
+# process: the same session under the same cap ran out of it in a few runs of a thousand and
+# fitted in the rest, a failure no one could reproduce. Each run gets the same addresses instead, as a
+# board's heap always lies at the same place (the heap layouts are sampled on purpose:
+# tools/vm/cpapp.py spread()). Where setarch is missing or may not turn randomization off,
+# runs go as before.
+_FIXED = []
+
+
+def fixed_addresses():
+    """Returns the command prefix that runs a process with address randomization off (util-linux
+    setarch -R), or [] where that is not possible."""
+    if not _FIXED:
+        exe = shutil.which("setarch")
+        prefix = [exe, platform.machine(), "-R"] if exe else []
+        if prefix and subprocess.run(prefix + ["true"], capture_output=True).returncode:
+            prefix = []
+        _FIXED.append(prefix)
+    return _FIXED[0]
 
 
 # Interns each name read from a file (the script's own names are interned compiling it, so
