@@ -11,6 +11,9 @@ import pytest
 
 from engine import ai_weights
 from engine.ai import N_BUCKETS, N_FEATURES, ONE
+from engine.playout import DECIDE, seeded, steps
+from engine.rng import Rng
+from engine.state import MODE_NAMES
 from tools.bots import seeds, train, tune, weights_ram
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -108,11 +111,32 @@ def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
     for args in (["compare", str(foreign), tune.OUT], ["compare", tune.OUT, tune.OUT, "--games",
                                                         "1"],
                  ["compare", tune.OUT, tune.OUT, "--skip", "49999"],
+                 ["compare", tune.OUT, tune.OUT, "--cap", "0"],
+                 ["compare", tune.OUT, tune.OUT, "--cap", "2600", "--player", "coach"],
                  ["weights-ram", "--module", str(foreign)]):
         r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
         assert "Traceback" not in r.stderr
+
+
+def test_compare_plays_new_with_its_own_search_budget():
+    """tools/bots/compare.py --cap: NEW's `best` searches within that budget, OLD within CAP.
+    Under a budget no round of samples fits, `best` plays engine.ai's plan (engine.lookahead);
+    under CAP it does not, at some decision of these games."""
+    table = ai_weights.SOLO
+    differs = 0
+    for seed in range(3):
+        state, chance, rng = seeded(MODE_NAMES.index("solo"), seed, None)
+        for action in steps(state, chance):
+            if action == DECIDE:
+                alone = tune.decide("planner", state, table, None)
+                assert tune.decide("search", state, table, Rng(seed, 1), cap=1) == alone
+                if tune.decide("search", state, table, Rng(seed, 1)) != alone:
+                    differs += 1
+                action = alone
+            state.apply(action)
+    assert differs
 
 
 def test_weights_fit_in_4_kb_on_circuitpython():

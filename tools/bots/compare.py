@@ -2,13 +2,15 @@
 new weights (tools/bots/train.py's, tune's) play better than others, to decide between them.
 
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
-                            [--range choosing] [--player search] [--jobs 2]
+                            [--range choosing] [--player search] [--cap N] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
 the choice's luck does not count twice), `best` with the one mode's table of each module, or
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
-alone; `coach`, engine.coach with the table at its leaves and in its rollouts). A module is
+alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
+NEW's `best` another budget of work a decision than engine.lookahead's CAP (OLD keeps CAP): with
+the same module on both sides, what a bigger or smaller search alone is worth. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
@@ -22,6 +24,7 @@ import sys
 from multiprocessing import Pool
 
 from engine import planner_weights
+from engine.lookahead import CAP
 from tools.bots import seeds as seed_ranges
 from tools.bots import train, tune
 
@@ -60,10 +63,14 @@ def main(argv=None):
     parser.add_argument("--range", default="choosing", choices=sorted(seed_ranges.RANGES))
     parser.add_argument("--player", default="search", choices=sorted(PLAYERS),
                         help="who plays the weights (default: `best`)")
+    parser.add_argument("--cap", type=int, default=CAP,
+                        help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    if args.games < 2 or args.jobs < 1:
-        parser.error("--games must be 2 or more, --jobs 1 or more")
+    if args.games < 2 or args.jobs < 1 or args.cap < 1:
+        parser.error("--games must be 2 or more, --jobs and --cap 1 or more")
+    if args.cap != CAP and args.player != "search":
+        parser.error("--cap is the search's budget: only with --player search")
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
     except ValueError as e:
@@ -76,9 +83,9 @@ def main(argv=None):
     results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
-        for name, table in zip(("new", "old"), tables):
+        for name, table, cap in zip(("new", "old"), tables, (args.cap, CAP)):
             results.append(train.run_games(
-                pool, [(args.mode, s, table, args.player) for s in seeds], name))
+                pool, [(args.mode, s, table, args.player, cap) for s in seeds], name))
     finally:
         if pool:
             pool.close()
@@ -86,9 +93,10 @@ def main(argv=None):
     new, old = results
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
-    for name, path, res in (("new", args.new, new), ("old", args.old, old)):
-        print("  %s %s: %s, %.1f ms a decision" % (name, path, train.measure(args.mode, res)[2],
-                                                   decision_ms(res)))
+    for name, path, cap, res in (("new", args.new, args.cap, new), ("old", args.old, CAP, old)):
+        budget = ", cap %d" % cap if args.player == "search" else ""
+        print("  %s %s%s: %s, %.1f ms a decision" % (
+            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res)))
     print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
           train.paired(args.mode, new, old))
     return 0

@@ -38,6 +38,7 @@ import time
 from multiprocessing import Pool
 
 from engine.ai import N_FEATURES, ONE
+from engine.lookahead import CAP
 from tools.bots import seeds as seed_ranges
 from tools.bots import tune
 
@@ -315,7 +316,7 @@ def main(argv=None):
         for it in range(args.iters + 1):
             started = time.time()
             packed = tune.pack(weights)
-            test = run_games(pool, [(args.mode, s, packed, args.player) for s in choosing],
+            test = run_games(pool, [(args.mode, s, packed, args.player, CAP) for s in choosing],
                              "choosing, iteration %d" % it)
             score, se, line = measure(args.mode, test)
             played = it * args.games
@@ -332,7 +333,7 @@ def main(argv=None):
                 break
             block = (args.seed * args.iters + it) * args.games
             seeds = seed_ranges.take("training", args.games, block)
-            games = run_games(pool, [(args.mode, s, packed, args.player) for s in seeds],
+            games = run_games(pool, [(args.mode, s, packed, args.player, CAP) for s in seeds],
                               "training, iteration %d" % (it + 1))
             history.append([chains(g[0]) for g in games])
             pooled = []

@@ -23,7 +23,7 @@ from multiprocessing import Pool
 from engine import ai
 from engine.ai import Planner, N_FEATURES, N_BUCKETS, ONE, bucket
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
-from engine.lookahead import Search
+from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS
 from tools.bots import seeds as seed_ranges
@@ -107,13 +107,14 @@ def features(state, seat, hand):
     return f
 
 
-def decide(player, state, weights, rng):
+def decide(player, state, weights, rng, cap=CAP):
     """Returns the action of `player` ("planner": engine.ai alone; "search": `best`, engine.ai
-    with engine.lookahead; "coach": engine.coach, its rollouts by engine.ai) with `weights`."""
+    with engine.lookahead, its work capped at `cap`; "coach": engine.coach, its rollouts by
+    engine.ai) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
-        return Search(state, weights, rng).choose()
+        return Search(state, weights, rng, False, cap).choose()
     from engine.coach import Coach
 
     return Coach(state, rng, weights).choose()
@@ -130,7 +131,7 @@ def play(args):
     the seed), every other one played by the weights, the rest by `greedy`; the score, lost
     and won returned are those of the first seat the weights play (won: a shared win counts
     its share)."""
-    mode, seed, weights, player = args
+    mode, seed, weights, player, cap = args
     table = mode == "table"
     state, chance, rng = seeded(MODE_NAMES.index(mode), seed, 2 + seed % 3 if table else None)
     if table:
@@ -148,7 +149,7 @@ def play(args):
             under_way = state.turn
             seat = state.seat
             t0 = clock()
-            action = decide(player, state, weights, rng)
+            action = decide(player, state, weights, rng, cap)
             thought += clock() - t0
             decisions += 1
         elif action == DECIDE:
