@@ -11,6 +11,7 @@ clone (a workplace convention, named once here: BESIDE). A user's fresh machine 
 every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and skips.
 docs/hardware.md says how to build both from CircuitPython's source.
 """
+import functools
 import os
 import platform
 import re
@@ -77,23 +78,19 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
 # The VM hashes an object with no __hash__ of its own by its address, so the order of a dict or
 # set keyed by such objects follows where the heap lies, which the kernel randomizes for every
 # process: the same session under the same cap ran out of it in a few runs of a thousand and
-# fitted in the rest, a failure no one could reproduce. Each run gets the same addresses instead, as a
-# board's heap always lies at the same place (the heap layouts are sampled on purpose:
-# tools/vm/cpapp.py spread()). Where setarch is missing or may not turn randomization off,
-# runs go as before.
-_FIXED = []
-
-
+# fitted in the rest, a failure no one could reproduce. Each run gets the same addresses
+# instead, as a board's heap always lies at the same place (the heap layouts are sampled on
+# purpose: tools/vm/cpapp.py spread()). Where setarch is missing or may not turn randomization
+# off, runs go as before.
+@functools.lru_cache(maxsize=None)
 def fixed_addresses():
     """Returns the command prefix that runs a process with address randomization off (util-linux
     setarch -R), or [] where that is not possible."""
-    if not _FIXED:
-        exe = shutil.which("setarch")
-        prefix = [exe, platform.machine(), "-R"] if exe else []
-        if prefix and subprocess.run(prefix + ["true"], capture_output=True).returncode:
-            prefix = []
-        _FIXED.append(prefix)
-    return _FIXED[0]
+    exe = shutil.which("setarch")
+    prefix = [exe, platform.machine(), "-R"] if exe else []
+    if prefix and subprocess.run(prefix + ["true"], capture_output=True).returncode:
+        return []
+    return prefix
 
 
 # Interns each name read from a file (the script's own names are interned compiling it, so
