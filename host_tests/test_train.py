@@ -4,6 +4,7 @@ weights module it writes reads back as written, and the weights fit the board's 
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -14,7 +15,8 @@ from engine.ai import N_BUCKETS, N_FEATURES, ONE
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.state import MODE_NAMES
-from tools.bots import seeds, train, tune, weights_ram
+from tools.bots import cost, cost_cp, seeds, train, tune, weights_ram
+from tools.vm import cpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -113,7 +115,8 @@ def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
                  ["compare", tune.OUT, tune.OUT, "--skip", "49999"],
                  ["compare", tune.OUT, tune.OUT, "--cap", "0"],
                  ["compare", tune.OUT, tune.OUT, "--cap", "2600", "--player", "coach"],
-                 ["weights-ram", "--module", str(foreign)]):
+                 ["weights-ram", "--module", str(foreign)],
+                 ["cost", "--games", "0"], ["cost", "--skip", "39999"], ["cost", "--mode", "table"]):
         r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
@@ -150,3 +153,19 @@ def test_weights_fit_in_4_kb_on_circuitpython():
         pytest.skip("CircuitPython's VM is missing")
     module, one_table = got
     assert 0 < one_table < module <= 4096, got
+
+
+def test_cost_counts_alike_every_run_and_the_decisions_cpython_makes():
+    """tools/bots/cost.py: the instructions CircuitPython's VM executes for the same games are
+    the same from run to run (the point of counting rather than timing), and the decisions
+    counted are those CPython makes (the same work and digest of the actions)."""
+    if cpvm.vm() is None or shutil.which("valgrind") is None:
+        pytest.skip("CircuitPython's VM or valgrind is missing")
+    first = seeds.REPORTED.start
+    runs = [cost.count("solo", first, 1) for _ in range(2)]
+    (a, got), (b, again) = runs
+    assert got == again
+    assert abs(a - b) <= a // 100000, runs  # within 10 parts in a million
+    decisions, work, digest = cost_cp.play("solo", first, 1)
+    assert got == {"decisions": decisions, "work": work, "digest": digest}
+    assert a > 1000 * work  # each unit of work is thousands of instructions, not a stray count

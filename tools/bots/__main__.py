@@ -1,9 +1,11 @@
-"""`python -m tools.bots bench|tune|train|compare|weights-ram|review|records [ARGS...]`: the
-bots on the desktop: their strength and speed (`make bench`), fitting their weights (least
-squares, or temporal differences), two weights played on the same seeds, their RAM on the
-board, a game's review, and the games a board or the simulator saved.
+"""`python -m tools.bots bench|cost|tune|train|compare|weights-ram|review|records [ARGS...]`:
+the bots on the desktop: their strength and speed (`make bench`), their decisions' cost in
+CircuitPython's instructions, fitting their weights (least squares, or temporal differences),
+two weights played on the same seeds, their RAM on the board, a game's review, and the games a
+board or the simulator saved.
 
     bench    python -m tools.bots.bench
+    cost     python -m tools.bots.cost
     tune     python -m tools.bots.tune
     train    python -m tools.bots.train
     compare  python -m tools.bots.compare
@@ -15,6 +17,7 @@ from tools.commands import dispatch
 
 COMMANDS = {
     "bench": "tools.bots.bench",
+    "cost": "tools.bots.cost",
     "tune": "tools.bots.tune",
     "train": "tools.bots.train",
     "compare": "tools.bots.compare",

@@ -55,13 +55,15 @@ def mpy_cross():
     return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
 
 
-def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None):
+def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None,
+        under=()):
     """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
     own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
     and returns the CompletedProcess (text). heap_kb (or heap_bytes, to the byte) caps the heap
     (-X heapsize): an app that does not fit raises MemoryError there, fragmentation included.
     This build splits the heap into 4 equal areas (SPLIT_HEAPS): no single allocation can
-    take more than a quarter of it."""
+    take more than a quarter of it. `under`: a command that runs the VM in its turn (a
+    profiler: tools/bots/cost.py)."""
     exe = vm()
     if exe is None:
         raise FileNotFoundError(MISSING_VM)
@@ -71,7 +73,8 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
     elif heap_kb:
         cmd += ["-X", "heapsize=%dK" % heap_kb]
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
-    return subprocess.run(fixed_addresses() + cmd + [str(script)] + [str(a) for a in args],
+    return subprocess.run(fixed_addresses() + list(under) + cmd + [str(script)]
+                          + [str(a) for a in args],
                           capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
 
 
