@@ -169,3 +169,15 @@ def test_cost_counts_alike_every_run_and_the_decisions_cpython_makes():
     decisions, work, digest = cost_cp.play("solo", first, 1)
     assert got == {"decisions": decisions, "work": work, "digest": digest}
     assert a > 1000 * work  # each unit of work is thousands of instructions, not a stray count
+
+
+def test_cost_names_what_failed_in_the_vm_not_valgrinds_summary(tmp_path, monkeypatch):
+    # The VM prints its traceback on stdout and valgrind its summary (==pid== lines) on stderr:
+    # the one line cost.py prints must be the VM's error.
+    if cpvm.vm() is None or shutil.which("valgrind") is None:
+        pytest.skip("CircuitPython's VM or valgrind is missing")
+    script = tmp_path / "fails.py"
+    script.write_text("raise ValueError('no such game')\n")
+    monkeypatch.setattr(cost, "SCRIPT", str(script))
+    with pytest.raises(RuntimeError, match="the VM run failed: ValueError: no such game$"):
+        cost.count("solo", seeds.REPORTED.start, 0)

@@ -14,7 +14,7 @@ that should leave every decision alike shows the same digest and work, and its c
 instructions. Counts are x86's, not a SAMD51's: compare two versions, not a count with a time.
 
 One line and exit status 2 on bad arguments; one line and exit status 0 ("skipped") where the
-VM or valgrind is missing.
+VM or valgrind is missing; one line and exit status 1 where the VM's run fails.
 """
 import argparse
 import os
@@ -28,7 +28,7 @@ from tools.vm import cpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "tools", "bots", "cost_cp.py")
-HEAP_KB = 512  # room enough that the collector runs as rarely as in the bench's runs
+HEAP_KB = 512  # fixed, so that two versions' counts compare (the collector runs as it fills)
 _TOTAL = re.compile(r"Collected : (\d+)")
 
 
@@ -40,8 +40,11 @@ def count(mode, first, games):
                  timeout=3600, under=valgrind)
     total = _TOTAL.search(r.stderr)
     if r.returncode != 0 or total is None:
-        raise RuntimeError("cost: the VM run failed: " + (r.stderr.strip().splitlines() or
-                                                          ["exit status %d" % r.returncode])[-1])
+        # The VM's own last words (it prints a traceback on stdout), not valgrind's (==pid==).
+        said = [line for line in (r.stdout + r.stderr).splitlines() if line.strip() and not
+                line.startswith("==")]
+        raise RuntimeError("cost: the VM run failed: "
+                           + (said[-1] if said else "exit status %d" % r.returncode))
     fields = dict(item.split("=") for item in r.stdout.split() if "=" in item)
     return int(total.group(1)), {k: int(v) for k, v in fields.items()}
 
@@ -65,8 +68,12 @@ def main(argv=None):
     if shutil.which("valgrind") is None:
         print("cost: skipped: valgrind not found (Debian's package valgrind)")
         return 0
-    start, _ = count(args.mode, seeds.start, 0)
-    total, got = count(args.mode, seeds.start, args.games)
+    try:
+        start, _ = count(args.mode, seeds.start, 0)
+        total, got = count(args.mode, seeds.start, args.games)
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 1
     spent = total - start
     print("best in %s, reported seeds %d-%d: %d decisions, %d units of work, digest %d"
           % (args.mode, seeds.start, seeds.stop - 1, got["decisions"], got["work"],
