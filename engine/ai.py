@@ -27,6 +27,7 @@ except ImportError:  # CPython
         return x
 
 
+from engine.budget import spend, late
 from engine.cards import KIND, VALUE, SHAPE, KIND_BROKEN, KIND_CHAOS, SHAPE_CURVE
 from engine.tops import pile_tops
 from engine.state import (
@@ -34,6 +35,8 @@ from engine.state import (
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, STEP, TURN, BEND_S, BEND_L, BEND_R,
     MODE_CHALLENGE, CHALLENGE_DERAILS,
 )
+
+_SPEND = const(32)  # a planner spends its work (engine.budget spend()) in steps of about this
 
 # Feature indices (the order of every weight row in engine/ai_weights.py).
 _F_CONST = const(0)
@@ -68,42 +71,6 @@ ONE = const(16)  # values are in 1/16 points
 LOSS = const(640)  # a lost challenge (§8) counts as 40 points more
 _PROB = const(32768)  # dice probabilities in 1/32768
 _NONE = const(9999)  # no value yet (more than any change of a pile's sum)
-PULSE = const(180)  # work between two calls of the pulse (about a quarter of a second on a SAMD51)
-_TELL = const(32)  # a planner tells the pulse its work in steps of about this much
-
-# The pulse: a function of one argument the app sets (set_pulse) so that the LEDs move while a
-# planner or engine.lookahead's search runs (the screen cannot: its refresh waits for the
-# frame's end). Every unit of work is told to it once, by whoever does it: a planner
-# (Valuer.tell) or the search (engine.lookahead Search._add).
-_pulse = [None]  # the function
-_gathered = [0]  # the work done since it was last called
-
-
-def set_pulse(fn):
-    """Calls `fn(n)` after every PULSE units of work of the planners and searches from now on,
-    `n` the work since the last call (None: no more calls): the device's sign that it is
-    thinking (lnr/play/think.py; host_tests/test_waits.py holds n under half a second of the
-    board's). The pulse it replaces is first told the work gathered since its last call, so
-    that it hears of all the work (make cpcheck times the search by it)."""
-    old = _pulse[0]
-    if old is not None and _gathered[0]:
-        old(_gathered[0])
-    _pulse[0] = fn
-    _gathered[0] = 0
-
-
-def beat(n):
-    """Tells the pulse that `n` more units of work were done."""
-    fn = _pulse[0]
-    if fn is not None:
-        n += _gathered[0]
-        if n >= PULSE:
-            _gathered[0] = 0
-            fn(n)
-        else:
-            _gathered[0] = n
-
-
 def turns_left(state):
     """Returns how many turns the deciding seat still gets after this one."""
     return len(state.deck) // state.players
@@ -270,11 +237,11 @@ class Valuer:
         # step of the build search, a penalty card weighed): engine.lookahead caps its search
         # by it, the same count on every runtime, so the cap holds the time on a SAMD51.
         self.work = len(tv) + len(hand)
-        self.told = 0  # the work told to the pulse (tell())
+        self.told = 0  # the work spent (spend())
 
-    def tell(self):
-        """Tells the pulse (set_pulse) the work done since it was last told."""
-        beat(self.work - self.told)
+    def spend(self):
+        """Spends the work done since it was last spent (engine.budget spend())."""
+        spend(self.work - self.told)
         self.told = self.work
 
     def done(self):
@@ -428,8 +395,8 @@ class Valuer:
                 p = dice_weights(dice)
                 self.big[dice] = p
         self.work += dice + 1
-        if self.work - self.told >= _TELL:
-            self.tell()
+        if self.work - self.told >= _SPEND:
+            self.spend()
         total = 0
         hits = 0
         last_key = -1
@@ -463,7 +430,7 @@ class Valuer:
         """Returns the value (as choose()'s: 1/16 points x 32768) of the seat's position as it
         stands, its turn over: the score plus the estimate of the rest of the game."""
         v = self.still(0, open_ahead(self.s.cells, self.s.head))
-        self.tell()
+        self.spend()
         return v
 
     def still(self, chaos, open_):
@@ -559,7 +526,7 @@ class Planner(Valuer):
         p = s.phase
         if p == P_ORDER:
             a = self._order_step()
-            self.tell()
+            self.spend()
             return a
         self.value = None
         self.best_act = None
@@ -572,6 +539,8 @@ class Planner(Valuer):
         if p == P_TURN:
             lastv = self.tv[-1]
             for v in range(1, 5):
+                if late():
+                    break  # past the plan's time (set_clock): the plans valued so far
                 if v - lastv != 2 and lastv - v != 2:  # §2.2 value rule
                     self._builds(v, 0, -1)
         elif p == P_BUILD:
@@ -581,7 +550,7 @@ class Planner(Valuer):
             for bend in (BEND_L, BEND_R):
                 if s.fit(s.pending, bend) == 0:
                     self._builds(VALUE[s.pending], s.build_sum, bend)
-        self.tell()
+        self.spend()
         return self.best_act
 
     def _consider(self, val, act):
@@ -727,7 +696,10 @@ class Planner(Valuer):
                                 bent if bent >= 0 else A_LAY + broken)
 
     def _build(self, v, dice, k, bmask, open_, act):
-        # Values one build of k cards (bit i of bmask: the i-th is broken) and considers it.
+        # Values one build of k cards (bit i of bmask: the i-th is broken) and considers it;
+        # past the time set_clock() allows, no more: the plans valued so far stand.
+        if late():
+            return
         val = self.expected(k, v, bmask, dice + k * v, open_)
         if self.build_risk < 0 or val < self.build_val:
             self.build_val = val

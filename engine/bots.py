@@ -46,7 +46,7 @@ _weights = None  # (mode, its table): the one table kept, so that a device may d
 def weights(mode):
     """Returns the `best` bot's weight table for a mode (docs/rules.md §8). Only the last
     mode's table is kept here: a device that drops engine.ai_weights once it has asked for
-    its game's table (lnr/play/think.py) holds that one table, not all four (RAM)."""
+    its game's table (lnr/play/plan.py) holds that one table, not all four (RAM)."""
     global _weights
     if _weights is None or _weights[0] != mode:
         from engine import ai_weights  # loaded on first use: RAM on the device
@@ -57,7 +57,7 @@ def weights(mode):
 
 
 # A table bot's turn may take 2 s on a SAMD51 (issue 24), and most of that is the switch that
-# plans it (lnr/play/think.py: the play screen's code dropped, the engine's loaded, and back:
+# plans it (lnr/play/plan.py: the play screen's code dropped, the engine's loaded, and back:
 # make cpcheck's board waits). So at the table `best` plays engine.ai's plan with its weights
 # and no look-ahead: it does as well there as the look-ahead with its whole CAP at every
 # decision (make bench --table-seeds, docs/bots.md), and a turn's look-ahead (even on its first
@@ -84,7 +84,7 @@ def best_bot(state, rng):
             _work[0] = 1
         return action
     # Loaded here, not with this module: a table bot's plan on the board goes without it (RAM
-    # and time, lnr/play/think.py).
+    # and time, lnr/play/plan.py).
     from engine.lookahead import Search, CAP
 
     search = Search(state, weights(state.mode), rng, False, CAP)
@@ -149,6 +149,11 @@ def decision_work():
 # that costs more than the search foresaw (host_tests/test_waits.py). It is what `best`'s search
 # would do with that budget at any decision (a desktop bot's own decisions have CAP).
 HINT_CAP = const(950)
+# A bot's plan of its turn on the board (lnr/play/plan.py) may take what the switch that makes
+# it leaves of the turn's 2 s, 0.5 s, less a margin for the planner under way as it passes:
+# 0.4 s, in ticks (engine.budget UNITS_PER_S). Past it, its planners stop valuing builds
+# (engine.budget late()) and the turn goes on by its first legal steps (host_tests/test_waits.py).
+PLAN_CAP = const(300)
 _hint = [0]  # the work of the last hint's search
 
 
@@ -163,13 +168,22 @@ _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
-def hint(state, rng=None):
+def hint(state, rng=None, lookahead=True):
     """Returns (action, reason): what `best` would do now and why, e.g. "risk 12%" (at most
     20 characters, engine.advice); (None, "") where nobody decides (dice, game over, the
     rival). Without `rng`, the look-ahead draws from a stream of its own seeded by the turn's
-    number, so that asking twice gives the same hint."""
+    number, so that asking twice gives the same hint. Without `lookahead`: engine.ai's plan
+    alone (a device short of heap: lnr/play/plan.py)."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, ""
+    if not lookahead:
+        p = Planner(state, weights(state.mode))
+        p.options = {}
+        action = p.choose()
+        _hint[0] = p.work
+        from engine.advice import explain  # its words load with the hint only (RAM)
+
+        return action, explain(state, action, p)
     if rng is None:
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget

@@ -7,14 +7,16 @@ options."""
 # its turn (engine.ai's plan, the same dice for all), the other seats' turns up to the seat's
 # next one, and is then valued by engine.ai at the seat's next turn (exact over that turn's
 # dice, plus the estimate). The option with the lowest total wins; if not even one round of
-# samples fits under the cap, the engine.ai plan stands.
+# samples fits in its time, the engine.ai plan stands.
 # Fair by construction (docs/rules.md §3.4, §3.5: the deck, the cards removed at setup and the
 # other hands are hidden): the samples draw from the unseen cards in a canonical order (sorted
 # ids) with the bot's own rng, never from the deck's real order.
-# The cost is capped: every planner counts its work (engine.ai Planner.work) and the search
-# stops before a round of samples would pass CAP, so a decision stays within the time a SAMD51
-# may take (1.5 s: tools/bots/bench.py estimates it from CircuitPython's VM). Ints only, as in
-# engine.ai: every runtime decides alike.
+# Its time is capped: every planner counts its work (engine.ai Planner.work), and the search
+# does not begin a round of samples, nor a planner, that would not finish within CAP. On the
+# desktop the work is the clock, the same on every runtime (ints only, as in engine.ai: every
+# runtime decides alike); on a board the board's own clock is (engine.budget set_clock: CAP ticks,
+# each the time a SAMD51 takes for a unit at the estimated UNITS_PER_S), so a board slower or
+# faster than the estimate keeps the same wait, in the same RAM.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -23,7 +25,8 @@ except ImportError:  # CPython
         return x
 
 
-from engine.ai import Planner, beat, WORK_CLONE, WORK_STEP
+from engine.ai import Planner, WORK_CLONE, WORK_STEP
+from engine.budget import spend, elapsed, late
 from engine.ai import dice_weights, turns_left, ONE, LOSS
 from engine.state import (
     A_ROLL0, A_ROLL1, P_TURN, P_DICE, P_ORDER, MODE_CHALLENGE, MODE_RIVAL, REMOVED_AT_SETUP,
@@ -34,14 +37,10 @@ _PROB = const(32768)  # engine.ai's dice probabilities, in 1/32768
 OPTIONS = const(4)  # the top options of engine.ai played on
 SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
-CAP = const(1300)  # work per decision (engine.ai Planner.work units, WORK_CLONE, WORK_STEP)
-# The board's time per unit of work: make cpcheck times the hint's search (1250 units then) at
-# 1.67 s on a SAMD51 (CircuitPython's VM x the board's factor, tools/vm/cpapp.py waits_line),
-# about 750 units a second; the MicroPython VM's estimate (tools/bots/bench.py) reads 15% fewer
-# seconds. The bots' budget (CAP), the hint's (engine.bots HINT_CAP) and
-# the LEDs' pulse (engine.ai PULSE) are counted in units from this, not timed: every runtime
-# then decides alike (test_bots_vm, test_fairness).
-UNITS_PER_S = const(750)
+CAP = const(1300)  # ticks per decision: units of work (engine.ai Planner.work units,
+# WORK_CLONE, WORK_STEP) where the work is the clock, else the board's time for so many
+# A tick is the time a SAMD51 takes for a unit of work at the estimated pace (engine.ai
+# UNITS_PER_S); the LEDs' sign comes every engine.budget SIGN_WORK units of work.
 
 # The Planner and the State that every planner and every copy of a search are, from one
 # decision to the next (a bot's turn is several): each is set up afresh for each use
@@ -88,6 +87,7 @@ class Search:
         self.turns = turns_left(state)
         self.work = 0
         self.cap = cap
+        self.t0 = elapsed()  # the clock's reading as the search begins (-1: no clock)
         self.samples = 0  # rounds of samples completed by choose()
         self.keep = keep
         self.options = None
@@ -158,15 +158,26 @@ class Search:
             p.__init__(state, self.w, seat, hand, turns)
         return p
 
+    def _room(self):
+        # The work that still fits in the search's time: CAP less the work done, where the
+        # work is the clock (the desktop); where the board's clock is set (engine.ai
+        # set_clock), the ticks left at the pace the work went so far, so that a board
+        # slower or faster than the estimate keeps the same wait.
+        t = elapsed() - self.t0 if self.t0 >= 0 else -1
+        if t <= 0 or self.work <= 0:
+            return self.cap - self.work
+        return (self.cap - t) * self.work // t
+
     def _afford(self):
-        # Returns True if one more planner fits under the cap: as costly as the costliest yet.
-        return self.work + self.unit <= self.cap
+        # Returns True if one more planner fits in the search's time: as costly as the
+        # costliest yet.
+        return self.unit <= self._room()
 
     def _add(self, n):
-        # The search's own work (a copy, steps applied), told to the pulse (engine.ai beat):
-        # its planners tell theirs themselves.
+        # The search's own work (a copy, steps applied), spent (engine.budget spend): its
+        # planners spend theirs themselves.
         self.work += n
-        beat(n)
+        spend(n)
 
     def _spent(self, p):
         self.work += p.work
@@ -239,7 +250,7 @@ class Search:
             values = []
             for ci in range(n):
                 before = self.work
-                if self.work + costs[ci] > self.cap:
+                if costs[ci] > self._room():
                     break  # this round would not finish: it does not count
                 v = self._evaluate(cands[ci], pres, after[ci], ci, dealt, rest, ndeck, draws,
                                    u, u2)
@@ -315,7 +326,10 @@ class Search:
             now -= ONE * _PROB * len(c.piles[0])
         if not self._others(c, u2) or not self._afford():
             return None
-        return self._leaf(c) - now
+        v = self._leaf(c) - now
+        # Past the clock's time (engine.budget set_clock), its planners stopped valuing builds
+        # on the way: this sample's value is not a whole one.
+        return None if late() else v
 
     def _deal(self, c, dealt, rest, ndeck, draws):
         # Gives the copy `c` this sample's cards: the other hands, then the draws on top of

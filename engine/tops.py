@@ -3,7 +3,7 @@
 # The shape of a good order is engine/order.py's (dig into the pile, pair equal cards off, then
 # the rest); that module lists the orders themselves for the device's panel. A module of its
 # own so that neither loads the other: the planner runs in a move with the least in RAM
-# (lnr/think.py), and the device's play screen loads engine.order only for the moment an order
+# (lnr/play/plan.py), and the device's play screen loads engine.order only for the moment an order
 # is chosen. host_tests/test_order.py checks both against every permutation.
 try:
     from micropython import const

@@ -44,7 +44,8 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import decision_work, weights
-from engine.lookahead import CAP, Search, UNITS_PER_S
+from engine.budget import UNITS_PER_S
+from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
