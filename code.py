@@ -6,9 +6,18 @@ repository root is often first on sys.path) imports this file without starting a
 """
 
 if __name__ == "__main__":
+    import gc
+
+    gc.collect()
+    try:  # what the heap holds before the app: the firmware's own (lnr/powerup.py)
+        base = gc.mem_alloc()  # type: ignore[attr-defined]  # the typeshed's gc is CPython's
+    except AttributeError:  # CPython (the desktop) tells none
+        base = 0
     import lnr.boards
     from lnr.main import run
 
     # Through the package, not a name of this module's: open_hardware() drops its package once
     # it has picked the board's profile, and a global here would keep its code (lnr/boards).
-    run(lnr.boards.open_hardware())
+    hw = lnr.boards.open_hardware()
+    hw.base = base
+    run(hw)

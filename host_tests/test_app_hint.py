@@ -25,7 +25,7 @@ HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th
 def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
     import engine.bots
 
-    def hint(state):
+    def hint(state, *args):
         if answer == "raises":
             raise RuntimeError("no plan")
         return None, ""
@@ -149,8 +149,8 @@ def test_a_risk_over_99_percent_is_spaced_like_the_others():
 
 
 def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
-    # The hint is worked out in a move (lnr/switch.py), up to a few seconds on a board, and the
-    # display is not refreshed while a move runs: the last refresh before it must show
+    # The hint is worked out in a switch (lnr/play/plan.py), up to a few seconds on a board, and
+    # the display is not refreshed while a switch runs: the last refresh before it must show
     # "Thinking..." on the map, not the action menu the player just left (lnr/play/actions.py
     # _ask_hint). Once the hint is shown and closed, the toast is gone.
     import engine.bots
@@ -159,9 +159,9 @@ def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):
     at_hint = []
     real_hint = engine.bots.hint
 
-    def hint(state):
+    def hint(state, *args):
         at_hint.append(dict(seen))
-        return real_hint(state)
+        return real_hint(state, *args)
 
     monkeypatch.setattr(engine.bots, "hint", hint)
 

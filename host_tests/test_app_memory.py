@@ -1,9 +1,9 @@
-"""Dropping modules as the board does (lnr.drop; docs/memory.md) changes nothing the player sees:
+"""Dropping modules as the board does (lnr.memory drop(); docs/memory.md) changes nothing the player sees:
 the same screens, LEDs and NVM, a refused save back as it was, the saves and the history
 written and read, a bot's plan. What stays in RAM when, and how much, is `make cpcheck`'s to
 measure (CircuitPython's VM under the cap, the peaks by phase), not a list of module names here.
 
-On CPython lnr.drop keeps modules (tests patch them); here lnr.KEEP = False makes the
+On CPython lnr.memory's drop() keeps modules (tests patch them); here memory.KEEP = False makes the
 simulator drop them as the board does, and sys.modules is put back afterwards.
 """
 import hashlib
@@ -21,6 +21,7 @@ from engine.state import MODE_SOLO, MODE_TABLE  # noqa: E402
 from tools.sim.screen_text import line_text  # noqa: E402
 from lnr.screens import SC_TITLE, SC_RECORDS  # noqa: E402
 import lnr  # noqa: E402
+from lnr import memory  # noqa: E402
 
 # START, Hint (A closes it); START, Save & quit; Continue: back at the turn's start.
 HINT_SAVE = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
@@ -39,13 +40,15 @@ def position(state):
 
 @pytest.fixture
 def as_on_the_device():
-    """lnr.drop really drops, as on the board; sys.modules and the packages' submodule
+    """lnr.memory drop() really drops, as on the board; sys.modules and the packages' submodule
     attributes are restored afterwards (other tests hold these modules)."""
     import engine
 
     modules = dict(sys.modules)
     attrs = {pkg: dict(vars(pkg)) for pkg in (lnr, engine)}
     for name in list(sys.modules):  # a fresh board: no app or engine module loaded yet
+        if name == "lnr.memory":
+            continue  # where KEEP is set (lnr/powerup.py starts its state afresh)
         if name.startswith("lnr.") or name.startswith("engine."):
             del sys.modules[name]
             pkg = lnr if name.startswith("lnr.") else engine
@@ -53,11 +56,11 @@ def as_on_the_device():
                 delattr(pkg, name.split(".")[1])
         elif name.startswith("adafruit_display_text"):  # nor the menus' text library
             del sys.modules[name]
-    lnr.KEEP = False
+    memory.KEEP = False
     try:
         yield
     finally:
-        lnr.KEEP = True
+        memory.KEEP = True
         sys.modules.clear()
         sys.modules.update(modules)
         for pkg, saved in attrs.items():
@@ -85,7 +88,7 @@ def keys():
 
 def table_keys():
     """A table game with bots to its end: each bot's turn planned in a switch that keeps the
-    play screen's view and map (lnr/app.py _VIEW) while the rest of its code is dropped."""
+    play screen's view and map (lnr/memory/switch.py VIEW) while the rest of its code is dropped."""
     m = Model(MODE_TABLE, 6)
     m.play_simple()
     assert m.state.is_terminal()
@@ -117,9 +120,9 @@ def session(keys=KEYS):
 def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_device, keys):
     # The same keys with modules kept (CPython's default) and dropped (the board's): the same
     # screens at every refresh, the same LEDs at every frame, the same NVM. A module dropped has
-    # its globals emptied (lnr.drop_new): one that a kept module still used would stop the game.
+    # its globals emptied (lnr.memory.drop_since): one that a kept module still used would stop the game.
     dropped = session(keys)
-    lnr.KEEP = True
+    memory.KEEP = True
     kept = session(keys)
     assert len(dropped[0]) > 100
     assert dropped[0] == kept[0]
@@ -172,7 +175,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
 
 def test_the_saves_are_written_when_the_game_or_a_setting_changes(as_on_the_device,
                                                                     monkeypatch):
-    # The saves' code loads for a commit only (lnr/switch.py): a game's end, save & quit, and
+    # The saves' code loads for a commit only (lnr/games.py): a game's end, save & quit, and
     # the settings screen left with a change. Left unchanged, it commits nothing.
     from lnr.storage import Storage  # the app's (as_on_the_device imports the app afresh)
 
@@ -215,21 +218,24 @@ def test_records_reads_the_history_and_lets_its_code_go(as_on_the_device, monkey
 
 
 def test_a_bots_plan_is_the_same_with_modules_dropped(as_on_the_device):
-    # lnr/play/think.py drops and loads the bots' tables around the `best` bot's search as the board
+    # lnr/play/plan.py drops and loads the bots' tables around the `best` bot's search as the board
     # does: the plan is the one made with every module kept.
     from lnr import game as games
-    from lnr.play import think
-    from lnr.switch import new_game
-    from lnr.screens import W_THINK
+    from types import SimpleNamespace
+
+    from lnr.play import plan
+    from lnr.games import new_game
+    from lnr.screens import W_PLAN
 
     def table_game():
         g = new_game(MODE_TABLE, 5, 3)
         g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * 3)
         return g
 
-    lnr.KEEP = True
-    expected = think.plan_turn(table_game())
-    lnr.KEEP = False
+    memory.KEEP = True
     g = table_game()
-    think.think(g, W_THINK)
+    expected = plan.plan_turn(g, None, g.bot(g.state.seat))
+    memory.KEEP = False
+    g = table_game()
+    plan.go(SimpleNamespace(game=g, hw=SimpleNamespace(), want=(W_PLAN,), game_code=[]))
     assert g.planned == expected and expected

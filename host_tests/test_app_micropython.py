@@ -155,7 +155,7 @@ def test_whole_game_runs_on_micropython(tmp_path, device_libs, mode, seed):
     s = m.state
     won = me in s.winners()
     best = out["BEST"].split()[mode]
-    # A won game sets the best; a table game does whoever won (lnr/switch.py).
+    # A won game sets the best; a table game does whoever won (lnr/games.py).
     assert best == (str(s.score(me)) if won or mode == MODE_TABLE else "None")
     assert out["SETTINGS"].split() == ["3", "1"]  # brightness 2 -> 3; pixels 5 -> 1 (wraps)
     assert int(out["REFRESHES"]) > 50

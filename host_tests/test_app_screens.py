@@ -213,7 +213,7 @@ def test_save_during_a_build_stores_the_turns_start():
     keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "A", SETTLE]
     r = run(keys, seed)
     st = stored(r)
-    from lnr.switch import unpack
+    from lnr.games import unpack
 
     assert unpack(st.saved).state == m.state
 
@@ -273,8 +273,14 @@ def test_how_to_play_pages_turn_and_fit_the_screen():
     assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[0])
     r = run(keys + ["RIGHT", SETTLE])
     assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[1])
-    r = run(keys + ["LEFT", SETTLE])
+    r = run(keys + ["LEFT", "LEFT", SETTLE])
     assert texts(r.app.menus.labels.lines)[:7] == list(PAGES[-1])
+    # The last page is the Board's: what this board showed (lnr/memory/report.py), as the
+    # serial console's line says it (docs/hardware.md).
+    r = run(keys + ["LEFT", SETTLE])
+    board = texts(r.app.menus.labels.lines)
+    assert board[1] == "Board: sim" and board[4].startswith("The game needs ")
+    assert board[7].startswith("%d/%d" % (len(PAGES) + 1, len(PAGES) + 1))
 
 
 def test_an_unexpected_exception_shows_seed_and_turn_and_writes_nothing(monkeypatch):

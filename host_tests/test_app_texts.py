@@ -164,7 +164,7 @@ def test_the_hint_fits_over_whole_games(cut):
 
 
 def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
-    from lnr import switch
+    from lnr import games
 
     def largest(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -193,14 +193,16 @@ def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
         s.lost = mode == MODE_CHALLENGE
         r.app.writes = False
         r.app.game = game
-        colour, shown = switch.over(r.app)
+        colour, shown = games.over(r.app)
         r.app.menus.game_over((colour, shown))
     # The error screen with the longest mode name and the largest seed.
     game = Model(MODE_CHALLENGE, 3).game
     game.seed = 0xFFFFFF
     game.state.turn = 55
     r.app.game = game
-    r.app.error(RuntimeError("x" * 200))
+    from lnr import crash
+
+    crash.show(r.app, RuntimeError("x" * 200))
     assert cut == []
 
 

@@ -204,7 +204,7 @@ def test_tuner_features_are_what_the_planner_values():
 
 def test_a_table_bots_plan_loads_no_look_ahead():
     # At the table `best` plays engine.ai's plan alone (engine/bots.py best_bot): the switch that
-    # plans a bot's turn on the board (lnr/play/think.py) then loads neither engine.lookahead's
+    # plans a bot's turn on the board (lnr/play/plan.py) then loads neither engine.lookahead's
     # code nor its RAM, which left the room for the play screen's view beside it (lnr/app.py
     # _VIEW). In a fresh interpreter: this process has loaded the look-ahead already.
     script = (

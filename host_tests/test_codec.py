@@ -92,7 +92,7 @@ def test_unpacked_game_plays_on_exactly_like_the_original():
 def test_size_matches_the_paper_formula_and_the_worst_case_fits():
     # The size depends only on seats, curves on the track and meta: check that claim on every
     # state of many games, and that the worst of it, with the app's length byte, the decision
-    # log's bit count and the longest log (lnr/switch.py pack), fits the image's saved game.
+    # log's bit count and the longest log (lnr/games.py pack), fits the image's saved game.
     from engine.gamelog import MAX_BYTES
     from lnr.image import SAVE_MAX
 

@@ -6,7 +6,6 @@ Where the VM (or its mpy-cross) is missing each test skips with one line saying 
 (tools/vm/cpvm.py)."""
 import ast
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -189,42 +188,11 @@ def test_a_traceback_inside_a_screen_names_its_module_and_function(mpy):
     assert out.rstrip().splitlines()[-1].startswith("IndexError"), out
 
 
-def _tree_without_scrub(tmp):
-    """The .mpy tree built from a copy of the sources whose main loop does not scrub."""
-    src = tmp / "src"
-    src.mkdir()
-    for name in ("code.py", "boot.py"):
-        shutil.copy(ROOT / name, src / name)
-    shutil.copytree(ROOT / "lib", src / "lib")
-    shutil.copytree(ROOT / "engine", src / "engine")
-    main = src / "lib" / "lnr" / "main.py"
-    text = main.read_text(encoding="utf-8")
-    assert text.count("SCRUB_DEPTH = 32\n") == 1
-    main.write_text(text.replace("SCRUB_DEPTH = 32\n", "SCRUB_DEPTH = 0\n"), encoding="utf-8")
-    compiler = deploy.MpyCross(cpvm.mpy_cross(), deploy.CIRCUITPY_MAJOR)
-    deploy.build(src, compiler).write(tmp / "tree")
-    return tmp / "tree"
-
-
-def test_the_stack_scrub_is_what_lets_the_session_fit_its_cap(mpy, keys, tmp_path):
-    """lnr/main.py scrub(): without it the moves keep the code of the screen they leave in RAM
-    (pointers left in the stack), and the session no longer completes under make cpcheck's
-    cap (measured: the smallest cap 95 KB without it, 84 KB with it)."""
-    assert mpy.play(cpapp.CAP_KB).ok
-    f = cpapp.Form(keys, _tree_without_scrub(tmp_path))
-    try:
-        r = f.play(cpapp.CAP_KB)
-    finally:
-        f.close()
-    assert not r.ok
-    assert "MemoryError" in r.fail, r.fail
-
-
 def test_the_session_fits_the_cap_wherever_its_objects_lie(keys):
     """docs/memory.md: the collector keeps whatever a stale value on the stack points at, and
     where the app's objects lie decides what it hits. With the harness holding a few bytes more
     before the app starts, the same app read a peak from 82 to 96 KB and ran out of the cap in
-    one layout, until a dropped module's globals were emptied (lnr.drop_new()). A board's
+    one layout, until a dropped module's globals were emptied (lnr.memory drop_since()). A board's
     layout is its own: every layout cpcheck --layouts plays fits."""
     lines = []
     assert cpapp.spread(out=lines.append, keys=keys), "\n".join(lines)
@@ -254,7 +222,7 @@ def test_the_board_waits_take_the_stand_ins_out_for_a_lower_bound(frames):
     out of each frame: a frame that draws spends time there, and a bot's plan, which loads
     code, spends most of its time elsewhere (the switch is mostly the loading of code, a
     board's work too)."""
-    from lnr.screens import W_THINK
+    from lnr.screens import W_PLAN
 
     rows = frames.rows
     for r in rows:
@@ -264,7 +232,7 @@ def test_the_board_waits_take_the_stand_ins_out_for_a_lower_bound(frames):
     # Over all the plans, as for the drawing frames: one frame's share is at the mercy of one
     # stall by another process inside a stand-in's call (a plan read 0.9 alone, under 0.7 with
     # two CI runs beside it).
-    plans = [r for r in rows if r["asked"] == W_THINK]
+    plans = [r for r in rows if r["asked"] == W_PLAN]
     assert plans and sum(r["net"] for r in plans) > 0.7 * sum(r["us"] for r in plans), [
         (r["i"], r["net"] / r["us"]) for r in plans]
     line = cpapp.waits_line(frames)

@@ -134,7 +134,7 @@ def test_the_fold_removes_the_shared_names():
     codes = ast.parse(FOLDED["engine.codes"])
     public = [n for n in fold.own_constants(codes) if not n.startswith("_")]
     assert "A_LAY" not in public and "P_TURN" not in public
-    assert "from lnr.screens import" not in FOLDED["lnr.switch"]
+    assert "from lnr.screens import" not in FOLDED["lnr.games"]
 
 
 def test_the_app_plays_the_same_game_from_the_folded_tree():

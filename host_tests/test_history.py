@@ -18,7 +18,7 @@ from engine.record import from_log
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 from tools.sim.screen_text import lines_text  # noqa: E402
 from lnr import image
-from lnr.app import SC_OVER
+from lnr.screens import SC_OVER
 from lnr.game import ROLE_BOT
 from lnr.storage import Storage
 
@@ -110,7 +110,7 @@ def test_a_cut_after_the_game_leaves_the_same_records_and_history(tmp_path, dama
 
 
 def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):
-    # A shared deal: the app's game-start code (App.start with a seed, lnr/switch.py) deals
+    # A shared deal: the app's game-start code (App.start with a seed, lnr/games.py) deals
     # the seed's deck and rolls its dice, whatever seed the device would have used next.
     seed = 21
     m = Model(MODE_SOLO, seed)
@@ -140,7 +140,7 @@ def test_a_seed_starts_the_very_same_deal_and_dice_again(tmp_path):
 
 def test_a_resumed_table_game_with_bots_plays_the_same_game(tmp_path):
     # Save & quit, power off, Continue: the dice and the bots' generator continue their
-    # streams (lnr/switch.py), so random bots choose as they would have without the save.
+    # streams (lnr/games.py), so random bots choose as they would have without the save.
     seed = 12
     nav = ["DOWN", "LEFT", "LEFT", "DOWN", "LEFT", "LEFT", "DOWN", "A"]  # P2, P3: random
     m = Model(MODE_TABLE, seed, 3, bytes([ROLE_BOT] * 3), nav=nav)

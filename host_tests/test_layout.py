@@ -64,11 +64,14 @@ print("|".join(line for line in lines(display.root_group, []) if line))
 
 def test_code_py_starts_the_game_as_a_board_runs_it():
     """The board runs code.py as __main__: it opens the board's hardware (lnr.boards) and the
-    app shows its title menu at the first refresh."""
+    app shows its title menu at the first refresh, having said what the board has on the serial
+    console (lnr/memory/report.py: docs/hardware.md)."""
     r = subprocess.run([sys.executable, "-c", RUN_CODE_PY, str(ROOT)], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    shown = r.stdout.strip().split("|")
+    said, screen = r.stdout.strip().splitlines()
+    assert said.startswith("loknroll: ") and ", pybadge, heap free at start " in said
+    shown = screen.split("|")
     assert shown[0] == "LOK'N'ROLL"
     # The stand-in drive ("/" of this machine) holds no save files (make flash makes them), so
     # the title says that first, as a board's would after a drag-and-drop install.

@@ -1,4 +1,4 @@
-"""Shared deals on the device's screens (lnr/menus/screen.py, lnr/switch.py): the game over shows the
+"""Shared deals on the device's screens (lnr/menus/screen.py, lnr/games.py): the game over shows the
 game's seed, the New game screen's Seed row types it, and the typed seed plays exactly the
 game that seed gave before (the same deck, dice and bots: its loknroll/1 record is the same);
 Records lists the history's last games, newest first, with their seeds; every new text fits

@@ -141,7 +141,7 @@ def test_a_save_too_big_or_empty_is_refused_without_a_write(board):
     assert s.save_game(bytes(image.SAVE_MAX + 1)) is False
     assert s.save_game(b"") is False
     assert nvm.writes == 0 and file_bytes(drive) == bytes(FILE_SIZE)
-    assert s.save_game(bytes(image.SAVE_MAX)) is True  # the largest: lnr/switch.py's worst fits
+    assert s.save_game(bytes(image.SAVE_MAX)) is True  # the largest: lnr/games.py's worst fits
     assert loaded(nvm, drive).saved == bytes(image.SAVE_MAX)
 
 

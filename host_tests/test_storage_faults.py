@@ -133,10 +133,10 @@ def logged(mode, seed, players=None):
 
 @functools.lru_cache(maxsize=None)
 def a_save(seed=5, turns=6):
-    """lnr.switch' bytes of a table game with bots, saved at a turn's start."""
+    """lnr.games' bytes of a table game with bots, saved at a turn's start."""
     from lnr.game import ROLE_BOT
-    from lnr.switch import new_game
-    from lnr.switch import pack
+    from lnr.games import new_game
+    from lnr.games import pack
 
     g = new_game(3, seed, 3, bytearray([ROLE_BOT, ROLE_BOT + 2]))
     s = g.state

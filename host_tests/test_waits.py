@@ -8,9 +8,8 @@ runtime, so the test does not flake on a loaded machine, and it is what the budg
 (`board waits (SAMD51 estimate): ...`)."""
 import pytest
 
-from engine.bots import best_bot, decision_work, hint, hint_work
-from engine.ai import set_pulse
-from engine.lookahead import UNITS_PER_S
+from engine.bots import HINT_CAP, best_bot, decision_work, hint, hint_work
+from engine.budget import UNITS_PER_S, set_sign
 from engine.playout import seeded, steps
 from engine.state import MODE_NAMES, P_TURN, P_BUILD, P_BEND
 
@@ -27,9 +26,9 @@ def ms(work):
 @pytest.fixture
 def pulses():
     gaps = []
-    set_pulse(gaps.append)
+    set_sign(gaps.append)
     yield gaps
-    set_pulse(None)
+    set_sign(None)
 
 
 def table_turns(players, seeds=range(8)):
@@ -79,7 +78,7 @@ def test_a_build_is_played_as_its_first_decision_planned_it():
 def test_the_hint_fits_its_budget():
     """The hint's search at every decision of seat 0 in a few games of each mode: within
     HINT_MS, the LEDs stepped at least every SIGN_MS (the pulse set afresh for each hint, as
-    lnr/play/think.py does for the frame that finds it)."""
+    lnr/play/plan.py does for the frame that finds it)."""
     most = 0
     pulses = []
     for mode in ("solo", "challenge", "table"):
@@ -87,9 +86,9 @@ def test_the_hint_fits_its_budget():
             state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
             for action in steps(state, chance, best_bot, rng):
                 if state.seat == 0 and not state.is_chance() and state.turn % 3 == 0:
-                    set_pulse(pulses.append)
+                    set_sign(pulses.append)
                     hint(state)
-                    set_pulse(None)
+                    set_sign(None)
                     most = max(most, hint_work())
                 state.apply(action)
     assert 0 < ms(most) <= HINT_MS, most
@@ -103,11 +102,11 @@ def test_the_hint_fits_its_budget():
 @pytest.fixture
 def dots(monkeypatch):
     """Per show() of the LED strip in the simulator: the one pixel lit in the thinking
-    colour (Leds.think), else None."""
+    colour (Leds.sign), else None."""
     from lnr import leds as L
     from tools.sim.parts import SimPixels
 
-    blue = ((L.THINKING >> 16) & 255, (L.THINKING >> 8) & 255, L.THINKING & 255)
+    blue = ((L.SIGN >> 16) & 255, (L.SIGN >> 8) & 255, L.SIGN & 255)
     out = []
     real = SimPixels.show
 
@@ -134,10 +133,10 @@ def thinking_runs(dots):
 
 def test_the_leds_step_through_every_bots_plan_and_its_switch(dots):
     """A table of you and two `best` bots, a round of passes: each bot's turn is planned in a
-    switch (lnr/app.py W_THINK) that drops the play screen's code and loads the engine's, and
+    switch (lnr/app.py W_PLAN) that drops the play screen's code and loads the engine's, and
     the LEDs' thinking dot steps on as the switch begins, as each part of the engine loads, as
     the search begins and ends, every PULSE of its work, and as each part of the play screen's
-    code is back (Leds.think, lnr.sign()). Without them the strip stood still for the whole
+    code is back (Leds.sign, lnr.memory sign()). Without them the strip stood still for the whole
     switch (about 3 s on a SAMD51, docs/memory.md)."""
     from tools.sim.app_script import Model, SETTLE, run_checked
     from engine.state import MODE_TABLE
@@ -158,7 +157,7 @@ def test_the_leds_step_through_every_bots_plan_and_its_switch(dots):
 
 
 def test_the_leds_step_through_a_save_and_a_resume(dots, tmp_path):
-    """Save & quit and Continue are switches too (lnr/switch.py): the save's bytes packed, the
+    """Save & quit and Continue are switches too (lnr/games.py): the save's bytes packed, the
     copies read and each written (lnr/copies.py), the menus' code loaded; the save unpacked,
     the play screen's code loaded. The dot steps between each of them: before, it stepped as
     the switch began and as the next screen was up, and stood still between (over a second
@@ -173,13 +172,13 @@ def test_the_leds_step_through_a_save_and_a_resume(dots, tmp_path):
     m.play_passes(2)
     r = run_checked(m.keys + ["START", "UP", "A", SETTLE], seed, nvm_path=nvm)
     assert r.app.screen == SC_TITLE and r.nvm_writes == 1
-    # switch, lnr.switch, packed, copies read, NVM written, switch done, menus' code
+    # switch, lnr.games, packed, copies read, NVM written, switch done, menus' code
     saving = thinking_runs(dots)[-1]
     assert len(saving) >= 7, saving
     del dots[:]
     r = run_checked(["A", SETTLE], seed=999, nvm_path=nvm)  # Continue, after a power-off
     assert r.app.screen == SC_PLAY and r.app.game.state == m.state
-    # switch, lnr.switch, engine loaded, unpacked, switch done, the play screen's two parts
+    # switch, lnr.games, engine loaded, unpacked, switch done, the play screen's two parts
     resuming = max(thinking_runs(dots), key=len)
     assert len(resuming) >= 7, thinking_runs(dots)
     for x in (saving, resuming):
@@ -196,7 +195,7 @@ def test_one_pixel_blinks_as_the_thinking_sign():
     leds = L.Leds(px, 1)
     seen = []
     for _ in range(4):
-        leds.think()
+        leds.sign()
         seen.append(tuple(px[0]) != (0, 0, 0))
     assert seen in ([True, False, True, False], [False, True, False, True]), seen
     assert all(tuple(px[i]) == (0, 0, 0) for i in range(1, 5))
@@ -264,3 +263,70 @@ def test_no_frame_draws_the_play_screen_twice(counts):
     assert sum(drawn) > 20 and max(listed) > 0  # the session drew, and veiled its hands
     assert max(drawn) == 1, [(i, d) for i, d in enumerate(drawn) if d > 1]
     assert max(listed) == 1, [n for n in listed if n > 1]
+
+
+# ---------------------------------------------------------------- a board of another speed
+
+
+def board_clock(speed):
+    """A board's clock in the searches' ticks (engine.budget set_clock) on a board `speed` times as
+    fast as the estimate: it counts their work, as the simulator's --board-speed does."""
+    from engine.budget import spent
+
+    return lambda: int(spent() / speed)
+
+
+@pytest.mark.parametrize("speed", [0.5, 2.0])
+def test_the_hint_ends_by_its_deadline_on_a_board_of_another_speed(speed):
+    """The hint's search stops by the board's clock (engine.budget set_clock, lnr/play/plan.py), not
+    by a count of work fitted to an estimated speed: on a board twice slower or twice faster
+    than the estimate it still ends within HINT_MS. (Capped by work alone, it took twice HINT_CAP
+    on the slower board: 1.9 s.)"""
+    from engine.budget import elapsed, set_clock
+
+    most = 0
+    for mode in ("solo", "challenge", "table"):
+        for seed in range(3):
+            state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
+            for action in steps(state, chance, best_bot, rng):
+                if state.seat == 0 and not state.is_chance() and state.turn % 3 == 0:
+                    set_sign(lambda n: None)
+                    set_clock(board_clock(speed), HINT_CAP)
+                    hint(state)
+                    most = max(most, elapsed())
+                    set_clock(None)
+                    set_sign(None)
+                state.apply(action)
+    assert 0 < ms(most) <= HINT_MS, (speed, most)
+
+
+@pytest.mark.parametrize("speed", [0.5, 2.0])
+def test_a_bots_plan_ends_by_its_deadline_on_a_board_of_another_speed(speed):
+    """A table bot's plan of its turn (lnr/play/plan.py plan_turn) stops by the board's clock at
+    PLAN_CAP, then plays its turn's first legal steps: within TURN_MS less the switch on a board
+    twice slower or twice faster than the estimate, every seat `best`, 2 to 4 seats."""
+    from engine.budget import elapsed, set_clock
+    from lnr import game as games
+    from lnr.games import new_game
+    from lnr.play.plan import plan_turn
+
+    most = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            g = new_game(MODE_NAMES.index("table"), seed, players)
+            g.roles = bytearray([games.ROLE_BOT + games.BOT_NAMES.index("best")] * players)
+            s = g.state
+            while not s.is_terminal():
+                if s.is_chance():
+                    s.apply(s.sample_chance(g.rng))
+                    continue
+                set_sign(lambda n: None)
+                g.planned = plan_turn(g, board_clock(speed), g.bot(s.seat))
+                most = max(most, elapsed())
+                set_clock(None)
+                set_sign(None)
+                for action in g.planned:
+                    while s.is_chance():
+                        s.apply(s.sample_chance(g.rng))
+                    s.apply(action)
+    assert 0 < ms(most) <= TURN_MS - SWITCH_MS, (speed, most)

@@ -28,7 +28,8 @@ intact commit, reads it back, and only then the other: at every moment an intact
 newest commit reported saved. A copy that cannot be written (or does not read back, twice)
 leaves the other alone to take the commit, and the title says so.
 """
-from lnr import image, sign
+from lnr import image
+from lnr.memory import sign
 from lnr.image import SIZE, SECTOR, VALID, BLANK, BAD
 from lnr.limits import (
     N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
@@ -312,7 +313,7 @@ def commit(nvm, drive, writable, held, values, buf, finished=None):
     # What each copy holds now, not what it held at the last read: a copy that reads bad now
     # is not counted on, and the newest intact one gives the history (it is never dropped).
     ns, name, fs, nvm_seq, file_seq, newest, lost = _survey(nvm, drive, buf)
-    sign()  # both copies read (the LEDs' thinking sign: a commit is a switch's longest step)
+    sign()  # both copies read (the LEDs' sign: a commit is a switch's longest step)
     to_file = writable and name is not None
     if not has_nvm and not to_file:
         return False, held, None

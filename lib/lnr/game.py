@@ -9,8 +9,8 @@ The engine is imported only when a game is made or played, never at this module'
 menus, which use this module's names, run without the engine in RAM (docs/memory.md; lnr/app.py
 drops it when no game is on). engine.bots is imported only for a moment: a bot's plan of
 its turn and the hint, each in a switch with the play screen's code dropped
-(lnr/play/think.py). A game is dealt (new_game) and a save's bytes are made and read by
-lnr/switch.py, which is in RAM for those switches only.
+(lnr/play/plan.py). A game is dealt (new_game) and a save's bytes are made and read by
+lnr/games.py, which is in RAM for those switches only.
 """
 try:
     from micropython import const
@@ -64,7 +64,7 @@ class Game:
         # the game over shows the player's): counted by lnr/play/screen.py, kept in a save.
         self.derails = 0
         # The bot on turn's actions for the rest of its turn, worked out in a switch
-        # (lnr/play/think.py plan_turn) and played one by one by lnr/play/screen.py; b"" when none.
+        # (lnr/play/plan.py plan_turn) and played one by one by lnr/play/screen.py; b"" when none.
         self.planned = b""
 
     def human(self, seat):

@@ -35,7 +35,7 @@ WHEEL = const(0xC8C8C8)  # a die that shows a wheel
 BLANK = const(0x300000)  # a die that shows none
 PENDING = const(0x000028)  # a die still to roll
 AMBER = const(0xFF6E00)
-THINKING = const(0x0050C8)  # think(): the dot that runs while a bot or the hint thinks
+SIGN = const(0x0050C8)  # sign(): the dot that runs while a switch works with the screen still
 
 # Warning colour by cards ahead of the loco: 0, 1, 2, 3 or more.
 AHEAD = (RED, ORANGE, YELLOW, GREEN)
@@ -88,7 +88,7 @@ class Leds:
         self._fx_start = 0
         self._phase = -1  # effect phase drawn last: -1 none, 0 dark, 1 lit
         self._dirty = True
-        self._dot = 0  # think(): the pixel lit last
+        self._dot = 0  # sign(): the pixel lit last
         self.set_count(count)
 
     # ------------------------------------------------------------------ settings
@@ -173,12 +173,12 @@ class Leds:
         self._fx_new = True
         self._phase = -2  # forces a redraw at the next update()
 
-    def think(self, work=0):
-        """One step of the thinking sign, shown at once: a blue dot moves on by one pixel (on
-        a single pixel it blinks). The switch that plans a bot's turn or finds the hint calls
-        it between the modules it loads (lnr/app.py, lnr/play/think.py) and the search every
-        few tenths of a second of its work (engine.ai set_pulse: `work`, what it did since, is
-        not needed here); the picture comes back at the next update()."""
+    def sign(self, work=0):
+        """One step of the sign of life, shown at once: a blue dot moves on by one pixel
+        (on a single pixel it blinks). A switch gives it between the modules it loads
+        (lnr/memory, lnr/play/plan.py) and the search every few tenths of a second of its
+        work (engine.budget set_sign: `work`, what it did since, is not needed here); the picture
+        comes back at the next update()."""
         n = self._count
         k = self._dot + 1
         if k >= (n if n > 1 else 2):  # one pixel: it blinks (a dot lit at 1 would not move)
@@ -187,7 +187,7 @@ class Leds:
         px = self._px
         shown = self._shown
         for i in range(self._max):
-            c = THINKING if i == k else OFF
+            c = SIGN if i == k else OFF
             px[i] = c
             shown[i] = c
         px.show()

@@ -5,6 +5,7 @@ not needed again (RAM, docs/memory.md).
 from lnr import sheet
 from lnr.app import App
 from lnr.leds import Leds
+from lnr.memory import DOWN, FIGURES, FLOOR_KB, LEDS
 from lnr.sound import Sound
 from lnr.storage import Storage
 from lnr.ui import Ui
@@ -31,12 +32,39 @@ def start(hw):
     leds = Leds(hw.pixels, store.pixel_count if store.pixel_count < hw.max_pixels
                 else hw.max_pixels)
     leds.set_brightness(store.brightness)
+    # lnr.memory afresh (a board powers up once; the desktop runs several Apps): the sign on
+    # these LEDs (the saves' code gives it too: lnr/copies.py), nothing turned down, no figure.
+    LEDS[0] = leds
+    DOWN[0] = 0
+    DOWN[1] = None
+    for i in range(len(FIGURES)):
+        FIGURES[i] = 0
     # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker). The first
     # new game's seed: the board's (a test's), else a new one each power-up.
     seed = getattr(hw, "seed", None)
     app = App(hw, ui, leds, store, Sound(getattr(hw, "player", None), store.sound),
               _random_seed() if seed is None else seed)
+    has = heap(hw)
+    if has and has < FLOOR_KB * 1024:  # below the least the game plays at: it says so
+        app.writes = False  # and touches no save
+        app.message = "This board has %d KB of heap; the game needs %d KB. Saving is off." % (
+            has // 1024, FLOOR_KB)
+        app.title()
     return app
+
+
+def heap(hw):
+    """Returns the heap the app has in all, in bytes: what the board's heap holds beyond what it
+    held as the profile began (hw.base: the firmware's own), or 0 where the runtime does not
+    tell (CPython)."""
+    import gc
+
+    try:
+        # The typeshed's gc is CPython's, without MicroPython's mem_alloc() and mem_free().
+        return (gc.mem_alloc() + gc.mem_free()  # type: ignore[attr-defined]
+                - getattr(hw, "base", 0))
+    except AttributeError:
+        return 0
 
 
 def _random_seed():
@@ -56,7 +84,8 @@ def _build_ui(sprite_sheet):
     # lnr/make.py draws the font's sheet (with adafruit_display_text's bitmap_label) and builds
     # every display object; its code and the library's are needed this once, so they are
     # dropped before anything else loads (RAM, docs/memory.md).
-    from lnr import drop, make
+    from lnr import make
+    from lnr.memory import drop
 
     ui = Ui(make.build(sprite_sheet))
     make = None

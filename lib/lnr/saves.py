@@ -2,7 +2,7 @@
 lnr/copies.py, and a finished game counted. Loaded by the Storage method that reads or writes
 and dropped after each read or write, with the copies' code: none of it is in RAM while a
 screen is up (docs/memory.md). Every write goes through Storage.commit()."""
-from lnr import drop, sign
+from lnr.memory import drop, sign
 from lnr.game import MODE_RIVAL, MODE_TABLE
 from lnr.limits import N_MODES, NO_BEST
 
@@ -17,7 +17,7 @@ def _done(store):
 
 def _copies():
     # The copies' code (lnr/copies.py and lnr/image.py), loaded for a read or a write: loading
-    # it is one of a switch's longest steps on a board, so the LEDs' thinking sign steps first.
+    # it is one of a switch's longest steps on a board, so the LEDs' sign steps first.
     sign()
     from lnr import copies
 

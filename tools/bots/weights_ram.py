@@ -11,7 +11,7 @@ and prints one line:
 
 M: the live heap the whole module adds (every mode's table); T: what stays once only one
 mode's table is kept and the module dropped, as the device holds it during a game
-(engine.bots.weights, lnr/play/think.py). One line and exit status 2 where the module is
+(engine.bots.weights, lnr/play/plan.py). One line and exit status 2 where the module is
 missing or not a weights module; one line and exit status 0 ("skipped") where the VM is.
 """
 import argparse

@@ -9,6 +9,10 @@ the deploy ships is imported (and every import is shipped or built into CircuitP
 
     python -m tools.flash.imports            # what the board imports, and any cycles
 
+A module the app loads by name while the heap allows (lib/lnr/memory/__init__.py load(), and
+the play screen's need() that calls it: `load(app, "lnr.play.plan")`, `self.need("lnr.play.actions")`) is
+an import too: its name is a string there.
+
 An import inside a `try` that catches ImportError is optional (`typing` in the Adafruit
 libraries, `micropython.const` on CPython): it is followed into our modules and the shipped
 libraries, but a name it imports need not be shipped or built in.
@@ -97,6 +101,22 @@ def _at_load(tree):
     return out
 
 
+# The functions that load a module by its name (see the module's docstring).
+LOADERS = ("load", "need")
+
+
+def _loaded(node):
+    # The module a call of one of LOADERS names (its last argument, a string), or None.
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+    last = node.args[-1]
+    if name in LOADERS and isinstance(last, ast.Constant) and isinstance(last.value, str):
+        return last.value
+    return None
+
+
 def imports_of(path, modname, known, at_load=False):
     """Returns {imported module: optional?} for one file. Modules in `known` (ours and the
     libraries') are resolved to submodules (`from lnr import drop` is lnr; `from lnr import game`
@@ -113,7 +133,10 @@ def imports_of(path, modname, known, at_load=False):
 
     for node in (_at_load(tree) if at_load else ast.walk(tree)):
         optional = id(node) in optional_ids
-        if isinstance(node, ast.Import):
+        loaded = _loaded(node)
+        if loaded is not None:
+            add(loaded, False)
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 add(alias.name, optional)
         elif isinstance(node, ast.ImportFrom):

@@ -31,7 +31,7 @@ from engine.state import (  # noqa: E402
     P_ORDER, P_TURN, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
-from lnr.switch import new_game  # noqa: E402
+from lnr.games import new_game  # noqa: E402
 from engine.order import orders  # noqa: E402
 from lnr.play.screen import (  # noqa: E402
     DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, AUTO_MS, HOLD_MS, END_MS,

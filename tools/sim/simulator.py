@@ -152,6 +152,7 @@ class _Hardware:
     width = WIDTH
     height = HEIGHT
     max_pixels = PIXELS
+    base = 0  # the firmware's heap (lnr/powerup.py heap(): CPython tells none)
 
     def __init__(self, display, nvm, drive=None, drive_writable=True):
         self.display = display
@@ -449,16 +450,29 @@ class _Seeded:
             random.setstate(self.saved)
 
 
+def board_clock(speed):
+    """Returns a board's time.monotonic_ns() as the app's searches would read it on a board
+    `speed` times as fast as the SAMD51 estimate (engine.budget UNITS_PER_S; 0.5: twice slower): it
+    counts their work (engine.budget spent()), so a decision stays the same on every run, as the
+    tests and replays need, while it stops where that board's clock would stop it
+    (lnr/play/plan.py, engine.budget set_clock)."""
+    from engine.budget import UNITS_PER_S, spent
+
+    ns = 1e9 / UNITS_PER_S / speed
+    return lambda: int(spent() * ns)
+
+
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
                  render_every=1, max_frames=None, on_frame=None, drive=None,
-                 drive_readonly=False, audio_log=None):
+                 drive_readonly=False, audio_log=None, board_speed=None):
     """Runs the app headless through a key script (a text for parse_keys, a list of key
     names / numbers / None, or an iterator of key numbers / None asked for the next press
     whenever the app has read the last) and returns a Result. `seed` fixes the app's random seed (the
     app reads hw.seed; `random` is seeded too); `nvm_path` keeps the NVM in a file (default:
     fresh, erased); `drive` is the folder standing for CIRCUITPY (default: a fresh one, removed
     after the run: Result.drive_copy keeps the saves' file), read-only to the game if
-    `drive_readonly`; `app` is "module:function" or a function; `render_every` = N renders
+    `drive_readonly`; `board_speed`: the searches stop by board_clock(board_speed) (default:
+    by the work they count); `app` is "module:function" or a function; `render_every` = N renders
     only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
     frame's end (hw.caller is the app's frame that waits); `audio_log` a file to write the
     sounds started to, one `<ms> <name>` line each (Result.audio has them too)."""
@@ -476,6 +490,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     hw = HeadlessHardware(display, SimNvm(nvm_path), script, settle, max_frames, on_frame,
                           drive, not drive_readonly)
     hw.seed = seed
+    if board_speed is not None:
+        hw.monotonic_ns = board_clock(board_speed)
     heard = io.StringIO()
     hw.player = speaker(log=heard, clock=hw.elapsed_ms)
     uninstall = install(hw)
@@ -516,7 +532,7 @@ def _as_flashed(drive):
 
 
 def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=None,
-               drive_readonly=False):
+               drive_readonly=False, board_speed=None):
     """Runs the app in a window until it is closed, the drive in `drive` (default: sim-drive
     beside the NVM file). Returns the exception the app raised or showed on its error screen
     (its traceback already printed), or None."""
@@ -527,6 +543,8 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     display = _new_display(scale=scale, window=True)
     hw = WindowHardware(display, SimNvm(nvm_path), drive, not drive_readonly)
     hw.seed = seed
+    if board_speed is not None:
+        hw.monotonic_ns = board_clock(board_speed)
     hw.player = speaker(window=True)
     install(hw)
     with _Seeded(seed):
@@ -617,12 +635,18 @@ def main(argv=None):
     parser.add_argument("--text", default=None,
                         help="headless: write the final screen's text to this file, a line "
                              "per line of text shown")
+    parser.add_argument("--board-speed", type=float, default=None, metavar="X",
+                        help="the searches stop where a board X times as fast as the SAMD51 "
+                             "estimate would stop them (0.5: twice slower; default: by the "
+                             "work they count)")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.scale is not None and not 1 <= args.scale <= 16:
         parser.error("--scale must be 1..16")
     if not 0 <= args.settle <= SETTLE_LIMIT:
         parser.error("--settle must be 0..%d frames" % SETTLE_LIMIT)
+    if args.board_speed is not None and not 0.01 <= args.board_speed <= 100:
+        parser.error("--board-speed must be 0.01..100")
 
     if not args.headless:
         if args.keys or args.keys_file or args.screenshot or args.audio_log or args.text:
@@ -633,7 +657,7 @@ def main(argv=None):
         except ScriptError as e:
             parser.error(str(e))
         exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
-                         args.drive, args.drive_readonly)
+                         args.drive, args.drive_readonly, args.board_speed)
         return 1 if exc is not None else 0
 
     try:
@@ -643,7 +667,7 @@ def main(argv=None):
         parser.error(str(e))
     result = run_headless(script, seed=args.seed, nvm_path=args.nvm, settle=args.settle,
                           app=args.app, drive=args.drive, drive_readonly=args.drive_readonly,
-                          audio_log=args.audio_log)
+                          audio_log=args.audio_log, board_speed=args.board_speed)
     if args.screenshot:
         import pygame
 

@@ -11,7 +11,8 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
     standins   the CircuitPython modules to stand in (tools/standins), comma-separated
     standin    frames: 1 to time the stand-ins of the firmware's C code too (time_standins())
     layout     bytes the harness holds before the app starts (tools/vm/cpapp.py spread())
-    consts     SC_PLAY and S_INFO: the play screen's number and the hint panel's step
+    consts     SC_PLAY, S_INFO, SC_OVER, SC_ERROR: the play screen's number, the hint panel's
+               step, the game over screen's and the error screen's
     momentary  the modules loaded for a moment only (tools/vm/membudget/session.py MOMENTARY)
     collect    1: collect after every frame of a session run too
     intern     session: names to intern before base, growing the VM's name pools in advance
@@ -35,7 +36,7 @@ pools (QSTR), then:
     calibrate  uncapped: after every frame, a real collection, then `R frame phase bytes
                display` and the name pools: the live heap less base, and what the display
                objects alive weigh as the firmware's (vm/sizes.py's formulas) beyond the
-               stand-ins; at each drop of a momentary module (lnr.drop watched), the same just
+               stand-ins; at each drop of a momentary module (lnr.memory's drop() watched), the same just
                before it (`M module frame phase bytes display`)
     session    capped (-X heapsize): the same frames, quiet, the collector left to itself as
                on a board (`collect 1`: a collection after every frame), the ballast held; a
@@ -87,7 +88,7 @@ FRAMES_RUN = 2
 with open(CONF["frames"], "rb") as _f:
     FRAMES = _f.read()
 SEED = int(CONF["seed"])
-SC_PLAY, S_INFO = [int(x) for x in CONF["consts"].split(",")]
+SC_PLAY, S_INFO, SC_OVER, SC_ERROR = [int(x) for x in CONF["consts"].split(",")]
 MOMENTARY = CONF["momentary"].split(",")
 COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame too
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
@@ -214,7 +215,7 @@ class Watch:
     app = None
     frame = 0
     base = 0
-    drop = None  # lnr.drop itself
+    drop = None  # lnr.memory's drop() itself
     verbose = MODE == CALIBRATE
 
 
@@ -253,7 +254,7 @@ def checksum(data):
 
 
 def _drop_hook(*names):
-    # lnr.drop, watched: the live heap just before a momentary module goes.
+    # lnr.memory's drop(), watched: the live heap just before a momentary module goes.
     if Watch.verbose:
         for name in names:
             if name in sys.modules and name in MOMENTARY:
@@ -338,10 +339,12 @@ class Sheet:
 
 def start():
     """Starts the app as code.py does; returns (hw, lnr.main)."""
-    import lnr
+    import lnr.memory
 
-    Watch.drop = lnr.drop
-    lnr.drop = _drop_hook  # the app's modules import it after this: `from lnr import drop`
+    Watch.drop = lnr.memory.drop
+    # The app's modules import it after this (`from lnr.memory import drop`); lnr.memory's own
+    # functions read its global.
+    lnr.memory.drop = _drop_hook
     import lnr.sheet
 
     Sheet.hook(lnr.sheet)
@@ -349,6 +352,7 @@ def start():
     import lnr.main
 
     hw = lnr.boards.open_hardware()  # which drops its package, as on the board
+    hw.base = Watch.base  # as code.py: the heap held before the app (here the harness's too)
     hw.seed = SEED  # the app takes the first game's seed from hw.seed when it has one
     Watch.app = lnr.main.start(hw)
     return hw, lnr.main
@@ -400,6 +404,7 @@ def session():
     app = Watch.app
     i = 0
     path = 0
+    shown = [0, 0, -1]  # game over screens, error screens, the screen last frame
     try:
         while Keys.more(i):
             Watch.frame = i
@@ -414,6 +419,12 @@ def session():
                 print("FAIL " + bad)
                 return 1
             path = trace(path)
+            if app.screen != shown[2]:
+                shown[2] = app.screen
+                if app.screen == SC_OVER:
+                    shown[0] += 1
+                elif app.screen == SC_ERROR:
+                    shown[1] += 1
             if Watch.verbose:
                 print("R", i, label(app), end=" ")
                 reading()
@@ -432,6 +443,7 @@ def session():
     print("FRAMES", i)
     print("END", app.screen, PARTS["keypad"].last.events.overflowed)
     print("TRACE", path, checksum(PARTS["microcontroller"].nvm.view()))
+    print("GAMES", shown[0], shown[1])
     print("QSTR end")
     micropython.qstr_info()
     return 0
@@ -472,7 +484,7 @@ def frames():
     hw, main = start()
     app = Watch.app
     display = PARTS["board"].DISPLAY
-    # The moves asked in a frame (App.ask: a bot's plan W_THINK, the hint W_HINT) are made in
+    # The moves asked in a frame (App.ask: a bot's plan W_PLAN, the hint W_HINT) are made in
     # that frame (lnr/main.py settle): the frame's `asked` says which, for the board's waits.
     asked = [-1]
     ask = app.ask
@@ -483,19 +495,19 @@ def frames():
 
     app.ask = asking
     # The longest stretch of a frame in which nothing showed a sign of life: from the frame's
-    # start to each thinking step of the LEDs (Leds.think, called by a search) to its end.
+    # start to each sign of the LEDs (Leds.sign, given by a switch and a search) to its end.
     # The search's own time in the frame: from the sign before its first pulse (a pulse tells
-    # its work; lnr/play/think.py gives a sign as the search begins) to the sign after its last
+    # its work; lnr/play/plan.py gives a sign as the search begins) to the sign after its last
     # (as it ends); the rest is the switch (modules dropped and loaded, the screen restored).
     sign = [0, 0, 0]  # the longest gap in µs, the time of the last sign, the longest net gap
     marks = []  # this frame's signs: (time, work told)
-    think = app.leds.think
+    give = app.leds.sign
     # µs in the stand-ins this frame and since the last sign, and time_standins()'s depth
     spent = [0, 0, 0]
     if STANDIN_TIME:
         time_standins(spent)
 
-    def thinking(work=0):
+    def signing(work=0):
         now = time.ticks_us()
         gap = time.ticks_diff(now, sign[1])
         if gap > sign[0]:
@@ -505,7 +517,7 @@ def frames():
         spent[1] = 0
         sign[1] = now
         marks.append((now, work))
-        think(work)
+        give(work)
 
     def search_us(t0, t1):
         told = [k for k in range(len(marks)) if marks[k][1] > 0]
@@ -515,7 +527,7 @@ def frames():
         end = marks[told[-1] + 1][0] if told[-1] + 1 < len(marks) else t1
         return time.ticks_diff(end, start)
 
-    app.leds.think = thinking
+    app.leds.sign = signing
     from cp_loop import AFTER_US, EVERY, loop_us  # tools/vm/cp_loop.py, copied
 
     i = 0

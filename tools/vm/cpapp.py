@@ -17,8 +17,8 @@ What counts. The session is played twice:
 
 1. Calibration, uncapped: after every frame a real collection (gc works inside a script on this
    VM) and the live heap; and just before each module loaded for a moment is dropped
-   (membudget's MOMENTARY: lnr.make at start-up, engine.codec at a save, ...; lnr.drop is
-   watched) the live heap with it still in. A reading is the app's bytes on a board:
+   (membudget's MOMENTARY: lnr.make at start-up, engine.codec at a save, ...; lnr.memory's
+   drop() is watched) the live heap with it still in. A reading is the app's bytes on a board:
    - less `base`: the live heap before the app's first import (the VM's own start-up, the
      harness, the stand-in modules, the keys). On a board the firmware's own heap is outside
      the cap.
@@ -91,7 +91,8 @@ def session():
 
 
 def app_consts():
-    """Returns ({screen number: name}, SC_TITLE, SC_PLAY, {play step number: name}, S_INFO)."""
+    """Returns ({screen number: name}, SC_TITLE, SC_PLAY, {play step number: name}, S_INFO);
+    the screens' names map SC_OVER and SC_ERROR too."""
     _lib_path()
     import lnr.play.view
     import lnr.screens as screens
@@ -165,17 +166,18 @@ class Workdir:
         return d
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900, slot=0, standin=False):
+            timeout=900, slot=0, standin=False, under=()):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
         the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
-        _, _, sc_play, _, s_info = app_consts()
+        names, _, sc_play, _, s_info = app_consts()
+        screen = {v: k for k, v in names.items()}
         conf = self.slot(slot) / "run.conf"
         conf.write_text("\n".join([
             "mode " + mode,
             "frames " + str(self.tmp / "frames.bin"),
             "seed %d" % _seed(),
             "standins " + ",".join(standin_names()),
-            "consts %d,%d" % (sc_play, s_info),
+            "consts %d,%d,%d,%d" % (sc_play, s_info, screen["over"], screen["error"]),
             "momentary " + ",".join(momentary()),
             "collect %d" % int(collect),
             "expect %d" % expect,
@@ -186,7 +188,7 @@ class Workdir:
         ]) + "\n")
         (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
-                        timeout=timeout, cwd=self.cwd)
+                        timeout=timeout, cwd=self.cwd, under=under)
         return proc if mode == "frames" else Run(proc)
 
     def close(self):
@@ -281,6 +283,9 @@ def _pool_count(parts):
     raise CpAppError("not a qstr_info() line: " + " ".join(parts))
 
 
+TURNED = "loknroll: short of memory: "
+
+
 class Run:
     """One run's output: the harness's figures, the readings (calibrate), how it ended."""
 
@@ -301,6 +306,10 @@ class Run:
         self.end_screen = None
         self.overflowed = False
         self.trace = None  # the fingerprint of the frames' screens and the NVM at the end
+        self.games = None  # (game over screens shown, error screens shown)
+        # What the app turned down for memory, as it said on the serial console (lnr.memory).
+        self.turned = [line[len(TURNED):] for line in proc.stdout.splitlines()
+                       if line.startswith(TURNED)]
         lines = _lines(proc.stdout)
         for k, parts in enumerate(lines):
             tag = parts[0]
@@ -329,6 +338,8 @@ class Run:
                 self.overflowed = parts[2] == "True"
             elif tag == "TRACE":
                 self.trace = (int(parts[1]), int(parts[2]))
+            elif tag == "GAMES":
+                self.games = (int(parts[1]), int(parts[2]))
         if proc.returncode and self.fail is None:
             self.fail = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
         if self.fail is None and self.overflowed:
@@ -448,8 +459,9 @@ class Calibration:
 
 
 class Result:
-    """One capped session run: ok, the app's peak (from the calibration: the same frames),
-    frames, the line to print."""
+    """One capped session run: ok (the session went as uncapped: nothing turned down), plays
+    (every mode to its end, what was turned down or not: `turned`), the app's peak (from the
+    calibration: the same frames), frames, the line to print."""
 
     def __init__(self, cap_kb, heap_bytes, cal, run, base):
         self.base = base
@@ -466,9 +478,17 @@ class Result:
         if self.fail is None and run.pools_end != run.pools:
             self.fail = ("the VM's name pools grew during the app (%s to %s): tools/vm/cpapp.py "
                          "interned too few names in advance" % (run.pools, run.pools_end))
-        if self.fail is None and run.trace != cal.run.trace:
-            self.fail = ("the session went otherwise than uncapped (an error the app caught: "
-                         "e.g. a MemoryError in a hint, which never ends a game)")
+        self.turned = run.turned
+        if self.fail is None and run.games != cal.run.games:
+            self.fail = ("the session did not play every mode to its end (%s game over screens "
+                         "and %s error screens, uncapped %d and %d)" % (
+                             *(run.games or ("no", "no")), *cal.run.games))
+        # Every mode to its end, with what was turned down (lnr.memory) or not.
+        self.plays = self.fail is None
+        if self.fail is None and (run.trace != cal.run.trace or self.turned):
+            self.fail = ("the session went otherwise than uncapped: %s" % (
+                "turned down " + ", ".join(self.turned) if self.turned else
+                "an error the app caught"))
 
     @property
     def ok(self):
@@ -478,7 +498,13 @@ class Result:
         return self.cal.peak()
 
     def line(self):
-        """`circuitpython mpy heapsize N peak BYTES frames F` (N: the cap, in bytes)."""
+        """`circuitpython mpy heapsize N peak BYTES frames F` (N: the cap, in bytes); where the
+        session played every mode with features turned down, what they were."""
+        if self.plays and not self.ok:
+            return ("circuitpython mpy heapsize %d frames %d: every mode to its end, %d features "
+                    "turned down: %s" % (self.cap_kb * 1024, self.frames, len(self.turned),
+                                         ", ".join(self.turned) or "none (the session went "
+                                         "otherwise: an error the app caught)"))
         if not self.ok:
             return "circuitpython mpy heapsize %d FAILED: %s" % (self.cap_kb * 1024, self.fail)
         return "circuitpython mpy heapsize %d peak %d frames %d" % (
@@ -542,8 +568,38 @@ class Form:
             lo = max([lo] + [kb for kb, ok in zip(caps, oks) if not ok and kb < hi])
         return hi
 
+    def floor(self, smallest, least=60):
+        """Returns (the least cap in KB from which every cap up to `smallest` plays every mode
+        to its end, features turned down as the app chooses (Result.plays); {cap: what it turned
+        down} of those caps; why the next cap down does not). Caps are played one by one down
+        from `smallest`, two at a time (the cores)."""
+        turned = {smallest: []}
+        kb = smallest
+        while kb > least:
+            caps = [c for c in (kb - 1, kb - 2) if c > least]
+            with ThreadPoolExecutor(len(caps)) as pool:
+                runs = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0]), enumerate(caps)))
+            for c, res in zip(caps, runs):
+                if not res.plays:
+                    return kb, turned, res.fail
+                turned[c] = res.turned
+                kb = c
+        return kb, turned, "not played (the least cap tried)"
+
     def close(self):
         self.work.close()
+
+
+def floor_line(low):
+    """`circuitpython mpy degrades to N KB: every mode to its end, M features turned down`, and
+    what each cap below the smallest turned down (Form.floor()'s result)."""
+    kb, turned, below = low
+    lines = ["circuitpython mpy degrades to %d KB: every mode to its end, %d features turned "
+             "down" % (kb, len(turned[kb]))]
+    for k in sorted(turned, reverse=True):
+        lines.append("  %d KB: %s" % (k, ", ".join(turned[k]) or "nothing turned down"))
+    lines.append("  %d KB: %s" % (kb - 1, below))
+    return "\n".join(lines)
 
 
 def play_capped(cap_kb, frames=None):
@@ -629,7 +685,7 @@ class Frames:
                                   "us": us, "asked": asked,
                                   # its longest stretch with no sign
                                   "gap": min(gap, wall) * share,
-                                  # first to last sign of thinking: the search's own time
+                                  # first to last sign of the search: its own time
                                   "search": min(search, wall) * share,
                                   # a standin run's own (cp_app_session.py time_standins()):
                                   # the shares of its wall time in the stand-ins of the
@@ -745,9 +801,9 @@ def time_lines(frames):
 def waits_line(frames):
     """`board waits (SAMD51 estimate): bot turn max N ms, hint max N ms, longest frame N ms`,
     then how they are made and how much they move, then the same without the stand-ins. A
-    bot's turn is the frame in which it plans it (asked as W_THINK, lnr/play/think.py), the
+    bot's turn is the frame in which it plans it (asked as W_PLAN, lnr/play/plan.py), the
     hint the frame that finds it (W_HINT): each is its search (first to last step of the LEDs'
-    thinking sign, Leds.think) and the switch around it (the play screen's code dropped, the
+    sign, Leds.sign) and the switch around it (the play screen's code dropped, the
     engine's loaded, and back). A frame's estimate is its time on this VM (the least of its
     wall and CPU time) x SAMD51_LOOP_US / the factor's loop timed beside it in the same run
     (tools/bots/bench.py: a pure-Python loop timed on a board and here; Frames.samd51()), the
@@ -772,7 +828,7 @@ def waits_line(frames):
             r[key] / 1000, search / 1000, (r[key] - search) / 1000), len(rows))
 
     rows = frames.rows
-    turn, turns = most(screens.W_THINK, "est")
+    turn, turns = most(screens.W_PLAN, "est")
     hint, hints = most(screens.W_HINT, "est")
     loops = [r["loop"] for r in rows]
     out = ["board waits (SAMD51 estimate): bot turn max %s, hint max %s, longest frame %.0f ms"
@@ -791,7 +847,7 @@ def waits_line(frames):
                        moved[len(moved) // 2] * 100, moved[-1] * 100, len(moved)))
     if "est_net" in rows[0]:
         share = sum(r["us"] - r["net"] for r in rows) / sum(r["us"] for r in rows)
-        turn, _ = most(screens.W_THINK, "est_net")
+        turn, _ = most(screens.W_PLAN, "est_net")
         hint, _ = most(screens.W_HINT, "est_net")
         out.append("  without the stand-ins of the firmware's C code (displayio's Group and "
                    "TileGrid, the LEDs' pixel buffer: %.0f%% of all frames' time here): bot "
@@ -1038,12 +1094,18 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         r = f.play(cap_kb)
         say([r.line()])
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
+        if r.turned:
+            out("  turned down for memory: " + ", ".join(r.turned))
         kb = f.smallest(cap_kb, r)
         if kb is not None:
             say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
+            low = f.floor(kb)
+            say([floor_line(low)])
     finally:
         f.close()
-    ok = r.ok
+    # The board's cap holds every feature; a cap below it (--cap-kb) holds the session, every mode
+    # to its end, with what the app turns down (docs/memory.md).
+    ok = r.ok if cap_kb >= CAP_KB else r.plays
     say(phase_table(f.cal))
     say(import_lines(import_costs()))
     if frames:

@@ -10,11 +10,11 @@ Hardware (RAM, docs/memory.md).
 
 def open_hardware():
     """Returns the Hardware of the board this runs on; raises RuntimeError on an unknown one.
-    Drops this package (lnr.drop) on the way out: call it once, through the package, and keep
+    Drops this package (lnr.memory drop()) on the way out: call it once, through the package, and keep
     no reference to it (code.py)."""
     import board
 
-    from lnr import drop
+    from lnr.memory import drop
 
     bid = board.board_id
     # The PyBadge LC and the EdgeBadge run the PyBadge build (docs/hardware.md); their pixel count

@@ -27,6 +27,11 @@ class Hardware:
     name = "pybadge"
 
     def __init__(self):
+        self.base = 0  # the heap the firmware held before the app (code.py sets it)
+        # The board's clock in ns, which the searches stop by (lnr/play/plan.py). The desktop's
+        # CircuitPython VM (make cpcheck) has the unix port's time, without it: its searches
+        # stop by the work they count, as the desktop's tests and replays do.
+        self.monotonic_ns = getattr(time, "monotonic_ns", None)
         display = board.DISPLAY
         display.auto_refresh = False  # the app refreshes once per changed frame (docs/style.md)
         self.display = display

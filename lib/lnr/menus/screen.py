@@ -9,7 +9,7 @@ one. A menu never imports the play screen, it asks the App to start or resume a 
 """
 import gc
 
-from lnr import drop
+from lnr.memory import drop, DOWN
 from lnr import sprites
 from lnr.menus.labels import Labels
 from lnr import game as games
@@ -138,6 +138,9 @@ class Menus:
             self.app.message = store.notice
             self.app.message_ok = False
             store.notice = None
+        if DOWN[1] is not None and not self.app.message:  # turned down for memory: said once
+            self.app.message = DOWN[1]
+            DOWN[1] = None
         # A message (what a save did, damaged data) takes the rails' place, over the menu; it
         # stays while the title is up, green when it says something went well.
         if self.app.message:
@@ -294,7 +297,7 @@ class Menus:
     # ---------------------------------------------------------------------- game over
 
     def game_over(self, shown):
-        """Shows a finished game's result: `shown` is lnr.switch.over()'s (the title's colour, 8
+        """Shows a finished game's result: `shown` is lnr.games.over()'s (the title's colour, 8
         lines of (text, colour)), the game already counted and let go."""
         colour, lines = shown
         self._screen(SC_OVER, "GAME OVER", colour)
@@ -306,7 +309,7 @@ class Menus:
 
     def records(self, last):
         """Shows Records: the best per mode and `last`, the history's last games (lnr/lastgames.py,
-        read by a switch: lnr/switch.py)."""
+        read by a switch: lnr/games.py)."""
         self._screen(SC_RECORDS, "RECORDS")
         self.last = last
         self.page = 0
@@ -403,12 +406,22 @@ class Menus:
 
     def _howto(self):
         # The pages are imported for the screen, then dropped (their text costs RAM).
+        # The last page is the Board's: what this board showed (lnr/memory/report.py), the
+        # figures a player with a board sends us (docs/hardware.md).
         from lnr.menus.howto import PAGES
 
-        self._screen(SC_HOWTO, "HOW TO PLAY")
-        self.pages = n = len(PAGES)
+        self.pages = n = len(PAGES) + 1
         self.page %= n
-        page = PAGES[self.page]
+        if self.page < n - 1:
+            self._screen(SC_HOWTO, "HOW TO PLAY")
+            page = PAGES[self.page]
+        else:
+            from lnr.memory.report import page as board
+
+            self._screen(SC_HOWTO, "BOARD")
+            page = board(self.app.hw)
+            board = None
+            drop("lnr.memory.report")
         for i in range(TEXT_LINES - 1):
             self.labels.line(i, page[i] if i < len(page) else "")
         self.labels.line(7, "%d/%d  </>: page  B: back" % (self.page + 1, n), GREY)

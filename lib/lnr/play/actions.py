@@ -8,7 +8,7 @@ key press, never a frame's work. While it is up (step S_MENU) Play.key hands it 
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.state import A_PASS, A_CHAOS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
-from lnr import drop
+from lnr.memory import drop
 from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
 from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
 

@@ -15,14 +15,21 @@ def show(play, found):
     """Shows the hint `found` (lnr/play/hintplan.py find()) for `play` (a
     lnr.play.screen.Play on the player's turn, as it was when the hint was asked for)."""
     s = play.game.state
-    if found is None:  # no hint for this step (e.g. while dice wait to roll)
+    if found is None:  # none for this step (e.g. while dice wait to roll)
         play.view.toast("No hint now")
         play.advance()
         return
-    action, reason, plan, risk = found
     ui = play.ui
     ui.clear_panel()
     ui.pline(0, "Hint", YELLOW)
+    if found is False:  # turned down for memory (lnr/play/plan.py): the panel says so
+        ui.pline(1, "Hints are off: this", WHITE)
+        ui.pline(2, "board is short of", WHITE)
+        ui.pline(3, "memory.", WHITE)
+        ui.pline(6, "A: OK", GREY)
+        play.info(-1)
+        return
+    action, reason, plan, risk = found
     if plan is not None:
         _build(ui, action, plan, risk)
     else:

@@ -1,5 +1,5 @@
 """What the hint recommends (START, Hint), worked out in a switch with neither screen's code in
-RAM (lnr/play/think.py think): engine.bots' hint and the build it would lay, as numbers and the
+RAM (lnr/play/plan.py run): engine.bots' hint and the build it would lay, as numbers and the
 bot's few words. lnr/play/hint.py shows them on the play screen.
 
 A build is named whole: the card `best` picks, then where each curve of it turns and the cards
@@ -17,17 +17,31 @@ from engine.state import (
 MORE = 3  # cards named after the first (a build of one value has at most 4 here)
 
 
-def find(s):
+def find(s, lookahead=True):
     """Returns what `best` would do at State `s` as (action, reason, plan, risk), or None
     where it has no hint (bots.hint: e.g. while dice wait to roll) or failed (a hint must
-    never end the game). plan: (the heading the first card turns to or -1, the cards added
-    after it with theirs (_plan), the dice the build rolls, the cards ahead of the loco then, its
-    chance of entering a broken card or None) for a build, else None; risk: (num, den) of the build laid (when rolled), of the build so far
-    (a roll), of the safest card to lay (a pass the bot explains by a risk), or None."""
+    never end the game; a MemoryError is its caller's to answer: lnr/play/plan.py).
+    `lookahead`: engine.bots.hint's. On the board the search runs before this module loads
+    (lnr/play/plan.py: RAM), and explain() says what it found."""
     try:
         from engine.bots import hint
 
-        action, reason = hint(s)  # the look-ahead's choice (engine/lookahead.py)
+        action, reason = hint(s, None, lookahead)  # the look-ahead's choice (engine/lookahead.py)
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - a hint must never end the game
+        return None
+    return explain(s, action, reason)
+
+
+def explain(s, action, reason):
+    """Returns find()'s answer for engine.bots.hint's (`action`, `reason`) at State `s`:
+    (action, reason, plan, risk), or None for no action. plan: (the heading the first card
+    turns to or -1, the cards added after it with theirs (_plan), the dice the build rolls, the
+    cards ahead of the loco then, its chance of entering a broken card or None) for a build,
+    else None; risk: (num, den) of the build laid (when rolled), of the build so far (a roll),
+    of the safest card to lay (a pass the bot explains by a risk), or None."""
+    try:
         if action is None:
             return None
         if A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R:
@@ -40,6 +54,8 @@ def find(s):
         elif action == A_STOP and s.phase != P_CHAOS:
             risk = s.build_risk()
         return action, reason, None, risk
+    except MemoryError:
+        raise
     except Exception:  # noqa: BLE001 - a hint must never end the game
         return None
 

@@ -33,13 +33,13 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
-from lnr import drop
+from lnr.memory import drop, load, DOWN
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
-    S_HOLD, S_THINK, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
+    S_HOLD, S_HINT_ASKED, S_HINT_FOUND, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
 )
-from lnr.screens import W_OVER, W_THINK, W_HINT
+from lnr.screens import W_OVER, W_PLAN, W_HINT
 from lnr.ui import HAND_N, YELLOW, RED, GREEN
 
 try:
@@ -109,6 +109,7 @@ class Play:
         self.run_first = 0
         self.run_i = 0
         self.blink = 0  # 0 nothing, 1 the broken card under the loco, 2 the derailed loco
+        self.found = None  # the hint found in a switch, until it is shown (hint())
         self.view = View(self)
 
     # ------------------------------------------------------------------ the hand
@@ -209,7 +210,7 @@ class Play:
             if self.ending:
                 self.step = S_HAND
                 self.sfx("end")
-                self.app.ask(W_OVER)  # the game's result, counted (lnr/switch.py)
+                self.app.ask(W_OVER)  # the game's result, counted (lnr/games.py)
             else:  # the last result stays a while (or a toast says it is over)
                 self.ending = True
                 if not self.summary:
@@ -259,6 +260,9 @@ class Play:
                            True)
         else:
             self.step = S_HAND
+            if DOWN[1] is not None:  # turned down for memory (lnr/memory): said once, here
+                view.toast(DOWN[1], True)
+                DOWN[1] = None
         self.clamp_sel()
         view.draw()
 
@@ -283,7 +287,7 @@ class Play:
         g.planned = b""  # a plan is for one turn
         # The last turn's States go: no undo, save or bend cancel reaches back past a turn,
         # and a State kept through the bots' turns would be in RAM beside their plans' actions
-        # (lnr/play/think.py: about 1.3 KB each; docs/memory.md).
+        # (lnr/play/plan.py: about 1.3 KB each; docs/memory.md).
         self.undo = None
         self.built = bytearray()
         self.before = -1
@@ -381,13 +385,13 @@ class Play:
             action = s.rival_action()
         else:
             action = self.planned()
-            if action < 0:  # the bot plans its turn in a switch (RAM: lnr/play/think.py)
-                self.app.ask(W_THINK)
+            if action < 0:  # the bot plans its turn in a switch (RAM: lnr/play/plan.py)
+                self.app.ask(W_PLAN)
                 return
         self.act(action)
 
     def planned(self):
-        # The bot's next action by its plan (lnr/play/think.py plan_turn), or -1: none left.
+        # The bot's next action by its plan (lnr/play/plan.py plan_turn), or -1: none left.
         g = self.game
         p = g.planned
         if not p:
@@ -435,7 +439,9 @@ class Play:
             self.run_step()
         elif step == S_AUTO:
             self.auto_step()
-        elif step == S_THINK:  # the toast is on screen: now the hint's switch
+        elif step == S_HINT_FOUND:
+            self.show_hint()
+        elif step == S_HINT_ASKED:  # the toast is on screen: now the hint's switch
             self.step = S_HAND
             self.app.ask(W_HINT)
         else:  # S_HOLD: the game over
@@ -445,7 +451,7 @@ class Play:
         """Returns True while a timed step runs: keys are dropped (lnr/main.py)."""
         step = self.step
         return (step == S_AUTO or step == S_ROLL or step == S_RUN or step == S_HOLD or
-                step == S_THINK)
+                step == S_HINT_ASKED or step == S_HINT_FOUND)
 
     def skip(self):
         """B while busy: finishes the dice and the run at once, up to its result (or ends
@@ -457,7 +463,7 @@ class Play:
         self.quiet = True
         try:  # up to the result, or to the next seat's turn (an opponent's chaos discard)
             while (self.busy() and not self.summary and self.seen_turn == turn and
-                   not self.app.switching()):  # a bot's plan is made in a switch (W_THINK)
+                   self.app.want is None):  # a bot's plan is made in a switch (W_PLAN)
                 self.timed_step()
         finally:
             self.quiet = False
@@ -620,17 +626,28 @@ class Play:
         if len(s.penalty) == 1:  # one card, one order: nothing to load (the most common case)
             self.put_order(s.penalty[:])
             return
-        from engine.order import orders
-
-        opts = orders(s.piles[s.seat], s.penalty)
-        orders = None
+        order = self.need("engine.order")
+        if order is None:  # the cards as they were taken: an order the rules allow
+            self.put_order(s.penalty[:])
+            return
+        opts = order.orders(s.piles[s.seat], s.penalty)
+        order = None
         drop("engine.order")
-        if len(opts) == 1:  # forced: every order gives the same values
+        panel = None if len(opts) == 1 else self.need("lnr.play.penalty")
+        if panel is None:  # forced (every order gives the same values), or the best
             self.put_order(opts[0][1])
             return
-        from lnr.play.penalty import PenaltyOrder
+        self.open_panel(panel.PenaltyOrder(self, opts), S_ORDER)
 
-        self.open_panel(PenaltyOrder(self, opts), S_ORDER)
+    def need(self, name):
+        """Returns module `name`, loaded for a panel or a moment (lnr/memory load(): the
+        heap short, a feature is turned down first), or None, the toast saying so, where even
+        that leaves too little: what asked for it goes on without it."""
+        try:
+            return load(self.app, name)
+        except MemoryError:
+            self.view.toast("Not enough memory")
+            return None
 
     def put_order(self, order):
         """Puts the player's penalty cards on the pile in `order` (§6) and sums the action
@@ -691,13 +708,13 @@ class Play:
 
     def ask_hint(self):
         """Asks for the hint: it is worked out in a switch with the play screen's code dropped
-        (engine.bots and engine.ai beside it would not fit: lnr/play/think.py), then shown by
+        (engine.bots and engine.ai beside it would not fit: lnr/play/plan.py), then shown by
         hint(). First the screen says so: the switch takes up to a few seconds on a board (the
         look-ahead's 1.5 s and the code loaded and dropped), and the display is not refreshed
         while it runs, so the menu would stand frozen there meanwhile. The switch starts on the
         next frame (timed_step), after the refresh that shows the toast."""
         self.view.toast("Thinking...", True)
-        self.wait(S_THINK, 1)
+        self.wait(S_HINT_ASKED, 1)
         self.app.dirty = True
 
     def save_and_quit(self):
@@ -706,11 +723,21 @@ class Play:
         self.app.save_and_quit(self.game, self.undo)
 
     def hint(self, found):
+        """Takes the hint found in a switch (lnr/play/plan.py), shown at the next frame: the
+        switch's code is gone by then (RAM)."""
+        self.found = found
+        self.wait(S_HINT_FOUND, 0)
+
+    def show_hint(self):
         """Shows the hint found (lnr/play/hint.py). Its code is needed for this moment only
         and is dropped after it (RAM, docs/memory.md)."""
-        from lnr.play import hint
-
+        found = self.found
+        self.found = None
         self.view.hide_toast()  # the menu's "Thinking..." (lnr/play/actions.py): it would stay
+        hint = self.need("lnr.play.hint")
+        if hint is None:
+            self.advance()
+            return
         hint.show(self, found)
         hint = None
         drop("lnr.play.hint")
@@ -764,13 +791,13 @@ class Play:
             if armed < 0:
                 self.back()
         elif k == K_START:  # the action menu, loaded while it is up (RAM: lnr/play/actions.py)
-            from lnr.play.actions import Actions
-
-            self.open_panel(Actions(self), S_MENU)
+            panel = self.need("lnr.play.actions")
+            if panel is not None:
+                self.open_panel(panel.Actions(self), S_MENU)
         elif k == K_SELECT:  # looking around, loaded while it lasts (RAM: lnr/play/look.py)
-            from lnr.play.look import Look
-
-            self.open_panel(Look(self), S_LOOK)
+            panel = self.need("lnr.play.look")
+            if panel is not None:
+                self.open_panel(panel.Look(self), S_LOOK)
 
     def pick(self, armed=-1):
         """A on the selected slot: lay a track card, discard a chaos card, roll, or stop."""

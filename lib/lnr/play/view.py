@@ -43,7 +43,8 @@ S_AUTO = const(7)  # an opponent plays (timed)
 S_HANDOFF = const(8)  # hot seat: hands hidden until the next player presses A
 S_INFO = const(9)  # a panel of text (hint); A closes
 S_HOLD = const(10)  # the last action's result, shown a while before the game over (timed)
-S_THINK = const(11)  # "Thinking..." on screen for a frame before the hint is worked out (timed)
+S_HINT_ASKED = const(11)  # "Thinking..." on screen for a frame before the hint is worked out (timed)
+S_HINT_FOUND = const(12)  # the hint found, shown at the next frame: the switch's code gone (timed)
 
 TOAST_MS = const(1800)
 _BLINK_MS = const(100)

@@ -1,11 +1,12 @@
-"""The switches between the menus and a game that need more than either screen: dealing a new
-game (new_game), resuming the saved one, saving & quitting, counting a finished game (it joins the
-history: its seed, seats and decisions), and the save's bytes: engine/codec.py's blob (with
+"""What the switches between the menus and a game do that needs more than either screen (the
+switch itself is lnr/memory's): dealing a new game (new_game), resuming the saved one,
+saving & quitting, counting a finished game (it joins the history: its seed, seats and
+decisions), and the save's bytes: engine/codec.py's blob (with
 the app's own bytes: the seed, who plays each seat, the bots' generator) followed by the
 game's decision log (engine/gamelog.py), so that a resumed game goes on exactly as it would
 have, bots included, and joins the history whole when it ends.
 
-lnr/app.py imports this module for a switch, once both screens' code is dropped, and the next
+lnr/memory loads this module for a switch, once both screens' code is dropped, and the next
 screen's loading drops it (RAM, docs/memory.md): while it runs, neither the menus nor the
 play screen is in RAM. A finished game is counted here, not on the game over screen, and the
 changed settings are committed here, not on the settings screen, so that the saves' code
@@ -13,7 +14,7 @@ changed settings are committed here, not on the settings screen, so that the sav
 action, engine/state.py's; the loco's run is shown by lnr/play/screen.py.)
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr import drop, sign
+from lnr.memory import drop, sign
 from lnr import game as games
 from lnr.screens import (
     SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_START, W_RESUME, W_SAVE, W_SETTINGS, W_RECORDS,
@@ -21,19 +22,27 @@ from lnr.screens import (
 from lnr.ui import WHITE, GREY, YELLOW, RED, GREEN, CYAN
 
 
-def go(app, want):
-    """Makes the switch `want` (lnr.screens' W_* and its arguments). Returns what the App shows
-    next: (SC_PLAY, None) to begin app.game; (SC_PLAY, (W_SAVE, None)) to go back to a game
+def go(app):
+    """Makes the work of the switch app.want asks for (lnr.screens' W_* and its arguments):
+    app.next is then what the App shows next (lnr/memory/switch.py arrive()). Its result:
+    (SC_PLAY, None) to begin app.game; (SC_PLAY, (W_SAVE, None)) to go back to a game
     the NVM could not save (the play screen as it was left, then that); (SC_OVER, over()'s
     result), (SC_RECORDS, the last games: lnr/lastgames.py) or (SC_TITLE, the title entry its
-    cursor goes back to, or None). A bot's plan
-    and the hint are lnr/play/think.py's switches."""
+    cursor goes back to, or None). A bot's plan and the hint are lnr/play/plan.py's."""
+    app.next = _go(app, app.want)
+
+
+def _go(app, want):
     kind = want[0]
     # Each step below takes a board up to half a second (docs/memory.md: board waits): the
-    # LEDs' thinking sign steps between them (as the saves' code steps it, lnr/copies.py).
+    # LEDs' sign steps between them (as the saves' code steps it, lnr/copies.py).
     sign()  # this module is loaded
     if kind == W_START:
-        app.game = start(app, want[1], want[2], want[3], want[4])
+        try:
+            app.game = start(app, want[1], want[2], want[3], want[4])
+        except MemoryError:  # the title says so; nothing was saved or changed
+            app.game = None
+            app.message = "Not enough memory to deal a game"
     elif kind == W_RESUME:
         app.game = resume(app)
     elif kind == W_SAVE:
@@ -43,12 +52,19 @@ def go(app, want):
             return SC_PLAY, (W_SAVE, None)
     elif kind == W_SETTINGS:
         if app.writes:
-            app.store.save_settings()  # a failure's notice shows on the title
+            try:
+                app.store.save_settings()  # a failure's notice shows on the title
+            except MemoryError:  # the copies hold the settings as they were
+                app.message = "Settings not saved: not enough memory"
         return SC_TITLE, "Settings"  # the title's cursor back on it
     elif kind == W_RECORDS:
-        from lnr.lastgames import last_games
+        try:
+            from lnr.lastgames import last_games
 
-        return SC_RECORDS, last_games(app.store)
+            return SC_RECORDS, last_games(app.store)
+        except MemoryError:
+            app.message = "Not enough memory for Records"
+            return SC_TITLE, "Records"
     else:  # W_OVER: the game is app.game; `want` must not hold it while it is counted
         want = None
         return SC_OVER, over(app)
@@ -102,6 +118,9 @@ def resume(app):
             sign()
         except ValueError:
             game = None
+        except MemoryError:  # the save is kept for a board, or a moment, with more
+            app.message = "Not enough memory to continue: the game stays saved"
+            return None
     if game is None:
         app.message = store.notice or "Saved game could not be restored"
         store.notice = None
@@ -114,10 +133,16 @@ def save(app, game, start):
     """Saves `game` as it stood at the turn's start (the State `start`); returns True if a
     copy holds it (the title then says so)."""
     store = app.store
-    blob = pack(game, start)
-    sign()
     before = store.notice
-    ok = store.save_game(blob)
+    had = store.saved
+    try:
+        blob = pack(game, start)
+        sign()
+        ok = store.save_game(blob)
+    except MemoryError:  # the copies hold the last save whole: back to the game, it says so
+        store.saved = had
+        store.notice = before
+        return False
     # An unchanged save is not rewritten (storage spares the flash): still saved.
     if not ok and store.notice == before and store.saved == blob:
         ok = True
@@ -171,13 +196,22 @@ def over(app):
     sign()
     record = False
     if app.writes:  # the game joins the history: its seed, seats and decisions
-        record = store.finish_game(mode, score, won, seed, players, log)
+        try:
+            record = store.finish_game(mode, score, won, seed, players, log)
+        except MemoryError:  # the copies hold the records as they were
+            lines[6] = ("Not recorded: no memory", RED)
+            best = None
     if mode != MODE_TABLE:
         lines[5] = ("Games of %s: %d" % (games.MODE_TITLES[mode], store.played[mode]), GREY)
     if record:
         lines[6] = ("NEW RECORD!", GREEN)
     elif best is not None:
         lines[6] = ("Record: %d" % best, CYAN)
+    from lnr.memory.report import line  # the board's line on the serial console, after each game
+
+    print(line(app.hw))
+    line = None
+    drop("lnr.memory.report")
     return colour, lines
 
 

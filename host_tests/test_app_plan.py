@@ -1,4 +1,4 @@
-"""A bot's turn planned in a move (lnr/play/think.py plan_turn, docs/memory.md: engine.bots and
+"""A bot's turn planned in a switch (lnr/play/plan.py plan_turn, docs/memory.md: engine.bots and
 engine.ai never share RAM with the play screen's code) is the turn the bot plays step by step.
 
 The plan is made on a copy of the State with a copy of the dice's generator; the game then
@@ -12,8 +12,8 @@ import pytest
 from engine.playout import play_out
 from engine.state import MODE_TABLE, MODE_SOLO, MODE_CHALLENGE
 from lnr import game as games
-from lnr.switch import new_game
-from lnr.play.think import plan_turn
+from lnr.games import new_game
+from lnr.play.plan import plan_turn
 
 SEEDS = range(1, 13)
 
@@ -47,7 +47,7 @@ def _planned(g):
             s.apply(s.sample_chance(g.rng))
             continue
         if not g.planned:
-            g.planned = plan_turn(g)
+            g.planned = plan_turn(g, None, g.bot(s.seat))
             plans.append(s.turn)
             assert g.planned, "a plan of no action for seat %d at turn %d" % (s.seat, s.turn)
         action = g.planned[0]
@@ -78,7 +78,7 @@ def test_a_plan_ends_with_its_turn_and_leaves_the_game_untouched():
     s = g.state
     before = s.clone()
     dice = g.rng.getstate()
-    plan = plan_turn(g)
+    plan = plan_turn(g, None, g.bot(s.seat))
     assert s == before and g.rng.getstate() == dice  # worked out on copies
     turn, seat = s.turn, s.seat
     for action in plan:

@@ -1,0 +1,139 @@
+"""Short of memory, the game turns features down and goes on (lnr/memory, docs/memory.md: short
+of memory): each MemoryError below is the one a board with less heap meets where the module
+named is loaded, raised here by the import machinery the board uses. Each feature turned down is
+said once, on the screen and on the serial console, and the game plays on to its end."""
+import builtins
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
+from tools.sim.app_script import Model, SETTLE  # noqa: E402
+from tools.sim.screen_text import line_text, lines_text  # noqa: E402
+from engine.state import MODE_SOLO, MODE_TABLE  # noqa: E402
+
+HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
+SAID = "loknroll: short of memory: "
+
+
+@pytest.fixture
+def short(monkeypatch):
+    """short(name, times): the next `times` imports of module `name` (None: every one) raise
+    MemoryError, as loading its code does on a board with too little heap left."""
+    real = builtins.__import__
+    left = {}
+
+    def importing(name, globals=None, locals=None, fromlist=(), level=0):
+        # `import a.b`, `from a.b import c`, or `from a import b` (the module a.b).
+        for full in [name] + [name + "." + f for f in (fromlist or ())]:
+            if level == 0 and left.get(full, 0) != 0:
+                left[full] -= 1
+                raise MemoryError("memory allocation failed, allocating 1024 bytes (a test)")
+        return real(name, globals, locals, fromlist, level)
+
+    def short_of(name, times=-1):
+        left[name] = times
+
+    monkeypatch.setattr(builtins, "__import__", importing)
+    return short_of
+
+
+def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, capsys):
+    """Rungs 1 and 2 (docs/memory.md): without the look-ahead's code the hint is `best`'s plan
+    alone, and the player is told once; without the words' too, the hint's panel says it is off.
+    The game goes on either way, A closing the panel as a hint's."""
+    short("engine.lookahead")
+    m = Model(MODE_SOLO, 3)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT, seed=3)
+    assert r.ok, r.error
+    panel = lines_text(r.app.ui.plines)
+    assert panel[0] == "Hint" and panel[1].startswith(("Lay", "Pass", "Discard", "Turn", "Roll"))
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Hints simpler now"]
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT + ["A"], seed=3)
+    assert r.ok, r.error
+    assert line_text(r.app.ui.toast) == "Hints simpler now"  # said once, on the player's turn
+    capsys.readouterr()
+
+    short("engine.advice")  # the words too: no hint at all
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT, seed=3)
+    assert r.ok, r.error
+    panel = lines_text(r.app.ui.plines)
+    assert panel[0] == "Hint" and "off" in panel[1], panel
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Hints simpler now", SAID + "Hints off (memory)"]
+    assert r.app.game.state.turn == m.state.turn  # the game as it was
+
+
+def test_a_panel_that_does_not_load_turns_the_sound_down_and_opens(short, capsys):
+    """Rung 3: the action menu's code does not load beside the play screen's; the sound goes
+    (its player and code), then the menu loads and opens; the serial console says so."""
+    short("lnr.play.actions", 1)
+    m = Model(MODE_SOLO, 3)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + ["START"], seed=3)
+    assert r.ok, r.error
+    app = r.app
+    assert app.play.panel is not None  # the menu is up
+    assert app.sound.player is None and app.hw.player is None
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Sound off (memory)"]
+
+
+def test_a_panel_that_never_loads_is_said_and_the_turn_goes_on(short):
+    """When even the sound's memory is not enough, the action menu does not open, the toast
+    says why, and the hand's keys go on (a pass is still the menu's, a card is laid)."""
+    short("lnr.play.actions")
+    m = Model(MODE_SOLO, 3)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + ["START"], seed=3)
+    assert r.ok, r.error
+    assert r.app.play.panel is None
+    assert line_text(r.app.ui.toast) == "Not enough memory"
+
+
+def test_bots_plan_without_their_weights_and_the_table_plays_to_its_end(short, capsys):
+    """Rung 4: a bot's plan that does not load beside the view it keeps goes without the view
+    (the same plan: nothing said), then, still short, plans as `greedy` (without the weights),
+    said once; the bots then play on so, round after round."""
+    m = Model(MODE_TABLE, 6)
+    m.pass_turn()
+    short("engine.bots", 2)  # the first bot's plan: beside the view, then its own bot
+    keys = m.keys + ["WAIT*400"] + ["A", "WAIT*100"] * 20
+    with sim_fast.fast():
+        r = sim.run_headless(keys, seed=6)
+    assert r.ok, r.error
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Bots simpler now"]
+    assert r.app.game.state.turn >= m.state.turn + 2  # both bots played, and played again
+
+
+def test_below_the_least_heap_the_title_says_so_and_nothing_is_saved(monkeypatch, tmp_path):
+    """Power-up on a board whose heap is under lnr.memory's FLOOR_KB: the title says what the
+    board has and what the game needs, and the NVM is never written (a settings change
+    neither)."""
+    import gc
+
+    from lnr.memory import FLOOR_KB
+
+    # CPython's gc tells no heap: a board's, FLOOR_KB less 4 KB in all, half of it free.
+    have = (FLOOR_KB - 4) * 1024
+    monkeypatch.setattr(gc, "mem_alloc", lambda: have // 2, raising=False)
+    monkeypatch.setattr(gc, "mem_free", lambda: have - have // 2, raising=False)
+    nvm = str(tmp_path / "nvm.bin")
+    with sim_fast.fast():
+        r = sim.run_headless(["A", "DOWN", "DOWN", "A", "RIGHT", "B", SETTLE], seed=3,
+                             nvm_path=nvm)
+    assert r.ok, r.error
+    with sim_fast.fast():
+        r = sim.run_headless([], seed=3, nvm_path=nvm)
+    text = " ".join(lines_text(r.app.ui.lines))
+    assert "This board has %d KB of heap; the game needs %d KB" % (FLOOR_KB - 4, FLOOR_KB) in \
+        text.replace("  ", " "), text
+    assert r.nvm_writes == 0 and not r.app.writes

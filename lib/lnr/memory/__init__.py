@@ -1,0 +1,175 @@
+"""The game's RAM: what code is loaded, and what the game goes without when the heap is short
+(docs/memory.md). This package is its one home: here what every screen uses (load, drop, sign,
+turn down, the board's figures); in settle.py the switches made as the main loop asks; in
+switch.py a switch's first and last steps, loaded for each (modules of their own:
+they load the screens, which import this one). One vocabulary:
+
+- a *switch* changes what code is loaded: the menus' or the play screen's, with a game dealt,
+  resumed, saved or counted between them (lnr/games.py), or a bot's plan or the hint worked
+  out with the play screen's code out of RAM (lnr/play/plan.py). A screen's handler asks for
+  one (App.want) and settle.py makes it once the handler has returned;
+- to *load* a module is to import it for as long as its screen or moment lasts; to *drop* it
+  is to let its code go (drop(), drop_since());
+- a *sign* is the LEDs' sign of life, given while the screen cannot change (sign());
+- to *turn down* a feature is to go on without it where the heap is short (turn_down(), load()):
+  the game lowers what it offers, in the order a player would give things up, and never ends
+  or loses a save for want of memory (LOOKAHEAD ... PLAN below).
+
+The menus' code and the play screen's are never in RAM together: a switch drops one side and
+every module imported since start-up but the modules a game on was made with (and what it
+keeps), collects, makes the switch's work, then loads the other side.
+"""
+import gc
+import sys
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# On CPython (the simulator, host tests) drop() keeps modules: tests hold and patch them, and
+# RAM is no concern there. A test sets it False to run the app as the device does.
+KEEP = sys.implementation.name == "cpython"
+
+
+def drop(*names):
+    """Forgets modules (sys.modules and their package's attribute) so that the collector can
+    take their code back once nothing else refers to it: the menus' code while a game is
+    played, the play screen's in the menus, the save codec between saves. Interned names stay
+    (MicroPython never frees them)."""
+    if KEEP:
+        return
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            parts = name.split(".")
+            try:
+                delattr(sys.modules[".".join(parts[:-1])], parts[-1])
+            except (KeyError, AttributeError, NameError):
+                pass
+
+
+# What a switch drops (drop_since()): the app's and the engine's modules, and the text library
+# (adafruit_display_text: lnr/make.py's at power-up, none of the screens' today). adafruit_ticks
+# is not among them: the LEDs use it from the start, so it is never new.
+_DROPPED = ("lnr.", "engine.", "adafruit_display_text")
+
+
+def drop_since(had):
+    """Drops every app, engine or text-label module imported since `had` (a list of
+    sys.modules' names) was taken, and empties each one's globals: the collector keeps whatever
+    a value left on the stack points at, and one that hits a function of a screen dropped in a
+    switch would keep the screen's whole code beside the next one's (its globals hold all the
+    rest), where it now keeps that function. Where objects lie decides what such a value hits:
+    before this, the session ran out of its cap that way in some heap layouts and not in others
+    (python -m tools.vm cpcheck --layouts, docs/memory.md). Nothing the switch keeps may use a
+    dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
+    for name in list(sys.modules):
+        if name not in had and name.startswith(_DROPPED):
+            mod = sys.modules[name]
+            drop(name)
+            if not KEEP:
+                mod.__dict__.clear()
+
+
+# ------------------------------------------------------------------ the sign
+
+# The LEDs that give the sign (a lnr.leds.Leds: the App sets it as it starts, and DOWN and
+# FIGURES afresh: a desktop runs several Apps, lnr/powerup.py).
+LEDS = [None]  # type: list
+
+
+def sign(work=0):
+    """One step of the LEDs' sign of life (lnr/leds.py Leds.sign; `work`: the search's since
+    the last, when engine.ai gives it), for code that works for long with the screen still: a
+    switch (docs/memory.md, board waits: no half second with no sign of life)."""
+    leds = LEDS[0]
+    if leds is not None:
+        leds.sign(work)
+
+
+# ------------------------------------------------------------------ turning down
+
+# What the game goes without when the heap is short, in the order a player would give them up:
+# the hint's look-ahead (the hint from engine.ai's plan alone), then the hint, then the sound;
+# a bot's plan first drops the view it keeps (a slower switch, the same plan), then plans by the
+# score after its turn (`greedy`, without the weights), then takes its first legal step. Each
+# is said once, in one line (DOWN, and the serial console).
+LOOKAHEAD = const(1)
+HINT = const(2)
+SOUND = const(4)
+WEIGHTS = const(8)
+PLAN = const(16)
+# What is turned down (the bits) and the line that says so, until a screen shows it once
+# (turn_down()).
+DOWN = [0, None]  # type: list
+
+
+def turn_down(feature, said):
+    """Goes without `feature` from now on, and says so once: `said` (a toast's 18 characters)
+    on the next screen up, and on the serial console."""
+    if not DOWN[0] & feature:
+        DOWN[0] |= feature
+        DOWN[1] = said
+        print("loknroll: short of memory: " + said)
+
+
+def load(app, name):
+    """Imports module `name` and returns it. If the heap is too short for it, the sound is
+    turned down first (its player's notes and lnr.sound's code go; the app's Sound plays
+    nothing after: its methods read no global of lnr.sound); MemoryError when that is down
+    already."""
+    while True:
+        try:
+            __import__(name)
+            return sys.modules[name]
+        except MemoryError:
+            drop(name)  # a module half loaded
+            gc.collect()
+            if DOWN[0] & SOUND:
+                raise
+            turn_down(SOUND, "Sound off (memory)")
+            sound = app.sound
+            if sound.player is not None:
+                sound.player.stop()
+            sound.player = app.hw.player = None
+            sound = None
+            mod = sys.modules.get("lnr.sound")
+            if mod is not None:
+                drop("lnr.sound")
+                if not KEEP:
+                    mod.__dict__.clear()
+            mod = None
+            gc.collect()
+
+
+# ------------------------------------------------------------------ what the board has
+
+# The least heap the game plays every mode at, every feature it can turn down turned down: make
+# cpcheck's `degrades to` figure (tools/vm/cpapp.py floor(), host_tests/test_cp_app.py holds
+# this to it). Below it the title says so and nothing is saved.
+FLOOR_KB = const(72)
+
+# What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
+# Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's
+# clock (ns, where the profile has one), the slowest hint's and bot turn's switch (ms).
+FIGURES = [0, 0, 0, 0, 0, 0]
+F_START = const(0)
+F_LEAST = const(1)
+F_WORK = const(2)
+F_NS = const(3)
+F_HINT = const(4)
+F_TURN = const(5)
+
+
+# ------------------------------------------------------------------ the switch
+
+# What a bot's plan keeps of the play screen's code (W_PLAN): its view and map, and every module
+# they import that a switch drops (drop_since() empties a dropped module's globals, which a kept
+# one would still use: host_tests/test_app_memory.py plays a table game so). Loading them again
+# took a board about 0.4 s of the 2 s a bot's turn may take (make cpcheck: board waits), and the
+# plan has room for them beside engine.bots; the hint has not (its search is bigger): it keeps
+# nothing.
+VIEW = ("lnr.play", "lnr.play.mapview", "lnr.play.view", "lnr.sprites", "engine.risk")

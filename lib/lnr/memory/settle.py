@@ -1,0 +1,47 @@
+"""The switches, made as the main loop asks (lnr/main.py step()), in three steps, each with only
+its own code loaded (lnr/memory says the words). A module of its own: it loads the switch's
+steps and the screens, which import lnr.memory."""
+from lnr import memory
+from lnr.memory import drop, load, sign
+from lnr.screens import W_PLAN
+
+def settle(app):
+    """Makes the switches the handlers asked for (app.want), here, not inside their key() or
+    tick(): a call leaves what it was made on (the play screen) in its caller's stack slots,
+    which the collector scans while that caller runs, so a switch made from inside key() would
+    keep the play screen's code in RAM beside the next screen's. Each module a switch drops has
+    its globals emptied, the switch's own code too after each of its steps (_done()): a stale
+    value the stack still holds keeps the one function it hits, not a screen's code. (The stack
+    was scrubbed before and after each switch while the switch's code was resident: the session
+    needs it no more, its smallest cap 87 KB without, 88 KB with: make cpcheck.)
+
+    A switch is three steps, each with only its own code loaded: the screens left
+    (lnr/memory/switch.py leave()), the switch's work with the RAM they leave (a game dealt,
+    resumed, saved or counted: lnr/games.py go(); a bot's plan or the hint: lnr/play/plan.py
+    go()), the next screen up (arrive()). Between them the request (app.want), the play
+    screen's way back (app.kept) and the work's answer (app.next) ride on the App."""
+    while app.want is not None:
+        sign()  # the switch begins
+        mod = load(app, "lnr.memory.switch")
+        mod.leave(app)
+        mod = _done(mod)
+        if app.next is None:  # leave() answers the title's itself
+            if app.want[0] >= W_PLAN:
+                mod = load(app, "lnr.play.plan")
+            else:
+                mod = load(app, "lnr.games")
+            mod.go(app)
+            mod = _done(mod)
+        sign()  # the switch's work is done: the next screen's code loads
+        mod = load(app, "lnr.memory.switch")
+        mod.arrive(app)
+        mod = _done(mod)
+
+
+def _done(mod):
+    # A step of a switch made: its module, loaded for it, is dropped, its globals emptied, so
+    # that a value left on the stack that hits one of its functions keeps that function alone.
+    # Returns None (the caller's reference goes).
+    drop(mod.__name__)
+    if not memory.KEEP:
+        mod.__dict__.clear()

@@ -1,0 +1,179 @@
+"""A bot's plan and the hint: the switches made while a game is on (lnr/memory: W_PLAN,
+W_HINT), with the screens' code out of RAM. A module of its own, not lnr/games.py's: these are
+the app's heaviest (engine.bots, engine.ai, the hint's engine.lookahead and its copies of the
+State), and the code that deals, saves and counts games need not be in RAM beside them
+(docs/memory.md).
+
+Each stops by the board's own clock (engine.budget set_clock, from the profile's monotonic_ns():
+the hint at engine.bots HINT_CAP ticks, a bot's plan at PLAN_CAP), so a board slower or faster
+than the estimate keeps the same wait; where the profile has no clock (the desktop's default),
+the work the search counts is its clock, the same on every runtime. Short of heap, each goes on
+lighter (lnr/memory turn_down()): the hint without its look-ahead, then none; a bot's plan
+without its weights (`greedy`), then its first legal steps."""
+import sys
+
+from lnr.memory import drop, drop_since, sign, turn_down, DOWN, LOOKAHEAD, HINT, WEIGHTS, PLAN
+from lnr.memory import FIGURES, F_WORK, F_NS, VIEW
+from lnr.screens import SC_PLAY, W_HINT, W_PLAN
+
+# What the screen says of each feature turned down (a toast's 18 characters).
+_SAID = {LOOKAHEAD: "Hints simpler now", HINT: "Hints off (memory)",
+         WEIGHTS: "Bots simpler now", PLAN: "Bots play basic"}
+
+
+def go(app):
+    """Makes the work of the switch app.want asks for: a bot's turn planned (W_PLAN:
+    app.game.planned) or the hint found (W_HINT: lnr/play/hintplan.py explain()'s result, None
+    for none, False where the hint is turned down, which lnr/play/hint.py says); app.next is then
+    the play screen to come back with it (lnr/memory/switch.py arrive()). The screens' code is out
+    of RAM (but for the play screen's view and map through a bot's plan: lnr/memory VIEW):
+    engine.bots and engine.ai (and the hint's look-ahead) load for this moment only and are
+    dropped after it (RAM, docs/memory.md: beside the play screen's code they would not fit). It
+    takes a board up to 2 s in this one frame: the LEDs' sign steps as each part loads and every
+    SIGN_WORK of the search's work (engine.budget set_sign), so that no half second passes without
+    it (docs/memory.md: board waits).
+
+    Short of heap, it goes on lighter, rung by rung: the hint without its look-ahead
+    (LOOKAHEAD turned down), then none (HINT); a bot's plan without the view it keeps (the play
+    screen loads it again after: a slower switch, the same plan, nothing said), then by
+    `greedy` (WEIGHTS), then by its first legal steps (PLAN)."""
+    kind = app.want[0]
+    game = app.game
+    had = list(sys.modules)
+    ns = getattr(app.hw, "monotonic_ns", None)  # the board's clock (lnr/boards)
+    start = ns() if ns is not None else 0
+    found = None
+    try:
+        # -1: a bot's plan beside the view; 0: the lightest, which loads nothing.
+        for rung in ((LOOKAHEAD, HINT, 0) if kind == W_HINT else (-1, WEIGHTS, PLAN, 0)):
+            if rung > 0 and DOWN[0] & rung:
+                continue
+            rng = game.bot_rng.getstate()
+            try:
+                found = _run(game, kind, rung, ns, start)
+                break
+            except MemoryError:
+                if not rung:
+                    raise
+                game.bot_rng.setstate(rng)  # the attempt's draws undone: the plan is the bot's
+                keep = had  # the attempt's code and objects go before a lighter one
+                if rung < 0:  # and the view (not the game's own code: engine.risk)
+                    keep = []
+                    for name in had:
+                        if name not in VIEW or name in app.game_code:
+                            keep.append(name)
+                drop_since(keep)
+                keep = None
+                if rung > 0:
+                    turn_down(rung, _SAID[rung])
+    finally:
+        if "engine.budget" in sys.modules:
+            from engine import budget  # still loaded: dropped just below
+
+            if ns is not None:  # the board's pace, for its report (lnr/memory)
+                FIGURES[F_WORK] += budget.spent()
+                FIGURES[F_NS] += ns() - start
+            budget.set_clock(None)
+            budget.set_sign(None)  # given the search's last work; the LEDs not held past it
+            budget = None
+        sign()  # the search is done: a sign before the play screen's code loads
+        drop_since(had)
+    app.next = (SC_PLAY, (kind, found))
+
+
+def _run(game, kind, feature, ns, start):
+    # One attempt: the hint with its look-ahead (LOOKAHEAD), from engine.ai's plan alone (HINT)
+    # or none (0: False); a bot's plan by its own bot (-1, WEIGHTS), by `greedy` (PLAN) or by
+    # the first legal steps (0).
+    if not feature:  # the lightest: loads none of the bots' code
+        if kind == W_HINT:
+            return False
+        game.planned = plan_turn(game, None, None)
+        return None
+    sign()  # engine.ai next
+    from engine.budget import set_sign, set_clock, UNITS_PER_S
+
+    set_sign(sign)
+    clock = None
+    if ns is not None:
+        tick = 1000000000 // UNITS_PER_S
+
+        def clock():
+            return (ns() - start) // tick  # a small int: ticks since the switch began
+
+    if kind == W_HINT:
+        from engine.bots import HINT_CAP, hint
+
+        _one_table(game.state.mode)
+        sign()  # the search begins
+        set_clock(clock, HINT_CAP)
+        s = game.state
+        try:
+            action, reason = hint(s, None, feature == LOOKAHEAD)
+        except MemoryError:
+            raise
+        except Exception:  # noqa: BLE001 - a hint must never end the game
+            return None
+        hint = None
+        # What it found, in the play screen's terms: its code loads after the search (RAM).
+        from lnr.play.hintplan import explain
+
+        return explain(s, action, reason)
+    if feature == PLAN:
+        from engine.bots import BOTS
+
+        bot = BOTS["greedy"]
+    else:
+        bot = game.bot(game.state.seat)
+    game.planned = plan_turn(game, clock, bot)
+    return None
+
+
+def plan_turn(game, clock, bot):
+    """Returns the actions of the bot on turn for the rest of its turn (bytes): `bot` (a
+    function of engine.bots, or None: the first legal action) plays them on a copy of the
+    State with a copy of the dice's generator, which rolls there what it will roll in the
+    game; its own generator (game.bot_rng) is used as the game goes, once. Every decision is
+    the bot's at a State the game will reach, so the game played from the plan is the game
+    the bot would have played step by step (host_tests/test_app_plan.py). Past PLAN_CAP ticks
+    of `clock` (engine.budget set_clock) its planners stop valuing builds, and the turn goes on by
+    its first legal steps."""
+    from engine.rng import Rng
+
+    timed = bot is not None
+    if timed:  # the lightest rung (no bot) loads none of the bots' code
+        from engine.budget import set_clock, late
+        from engine.bots import PLAN_CAP, best_bot
+
+        if bot is best_bot:
+            _one_table(game.state.mode)
+        set_clock(clock, PLAN_CAP)
+    s = game.state.clone()
+    s.log = None  # the copy's decisions are the game's own: logged when the game plays them
+    dice = Rng()
+    dice.setstate(game.rng.getstate())
+    seat = s.seat
+    turn = s.turn
+    out = bytearray()
+    while not s.is_terminal() and s.seat == seat and s.turn == turn:
+        if s.is_chance():
+            s.apply(s.sample_chance(dice))
+        else:
+            if not timed or late():  # no bot, or past its time: the first legal step
+                action = s.legal_actions()[0]
+            else:
+                action = bot(s, game.bot_rng)
+            out.append(action)
+            s.apply(action)
+    return bytes(out)
+
+
+def _one_table(mode):
+    # The `best` bot's weights for the game's mode (the hint's and a `best` bot's plan): only
+    # that table is kept (engine.bots weights()), and engine.ai_weights, which holds the four
+    # modes' tables, is dropped before the search (about 2 KB less beside it as .mpy).
+    from engine.bots import weights
+
+    sign()  # engine.bots and engine.ai are loaded: the weights next
+    weights(mode)
+    drop("engine.ai_weights")
