@@ -8,6 +8,7 @@
 #   make bundle    the zip to unzip onto a board's CIRCUITPY drive, in dist/
 #   make bench     bot strength and speed
 #   make pystack   the Python stack the app needs on a board (make flash sets it)
+#   make boardcheck what a connected board has (heap, speed, a hint's search): a table for an issue
 
 PYTHON ?= python3
 VENV := .venv
@@ -17,7 +18,8 @@ STUBS := .venv-stubs
 FLASH_VENV := .venv-flash
 FLASH_PY := $(FLASH_VENV)/bin/python
 
-.PHONY: test pytest mpcheck cpcheck typecheck play flash bundle bench screenshots clean pystack
+.PHONY: test pytest mpcheck cpcheck typecheck play flash bundle bench screenshots clean pystack \
+	boardcheck
 
 # The three at once (each one's output kept together), and on a fresh machine the two venvs
 # and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
@@ -81,6 +83,12 @@ bench: $(VENV)/.stamp $(MPVM)
 # (or any folder) instead: the first install.
 flash: $(FLASH_VENV)/.stamp
 	$(FLASH_PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(TO),--to "$(TO)")
+
+# What a connected board has, measured on it over USB serial as make flash talks to it (the game
+# flashed first): its heap, its speed, one hint's search; a table to paste into an issue
+# (tools/flash/boardcheck.py, docs/hardware.md). PORT=/dev/ttyACM0 picks a board.
+boardcheck: $(FLASH_VENV)/.stamp
+	$(FLASH_PY) -m tools.flash.boardcheck $(if $(PORT),--port $(PORT))
 
 # The release bundle: the drive's tree (code.py, boot.py, settings.toml, lib/ of .mpy files for
 # CircuitPython 10) in dist/loknroll-<commit>-circuitpython10.zip, the tree make flash TO=DIR

@@ -358,3 +358,38 @@ def test_make_flash_passes_port_to_the_tool():
     r = subprocess.run(["make", "-n", "flash", "PORT=/dev/ttyFAKE0"], cwd=ROOT,
                        capture_output=True, text=True)
     assert "-m tools.flash" in r.stdout and "--port /dev/ttyFAKE0" in r.stdout, r.stdout
+
+
+def test_boardcheck_measures_the_board_and_prints_a_table(tmp_path, start_board):
+    """make boardcheck (tools/flash/boardcheck.py) on the emulated board, the game flashed onto
+    it (as sources: the MicroPython VM under the fake board loads no CircuitPython .mpy): the
+    speed loop, one hint's search by the board's clock, the game's start-up and the heap it has,
+    each a row of the table a user pastes into an issue, beside the game's estimate."""
+    drive = first_installed(tmp_path)
+    board = start_board(drive, "--hash", "crc32")  # binascii.crc32: the saves' image needs it
+    n = len(board.events())
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    board.wait_for(reset_done(n))
+    r = subprocess.run([sys.executable, "-m", "tools.flash.boardcheck", "--port", board.port],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = {}
+    for line in r.stdout.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("what", "---"):
+            rows[cells[0].split(" (")[0]] = cells[1]
+    assert rows["runtime"] == "CircuitPython 10.0.3" and rows["board"] == "pybadge"
+    assert re.fullmatch(r"\d+ ms", rows["`for i in range(1000000): pass` at module level"])
+    work, ms, speed = map(int, re.fullmatch(r"(\d+) units in (\d+) ms: (\d+) units/s",
+                                            rows["the hint's search"]).groups())
+    assert work > 0 and work * 1000 // (ms + 1) <= speed  # the speed is the work's a second
+    assert ms == 0 or speed <= work * 1000 // ms
+    has = int(rows["heap the game has"].split()[0])
+    free = int(rows["heap free with the title up"].split()[0])
+    assert 0 < free < has
+    # No board there: one line, exit 2.
+    r = subprocess.run([sys.executable, "-m", "tools.flash.boardcheck", "--port",
+                        str(tmp_path / "no-such-port")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr

@@ -1,9 +1,11 @@
 """Dresses the VM as the CircuitPython board of `cfg` (tools/flash/fakeboard.py's config): the
-stand-ins of board, keypad, storage, microcontroller and supervisor (tools/standins) set to its
-board, held keys, drive and NVM (its bytes, which the host keeps across resets as flash keeps
-them); sys.implementation; os and open() with CircuitPython's errno numbers and a read-only
-CIRCUITPY until boot.py remounts it; no machine, js or hashlib modules unless the firmware has
-them."""
+stand-ins of the modules a PyBadge has built in (tools/standins: board, keypad, storage,
+microcontroller and supervisor set to its board, held keys, drive and NVM, whose bytes the host
+keeps across resets as flash keeps them; displayio, terminalio, analogio and the C modules under
+the neopixel library, for the game's start-up: tools/flash/boardcheck.py); sys.implementation
+and time as CircuitPython's;
+os and open() with CircuitPython's errno numbers and a read-only CIRCUITPY until boot.py
+remounts it; no machine, js or hashlib modules unless the firmware has them."""
 import builtins
 import os
 import sys
@@ -11,7 +13,8 @@ from binascii import hexlify, unhexlify  # the VM's own, before _imports() may h
 
 import _fbjs
 import _fb_sys
-from standins import install
+import _fb_time
+from standins import NAMES, UNDER_NEOPIXEL, install
 
 # This VM's filesystem reports Emscripten's errno numbers; CircuitPython reports these.
 ERRNOS = {44: 2, 20: 17, 55: 39, 54: 20, 31: 21, 28: 22, 2: 13, 63: 1, 8: 9, 51: 28, 69: 30,
@@ -20,7 +23,7 @@ SYSTEM = ("tmp", "home", "dev", "proc")  # the VM's own folders, not part of CIR
 
 
 def setup(cfg):
-    parts = install(("board", "keypad", "storage", "microcontroller", "supervisor"))
+    parts = install(tuple(n for n in NAMES if n != "neopixel") + UNDER_NEOPIXEL)
     parts["board"].choose(cfg["board_id"])
     parts["keypad"].pending.extend([(k, True) for k in cfg["held"]])
     storage = parts["storage"]
@@ -32,6 +35,7 @@ def setup(cfg):
     micro.nvm = micro.Nvm(micro.NVM_SIZE, unhexlify(cfg["nvm"]))
     _fb_sys.implementation = _fb_sys.Implementation(tuple(cfg["version"]), cfg["machine"])
     sys.modules["sys"] = _fb_sys
+    sys.modules["time"] = _fb_time
     _files(storage, cfg)
     _imports(cfg)
 
