@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -236,10 +235,10 @@ def test_replay_refuses_a_float_roll_and_a_deep_file_with_exit_2():
 @pytest.mark.parametrize("content, args, words", [
     ("[]", (), "a record is a JSON object"),
     ("null", (), "a record is a JSON object"),
-    (None, ("--seat", "5"), "--seat 5: the game has seats 0 to 0"),
-    (None, ("--seat", "-1"), "--seat -1"),
-    (None, ("--samples", "0"), "at least 1 sample"),
-    (None, ("--png", "no-such-folder/x.png"), "cannot write --png"),
+    (None, ("--seat", "2"), "--seat 2: the game has seats 0 to 0"),
+    (None, ("--seat", "-1"), "--seat: -1 is not from 0 to 3"),
+    (None, ("--samples", "0"), "--samples: 0 is not from 1 to"),
+    (None, ("--png", "no-such-folder/x.png"), "--png no-such-folder/x.png: no folder"),
 ])
 def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, words):
     path = tmp_path / "game.json"
@@ -247,11 +246,9 @@ def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, wor
         with open(os.path.join(GOLDEN, "solo_story.json")) as f:
             content = f.read()
     path.write_text(content)
-    t0 = time.monotonic()
     r = cli("tools.bots.review", path, *args)
     refused(r, words)
     assert "Review of" not in r.stdout  # said before the review, not after it
-    assert time.monotonic() - t0 < 30
 
 
 # ---- finding 6: tools.sim -----------------------------------------------------------------------
@@ -272,9 +269,9 @@ def test_sim_refuses_bad_input_before_the_app_starts(tmp_path):
         (["--settle", "-5"], "--settle"),
     ]
     for args, words in cases:
-        t0 = time.monotonic()
-        refused(cli("tools.sim.simulator", "--headless", *args), words)
-        assert time.monotonic() - t0 < 30, args
+        r = cli("tools.sim.simulator", "--headless", *args)
+        refused(r, words)
+        assert not r.stdout, args  # said before the app started (it prints its frames)
 
 
 # ---- finding 6: tools.bots records
@@ -301,7 +298,8 @@ def test_records_never_overwrites_a_file_it_did_not_write(tmp_path):
     nvm, drive = saved(tmp_path)
     mine = tmp_path / "mine.json"
     mine.write_text("my notes\n")
-    refused(cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--out", mine), "is a file")
+    refused(cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--out", mine),
+            "is not a folder")
     assert mine.read_text() == "my notes\n"
     # A record's own name holding other bytes: nothing written, the file as it was.
     out = tmp_path / "out"

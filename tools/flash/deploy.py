@@ -37,7 +37,6 @@ Exit status: 0 when the game is on the board or in the folder; 2 for bad argumen
 what to do on standard error.
 """
 
-import argparse
 import importlib.metadata
 import os
 import re
@@ -49,6 +48,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tools import cli
 from tools.flash import fold, imports
 from tools.flash.sync import (CIRCUITPY_MAJOR, PYSTACK_KEY, PYSTACK_SIZE, SETTINGS, DeployError, Plan,
                         check_version, digest, make_save_file_in, say, settings_with_pystack,
@@ -686,7 +686,7 @@ def sync_folder(tree, dest):
 # ---------------------------------------------------------------------------------------------
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
+    ap = cli.Parser(
         prog="python -m tools.flash",
         description="Build the device tree and copy it to a CircuitPython board (mpremote) "
                     "or to a folder / mounted CIRCUITPY drive.",

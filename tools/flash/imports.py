@@ -227,6 +227,11 @@ def cycles(g):
 
 
 def main(argv=None):
+    from tools import cli
+
+    cli.Parser(prog="python -m tools.flash.imports",
+               description="The modules the board imports, and any import cycle (exit 1)."
+               ).parse_args(argv)
     g = graph()
     names = reachable()
     print("The board imports %d modules of ours:" % len([n for n in names if n.split(".")[0]
