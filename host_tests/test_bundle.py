@@ -36,7 +36,9 @@ def test_the_drive_files_are_the_tree_and_the_settings_for_a_drive_without_any()
     tree = deploy.Tree({"code.py": b"x", "lib/lnr/main.mpy": b"C\x06"})
     files = bundle.drive_files(tree)
     assert files["settings.toml"] == sync.settings_with_pystack(None).encode()
-    assert set(files) == {"code.py", "lib/lnr/main.mpy", "settings.toml"}
+    # and the list of what is installed: a flash after the unzip removes only those files
+    assert sync.read_manifest(files[sync.MANIFEST])[1].keys() == {"code.py", "lib/lnr/main.mpy"}
+    assert set(files) == {"code.py", "lib/lnr/main.mpy", "settings.toml", sync.MANIFEST}
 
 
 def test_a_file_it_did_not_write_is_never_replaced(tmp_path):

@@ -73,7 +73,9 @@ def test_deploy_refuses_a_folder_it_did_not_build_and_rebuilds_its_own(tmp_path)
     assert deploy.check_build_dir(out) is True
     deploy.Tree({"code.py": b"print(2)\n"}).write(out)
     assert files_under(out) == {"code.py": b"print(2)\n",
-                                "settings.toml": sync.settings_with_pystack(None).encode()}
+                                "settings.toml": sync.settings_with_pystack(None).encode(),
+                                sync.MANIFEST: sync.manifest_bytes(deploy.Tree(
+                                    {"code.py": b"print(2)\n"}), "adler32")}
     # A file of the user's in it stops the next build: nothing deleted.
     (out / "mine.txt").write_text("x\n")
     with pytest.raises(deploy.DeployError, match="holds mine.txt, which the build did not"):

@@ -57,11 +57,10 @@ def version(root=ROOT):
 
 
 def drive_files(tree):
-    """Returns {path: bytes} of what `make flash TO=DIR` leaves in an empty folder: the tree and
-    the settings.toml the deploy writes where the drive has none."""
-    files = dict(tree.files)
-    files[sync.SETTINGS] = sync.settings_change(None)
-    return dict(sorted(files.items()))
+    """Returns {path: bytes} of what `make flash TO=DIR` leaves in an empty folder: the tree,
+    the settings.toml the deploy writes where the drive has none and the list of what it
+    installed (deploy.drive_tree())."""
+    return deploy.drive_tree(tree)
 
 
 def pack(files, when=None):

@@ -61,7 +61,7 @@ from tools.flash import fold, imports
 from tools.flash.sync import (CIRCUITPY_MAJOR, MANIFEST, MANIFEST_MAX, PYSTACK_KEY, PYSTACK_SIZE,
                               SETTINGS, STAGING, STAGING_NOTE, DeployError, Plan, check_version,
                               digest,
-                              make_save_file_in, read_manifest, say,
+                              make_save_file_in, manifest_bytes, read_manifest, say,
                               settings_with_pystack, summary)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -469,13 +469,13 @@ class Tree:
 
     def write(self, dest):
         """Writes the tree to the folder dest, with a settings.toml that sets the pystack's
-        size (for a drive that has none: drag-and-drop). dest must be new, empty or a build
+        size (for a drive that has none: drag-and-drop) and the list of what it holds
+        (drive_tree()). dest must be new, empty or a build
         folder of this tool's (check_build_dir()): what it held is replaced."""
         dest = Path(dest)
         if check_build_dir(dest):
             shutil.rmtree(dest)
-        files = dict(self.files)
-        files[SETTINGS] = settings_with_pystack(None).encode("utf-8")
+        files = drive_tree(self)
         # The stamp first: a build cut short leaves a folder the next build still knows (a file
         # it lists that is not there yet is no obstacle).
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -492,6 +492,9 @@ class Tree:
 
 BUILD_DIR = ROOT / "build" / "circuitpy"
 STAMP_HEAD = "# The files python -m tools.flash built in the folder beside this file, with their sha256:\n"
+
+
+OLD_STAMP_HEAD = "# The files python -m tools.flash built in the folder beside this file:\n"
 
 
 def _stamp_digest(data):
@@ -515,6 +518,10 @@ def _stamped(dest):
             text = f.read(MANIFEST_MAX).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    if text.startswith(OLD_STAMP_HEAD):
+        raise DeployError(f"--build-dir {dest} was built by an older make flash, whose list "
+                          "beside it has no checksums: delete the folder if nothing in it is "
+                          "yours, then flash again.")
     if not text.startswith(STAMP_HEAD):
         return None
     listed = {}
@@ -570,6 +577,16 @@ def check_targets(build_dir, to):
     if a == b or a.is_relative_to(b) or b.is_relative_to(a):
         raise DeployError(f"--build-dir {build_dir} and --to {to} must be apart: the build "
                           "folder is replaced at every build, the drive holds your files")
+
+
+def drive_tree(tree):
+    """Returns {path: bytes} of what a flash leaves in an empty folder (the build folder and the
+    bundle hold the same): the tree, the settings.toml it writes where the drive has none, and
+    the list of what it installed (MANIFEST)."""
+    files = dict(tree.files)
+    files[SETTINGS] = settings_with_pystack(None).encode("utf-8")
+    files[MANIFEST] = manifest_bytes(tree, "adler32")
+    return dict(sorted(files.items()))
 
 
 def is_ours(path):

@@ -537,7 +537,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     install(hw)
     with _Seeded(seed):
         try:
-            load_app(app)(hw)
+            (load_app(app) if isinstance(app, str) else app)(hw)
         except SimulatorStop:
             pass
         except Exception as e:  # pylint: disable=broad-except
