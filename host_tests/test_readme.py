@@ -26,7 +26,7 @@ from test_deploy import files_under  # noqa: E402
 from test_flash import first_installed, reset_done, start_board  # noqa: E402,F401
 
 from tools.flash import deploy  # noqa: E402
-from tools.flash.sync import SAVE_FILES  # noqa: E402
+from tools.flash.sync import MANIFEST, SAVE_FILES  # noqa: E402
 
 README = ROOT / "README.md"
 ENGINE_DOC = ROOT / "docs" / "engine.md"
@@ -109,7 +109,8 @@ def assert_drive_tree(files, build):
     saves = {p: data for p, data in files.items() if p.startswith("lnrsave/")}
     # The drive's save files, made once by the deploy, all zeros (tools/flash/sync.py).
     assert saves == {p: bytes(n) for p, n in SAVE_FILES if n is not None}, sorted(saves)
-    assert set(files) == set(lib) | set(saves) | {"code.py", "boot.py", "settings.toml"}
+    assert set(files) == set(lib) | set(saves) | {"code.py", "boot.py", "settings.toml",
+                                                  MANIFEST}
     assert without_saves(files) == files_under(build)
 
 

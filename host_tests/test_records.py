@@ -174,3 +174,41 @@ def test_selfplay_cli_refuses_bad_arguments():
                           text=True, timeout=60)
     assert made.returncode == 2
     assert "solo takes 1 to 1 players" in made.stderr
+
+
+# ---- issue 36: a seat is a whole number, as a roll is ----------------------------------------
+
+SHARED_RECORDS = os.path.join(os.path.dirname(ROOT), "shared", "repros", "records")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in os.listdir(GOLDEN) if n.endswith(".json")))
+def test_a_seat_written_as_a_float_or_a_truth_value_is_refused(name):
+    # JSON's 1.0, true and false compare equal to the seats 1, 1 and 0 in Python; a record
+    # written so is not a loknroll/1 record (docs/rules.md §10: "p" is the seat's number), and
+    # the replay refuses it as it refuses such a roll. Every turn's seat, each way.
+    from engine.record import RecordError, check
+
+    record = load(name)
+    refused = 0
+    for n, turn in enumerate(record["turns"]):
+        odds = [float(turn["p"])] + {0: [False], 1: [True]}.get(turn["p"], [])
+        for odd in odds:
+            bad = copy.deepcopy(record)
+            bad["turns"][n]["p"] = odd
+            with pytest.raises(RecordError, match="turn %d: .*seat" % (n + 1)):
+                check(json.loads(json.dumps(bad)))
+            refused += 1
+    assert refused >= len(record["turns"])
+
+
+def test_the_seat_repro_records_are_refused_with_exit_2():
+    if not os.path.isdir(SHARED_RECORDS):
+        pytest.skip("../shared/repros/records is not beside the clone")
+    names = sorted(n for n in os.listdir(SHARED_RECORDS) if n.startswith("seat_"))
+    assert names
+    for name in names:
+        out = subprocess.run([sys.executable, "-m", "engine.replay",
+                              os.path.join(SHARED_RECORDS, name)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, (name, out.stdout, out.stderr)
+        assert len(out.stderr.splitlines()) == 1 and "seat" in out.stderr, out.stderr

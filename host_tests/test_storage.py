@@ -174,9 +174,13 @@ def test_a_failed_nvm_write_leaves_the_file_holding_the_commit(board):
     assert "less safe" in s.notice and s.nvm_seq == -1
     nvm.refuse = False
     t = loaded(nvm, drive)  # the NVM kept the commit before: older but whole, nothing lost
-    assert t.best[SOLO] == 20 and t.notice is None and (t.nvm_seq, t.file_seq) == (1, 2)
+    assert t.best[SOLO] == 20 and (t.nvm_seq, t.file_seq) == (1, 2)
+    # ... and the start says the board keeps one copy of it, at every start until the NVM is
+    # written again (issue 36: the next start said nothing).
+    assert t.notice == copies.NOTICE_ONE and loaded(nvm, drive).notice == copies.NOTICE_ONE
     s.finish_game(SOLO, 10, True, 3, 1, A_LOG)  # the NVM is written again, and first
     assert loaded(nvm, None).best[SOLO] == 10
+    assert loaded(nvm, drive).notice is None
 
 
 def test_both_writes_failing_say_so_and_return_false(board, monkeypatch):

@@ -588,3 +588,142 @@ def test_garbage_in_both_copies_starts_with_defaults_and_a_notice(played):
     assert got == boot(nvm, qspi)[0] and notice is not None
     tried += 1
     COUNTS["damaged images, both copies"] = tried
+
+
+# ------------------------------------------------------------------ issue 36: the last edge cases
+
+
+def folder_sector_cuts(qspi, path="/lnrsave/data"):
+    """A pick for cut_sequence: every operation on the 4 KB erase sector holding the folder
+    `path`'s directory sector (where copy.bin's entry is), cut after it and inside it (one kind
+    drawn per operation): a cut there erases or tears the entry, and copy.bin is gone."""
+    d = Board(b"\xff" * NVM_SIZE, qspi).drive
+    _, e, _ = d.walk(path)
+    folder = (DATA0 + e[3] - 2) * SECTOR
+    base = folder - folder % ERASE
+
+    def pick(ops):
+        rng = random.Random(len(ops))
+        out = []
+        for k, op in enumerate(ops):
+            if op[0] == "qspi" and base <= op[2] < base + ERASE:
+                size = len(op[3]) if op[3] is not None else 0
+                out.append((k, rng.choice(variants(op[1], op[3], size, rng))))
+                out.append((k, ("after",)))
+        return out
+    return pick
+
+
+def test_a_new_boards_save_and_quit_lost_with_its_copys_folder_is_announced():
+    # Issue 36, the saves' case 1: on a new board the first commit is cut after it began, then
+    # the save & quit is cut while CircuitPython erases or rewrites the sector holding
+    # copy.bin's directory entry: copy.bin is gone, the spare and the NVM blank, and the next
+    # start showed the defaults without a word. copy.bin missing beside its spare is a cut's
+    # doing (make flash makes both; the board never deletes one): the title says so.
+    pre = (b"\xff" * NVM_SIZE, format_volume(BLOCKS, game_files(3)))
+    stats = {"cuts": 0}
+    cut_sequence(pre, boot(*pre), ("solo", "save"),
+                 (every_boundary, folder_sector_cuts(pre[1])), stats)
+    COUNTS["new board: first commit cut, then save & quit cut in copy.bin's folder"] = \
+        stats["cuts"]
+    assert stats["cuts"] > 2000 and stats.get("lost, one copy, announced", 0) == 0
+
+
+class FailingBoard(Board):
+    """A board whose drive answers every write of the save files with an I/O error (FatFs's
+    FR_DISK_ERR: worn flash, say): the copy there can't be written, at every commit."""
+
+    @contextmanager
+    def running(self):
+        with super().running() as st:
+            opened = copies.open
+
+            def failing(path, mode="r"):
+                if mode != "rb" and path.startswith("/lnrsave/"):
+                    raise OSError(5, "EIO")
+                return opened(path, mode)
+            copies.open = failing
+            yield st
+
+
+def boot_failing(nvm, qspi):
+    b = FailingBoard(nvm, qspi)
+    with b.running() as st:
+        st.load()
+        return snapshot(st), st.notice
+
+
+def test_a_copy_that_keeps_failing_to_write_is_told_at_every_start_until_one_is_written(played):
+    # Issue 36, the saves' case 2: the drive's copy fails to write; the commit said so once
+    # ("A copy could not be written"), the next start said nothing, and a cut in the next
+    # commit, which writes the NVM alone, lost the game reported saved. Now every start says
+    # it until a copy is written again; a loss after it is one the title warned of ("less safe").
+    state = played
+    for action in ("save", "solo", "settings"):
+        b = FailingBoard(*state)
+        with b.running() as st:
+            st.load()
+            ACTIONS[action](st)
+            assert copies.NOTICE_ONE in (st.notice or ""), action
+        state = b.bytes()
+        seen = boot_failing(*state)
+        assert "less safe" in (seen[1] or ""), action + ": the next start said nothing"
+    # A cut anywhere in the next commit (the NVM written alone): any loss was warned of.
+    b = FailingBoard(*state)
+    with b.running() as st:
+        st.load()
+        ACTIONS["save"](st)
+    ops, post = b.power.ops, b.bytes()
+    assert {op[0] for op in ops} == {"nvm"}
+    after = boot_failing(*post)[0]
+    stats = {"cuts": 0}
+    for k, v, n, q in states_at_cuts(state[0], state[1], ops, cut_points(ops, random.Random(3),
+                                                                          every=4)):
+        stats["cuts"] += 1
+        got, notice = boot_failing(n, q)
+        rule(seen, after, got, notice, "cut at op %d %s" % (k, v[0]), stats, k >= 0)
+    COUNTS["a copy failing at every commit: cuts of the next"] = stats["cuts"]
+    COUNTS["  of which lost, one copy, announced: a copy failing"] = stats.get(
+        "lost, one copy, announced", 0)
+    # The drive works again: the next commit writes both copies, and the starts say nothing.
+    _, healed = record(state, "settings")
+    assert boot(*healed)[1] is None
+
+
+def newer_layout(played):
+    """The board's two copies as a newer game's layout (3) would leave them: the same magic,
+    the layout byte 3, a valid CRC-32."""
+    from binascii import crc32
+
+    nvm, qspi = played
+    a, b = _image_range(qspi)
+
+    def bump(image):
+        image = bytearray(image)
+        image[4] = 3
+        image[8188:] = (crc32(image[:8188]) & 0xFFFFFFFF).to_bytes(4, "big")
+        return bytes(image)
+
+    return bump(nvm), qspi[:a] + bump(qspi[a:b]) + qspi[b:]
+
+
+def test_saves_of_a_newer_layout_are_kept_and_never_overwritten(played):
+    # Issue 36, the saves' case 3: a newer game's saves (layout 3) read as damaged ("reset to
+    # defaults") and the next commit wrote over them: going back to an older game wiped the
+    # newer one's saves. Now the title says they are a newer version's, and no commit writes.
+    state = newer_layout(played)
+    _, notice = boot(*state)
+    assert "damaged" not in (notice or "") and copies.NOTICE_NEWER in (notice or "")
+    for action in sorted(ACTIONS):
+        ops, post = record(state, action)
+        assert ops == [] and post == state, action + " wrote over a newer game's saves"
+    b = Board(*state)
+    with b.running() as st:
+        st.load()
+        ACTIONS["save"](st)
+        assert copies.NOTICE_NEWER in st.notice
+    # One copy of the newer layout is enough: the other (an older commit) is not written either.
+    nvm, _ = newer_layout(played)
+    ops, post = record((nvm, played[1]), "solo")
+    assert ops == []
+    COUNTS["saves of a newer layout: commits refused"] = len(ACTIONS) + 1

@@ -5,9 +5,9 @@ followed by tools/flash/settings_toml.py). Each failed on the code before the fi
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -60,7 +60,7 @@ def test_deploy_refuses_a_folder_it_did_not_build_and_rebuilds_its_own(tmp_path)
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "thesis.tex").write_text("years of work\n")
-    with pytest.raises(deploy.DeployError, match="not empty and not a build folder"):
+    with pytest.raises(deploy.DeployError, match="not empty and has no list of what make flash"):
         deploy.check_build_dir(mine)
     with pytest.raises(deploy.DeployError, match="is a file"):
         deploy.check_build_dir(mine / "thesis.tex")
@@ -73,16 +73,28 @@ def test_deploy_refuses_a_folder_it_did_not_build_and_rebuilds_its_own(tmp_path)
     assert deploy.check_build_dir(out) is True
     deploy.Tree({"code.py": b"print(2)\n"}).write(out)
     assert files_under(out) == {"code.py": b"print(2)\n",
-                                "settings.toml": sync.settings_with_pystack(None).encode()}
+                                "settings.toml": sync.settings_with_pystack(None).encode(),
+                                sync.MANIFEST: sync.manifest_bytes(deploy.Tree(
+                                    {"code.py": b"print(2)\n"}), "adler32")}
     # A file of the user's in it stops the next build: nothing deleted.
     (out / "mine.txt").write_text("x\n")
     with pytest.raises(deploy.DeployError, match="holds mine.txt, which the build did not"):
         tree.write(out)
     assert (out / "mine.txt").exists() and (out / "code.py").read_bytes() == b"print(2)\n"
+    # Issue 36: a file of its own that the user changed stops it too (the stamp lists each
+    # file's checksum, not only its name): settings.toml given Wi-Fi lines was replaced.
+    (out / "mine.txt").unlink()
+    (out / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "home"\n')
+    with pytest.raises(deploy.DeployError, match="settings.toml changed since the build"):
+        tree.write(out)
+    assert (out / "settings.toml").read_text() == 'CIRCUITPY_WIFI_SSID = "home"\n'
 
 
-def test_deploy_removes_no_module_of_the_users_from_a_library_folder(tmp_path):
+def test_deploy_removes_no_module_of_the_users_from_a_library_folder(tmp_path, capsys):
     # lib/adafruit_display_text was "owned": the user's label.mpy (another program's) went.
+    # Issue 36: nothing the drive's list of installed files does not name is removed, not even
+    # in lib/lnr: those are listed as left alone, a .py that a shipped .mpy's import would find
+    # first with a warning.
     tree = deploy.Tree({"code.py": b"", "lib/lnr/app.py": b"",
                         "lib/adafruit_display_text/bitmap_label.mpy": b"C\x06new"})
     drive = tmp_path / "CIRCUITPY"
@@ -93,8 +105,14 @@ def test_deploy_removes_no_module_of_the_users_from_a_library_folder(tmp_path):
     (lib / "lnr").mkdir()
     (lib / "lnr" / "gone.py").write_bytes(b"the game's, stale")
     plan = deploy.sync_folder(tree, drive)
-    assert plan.remove == ["lib/adafruit_display_text/bitmap_label.py", "lib/lnr/gone.py"]
+    assert plan.remove == []
+    assert plan.left == ["lib/adafruit_display_text/bitmap_label.py", "lib/lnr/gone.py"]
+    assert plan.shadows == ["lib/adafruit_display_text/bitmap_label.py"]
+    said = sync.summary(plan, tree)
+    assert "Left alone" in said and "lib/lnr/gone.py" in said
+    assert "bitmap_label.py is imported instead of the game's" in said
     assert (lib / "adafruit_display_text" / "label.mpy").read_bytes() == b"C\x06the user's"
+    assert (lib / "lnr" / "gone.py").read_bytes() == b"the game's, stale"
 
 
 def test_deploy_stops_before_copying_when_settings_toml_is_a_folder(tmp_path):
@@ -236,10 +254,10 @@ def test_replay_refuses_a_float_roll_and_a_deep_file_with_exit_2():
 @pytest.mark.parametrize("content, args, words", [
     ("[]", (), "a record is a JSON object"),
     ("null", (), "a record is a JSON object"),
-    (None, ("--seat", "5"), "--seat 5: the game has seats 0 to 0"),
-    (None, ("--seat", "-1"), "--seat -1"),
-    (None, ("--samples", "0"), "at least 1 sample"),
-    (None, ("--png", "no-such-folder/x.png"), "cannot write --png"),
+    (None, ("--seat", "2"), "--seat 2: the game has seats 0 to 0"),
+    (None, ("--seat", "-1"), "--seat: -1 is not from 0 to 3"),
+    (None, ("--samples", "0"), "--samples: 0 is not from 1 to"),
+    (None, ("--png", "no-such-folder/x.png"), "--png no-such-folder/x.png: no folder"),
 ])
 def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, words):
     path = tmp_path / "game.json"
@@ -247,11 +265,9 @@ def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, wor
         with open(os.path.join(GOLDEN, "solo_story.json")) as f:
             content = f.read()
     path.write_text(content)
-    t0 = time.monotonic()
     r = cli("tools.bots.review", path, *args)
     refused(r, words)
     assert "Review of" not in r.stdout  # said before the review, not after it
-    assert time.monotonic() - t0 < 30
 
 
 # ---- finding 6: tools.sim -----------------------------------------------------------------------
@@ -272,9 +288,9 @@ def test_sim_refuses_bad_input_before_the_app_starts(tmp_path):
         (["--settle", "-5"], "--settle"),
     ]
     for args, words in cases:
-        t0 = time.monotonic()
-        refused(cli("tools.sim.simulator", "--headless", *args), words)
-        assert time.monotonic() - t0 < 30, args
+        r = cli("tools.sim.simulator", "--headless", *args)
+        refused(r, words)
+        assert not r.stdout, args  # said before the app started (it prints its frames)
 
 
 # ---- finding 6: tools.bots records
@@ -301,7 +317,8 @@ def test_records_never_overwrites_a_file_it_did_not_write(tmp_path):
     nvm, drive = saved(tmp_path)
     mine = tmp_path / "mine.json"
     mine.write_text("my notes\n")
-    refused(cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--out", mine), "is a file")
+    refused(cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--out", mine),
+            "is not a folder")
     assert mine.read_text() == "my notes\n"
     # A record's own name holding other bytes: nothing written, the file as it was.
     out = tmp_path / "out"
@@ -340,3 +357,131 @@ def test_records_show_includes_the_sound_setting(tmp_path):
     r = cli("tools.bots.records", "--nvm", nvm, "--drive", drive, "--show")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["settings"]["sound"] is False
+
+
+# ---- issue 36: no tool deletes or overwrites a file it did not make ----------------------------
+
+def checkout(tmp_path, with_git):
+    """A folder holding the game's sources as a clone does (a .git, or only the sources), with
+    an edit of the user's and a new module."""
+    src = tmp_path / "clone"
+    for rel in ("code.py", "boot.py", "engine/state.py", "lib/lnr/app.py"):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, rel), src / rel)
+    (src / "lib" / "lnr" / "app.py").write_text("# my uncommitted edit\n")
+    (src / "lib" / "lnr" / "mine.py").write_text("# my new module\n")
+    if with_git:
+        (src / ".git").mkdir()
+        (src / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    return src
+
+
+@pytest.mark.parametrize("with_git", [True, False])
+def test_flash_refuses_a_checkout_as_its_target(tmp_path, with_git):
+    # `python -m tools.flash --to .` in a clone deleted its lib/lnr/*.py, the user's edits
+    # and new modules with them (--no-mpy overwrote them).
+    src = checkout(tmp_path, with_git)
+    before = files_under(src)
+    for to in (src, src / "lib"):
+        refused(cli("tools.flash", "--to", to, "--no-mpy", "--build-dir", tmp_path / "build"),
+                "checkout")
+    assert files_under(src) == before
+
+
+def test_the_build_folder_without_its_list_is_never_wiped(tmp_path, monkeypatch, capsys):
+    # mkdir -p build/circuitpy; echo x > build/circuitpy/mine.py; make flash TO=DRIVE deleted
+    # mine.py and a settings.toml holding Wi-Fi lines: the default folder was taken for the
+    # tool's own without its stamp.
+    build = tmp_path / "build" / "circuitpy"
+    build.mkdir(parents=True)
+    (build / "mine.py").write_text("x\n")
+    (build / "settings.toml").write_text('CIRCUITPY_WIFI_PASSWORD = "secret"\n')
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    monkeypatch.setattr(deploy, "BUILD_DIR", build)
+    assert deploy.main(["--to", str(drive), "--no-mpy"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "has no list of what make flash built" in err
+    assert files_under(build) == {"mine.py": b"x\n",
+                                  "settings.toml": b'CIRCUITPY_WIFI_PASSWORD = "secret"\n'}
+    assert files_under(drive) == {}
+
+
+def test_review_never_turns_a_file_of_the_users_into_its_picture(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    r = cli("tools.bots.review", os.path.join(GOLDEN, "solo_story.json"), "--png", notes)
+    refused(r, "not replaced")
+    assert notes.read_text() == "my notes\n" and "Review of" not in r.stdout
+
+
+def test_the_simulator_replaces_only_its_own_files(tmp_path):
+    # --screenshot, --text and --audio-log wrote over existing files, and --nvm FILE turned a
+    # text file into an 8 KB save image: each is refused now, the file as it was; the
+    # simulator's own files (a first run's) are replaced by the next run; --force replaces.
+    mine = {}
+    for name in ("shot.png", "screen.txt", "sounds.log", "nvm.bin"):
+        mine[name] = tmp_path / ("mine-" + name)
+        mine[name].write_text("mine\n")
+    for option, name in (("--screenshot", "shot.png"), ("--text", "screen.txt"),
+                         ("--audio-log", "sounds.log"), ("--nvm", "nvm.bin")):
+        refused(cli("tools.sim", "--headless", option, mine[name]), "not replaced")
+    assert all(p.read_text() == "mine\n" for p in mine.values())
+    outs = ["--screenshot", tmp_path / "shot.png", "--text", tmp_path / "screen.txt",
+            "--audio-log", tmp_path / "sounds.log", "--nvm", tmp_path / "nvm.bin"]
+    (tmp_path / "nvm.bin").write_bytes(b"\xff" * 8192)  # an NVM's 8192 bytes: the simulator's
+    for _ in range(2):  # the second run replaces the first's files
+        r = cli("tools.sim", "--headless", "--keys", "A", *outs)
+        assert r.returncode == 0, r.stderr
+    r = cli("tools.sim", "--headless", "--force", "--text", mine["screen.txt"])
+    assert r.returncode == 0 and mine["screen.txt"].read_text().startswith("# The final")
+
+
+def test_a_full_drive_or_a_folder_in_the_way_leaves_the_game_as_it_was(tmp_path, monkeypatch,
+                                                                       capsys):
+    # A full drive stopped the flash with boot.py and code.py already new and lib/ half
+    # copied, no way back: now the new files go to a folder of their own first, and only once
+    # all are there do they replace the old ones, lib/ first, code.py last.
+    from pathlib import Path
+
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    old = deploy.Tree({"code.py": b"old code\n", "boot.py": b"old boot\n",
+                       "lib/lnr/app.py": b"old app\n", "lib/engine/state.py": b"old state\n"})
+    deploy.sync_folder(old, drive)
+    before = files_under(drive)
+    new = deploy.Tree({"code.py": b"new code\n", "boot.py": b"new boot\n",
+                       "lib/lnr/app.py": b"new app\n", "lib/lnr/more.py": b"new more\n",
+                       "lib/engine/state.py": b"new state\n"})
+    written = []
+    write_bytes = Path.write_bytes
+
+    def full(self, data):
+        if len(written) == 3:  # the drive fills up at the fourth file
+            raise OSError(28, "No space left on device")
+        written.append(self)
+        return write_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.sync_folder(new, drive)
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    said = str(e.value)
+    assert "stopped while copying" in said and "is full" in said
+    assert "as it was" in said and "Run make flash again to finish it" in said
+    assert files_under(drive) == before  # the old game, whole; nothing of the new left over
+    # Flashed again, it finishes: the new game, whole.
+    deploy.sync_folder(new, drive)
+    after = files_under(drive)
+    assert {p: after[p] for p in new.files} == new.files
+    assert not (drive / sync.STAGING).exists()
+    # code.py a folder: refused before anything is written.
+    shutil.rmtree(drive)
+    drive.mkdir()
+    deploy.sync_folder(old, drive)
+    (drive / "code.py").unlink()
+    (drive / "code.py").mkdir()
+    before = files_under(drive)
+    with pytest.raises(deploy.DeployError, match="code.py is not a file"):
+        deploy.sync_folder(new, drive)
+    assert files_under(drive) == before

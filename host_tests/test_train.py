@@ -95,7 +95,7 @@ def test_weights_module_round_trips(tmp_path):
     spec.loader.exec_module(mod)
     for m in tune.MODES:
         assert tune.unpack(getattr(mod, m.upper())) == current[m], m
-    assert train.made_by_tune(str(path))
+    assert tune.made_by_tune(str(path))
     with pytest.raises(ValueError):
         tune.pack([40000])
 
@@ -181,3 +181,23 @@ def test_cost_names_what_failed_in_the_vm_not_valgrinds_summary(tmp_path, monkey
     monkeypatch.setattr(cost, "SCRIPT", str(script))
     with pytest.raises(RuntimeError, match="the VM run failed: ValueError: no such game$"):
         cost.count("solo", seeds.REPORTED.start, 0)
+
+
+def test_tune_runs_and_writes_only_its_own_weights_module(tmp_path):
+    # Issue 36: tune failed on every run (tune.play() takes the search's cap since the cost
+    # tool's change; tune gave it 4 arguments). The smallest real run, written to --out: a
+    # weights module read back as data; a file of the user's at --out is refused, untouched.
+    out = tmp_path / "weights.py"
+    args = [sys.executable, "-m", "tools.bots", "tune", "--iters", "1", "--games", "2",
+            "--holdout", "2", "--jobs", "1", "--player", "planner"]
+    r = subprocess.run(args + ["--out", str(out)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "wrote %s" % out in r.stdout
+    assert set(tune.read_weights(str(out))) == set(tune.MODES) and tune.made_by_tune(str(out))
+    mine = tmp_path / "mine.py"
+    mine.write_text("SOLO = (b'')\n")
+    r = subprocess.run(args + ["--out", str(mine)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "not replaced" in r.stderr and mine.read_text() == "SOLO = (b'')\n"

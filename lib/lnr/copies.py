@@ -30,7 +30,7 @@ leaves the other alone to take the commit, and the title says so.
 """
 from lnr import image
 from lnr.memory import sign
-from lnr.image import SIZE, SECTOR, VALID, BLANK, BAD
+from lnr.image import SIZE, SECTOR, VALID, BLANK, BAD, NEWER
 from lnr.limits import (
     N_MODES, NO_BEST, BRIGHTNESS_MAX, PIXELS_MAX, DEFAULT_BRIGHTNESS, DEFAULT_PIXELS,
     DEFAULT_HINTS,
@@ -56,8 +56,9 @@ FILE_SIZE = const(15360)  # PAD + SIZE + PAD
 FLAG_FILE = const(1)  # the image's flags (lnr/image.py): FILE was the drive's copy in use
 FLAG_SPARE = const(2)  # SPARE was
 
-_MISSING = const(3)  # a copy's status besides image.VALID / BLANK / BAD: no file at full size
-_NONE = const(4)  # no such copy here (no NVM, no drive)
+_MISSING = const(4)  # a copy's status besides image's VALID / BLANK / BAD / NEWER: no file at
+# full size
+_NONE = const(5)  # no such copy here (no NVM, no drive)
 
 NOTICE_DAMAGED = "Saved data was damaged: reset to defaults"
 NOTICE_OLDER = "A copy was damaged: the last save may be lost"
@@ -67,6 +68,7 @@ NOTICE_ONE = "A copy could not be written: saves are less safe"
 NOTICE_NO_NVM = "No storage on this board: nothing is saved"
 NOTICE_LESS_SAFE = "Drive read-only: saves are less safe"
 NOTICE_NO_FILE = "No save file on the drive: saves are less safe"
+NOTICE_NEWER = "Saves of a newer version: kept, not changed"
 
 
 def _path(drive, name):
@@ -85,8 +87,8 @@ def _join(notice, text):
 
 
 def read_nvm(nvm, buf):
-    """Reads the NVM's image into `buf`; returns its status (image.VALID, BLANK, BAD; or
-    _NONE: no NVM)."""
+    """Reads the NVM's image into `buf`; returns its status (image.VALID, BLANK, BAD, NEWER;
+    or _NONE: no NVM)."""
     if not _has_nvm(nvm):
         return _NONE
     for at in range(0, SIZE, SECTOR):  # a sector at a time: no second 8 KB buffer
@@ -96,7 +98,7 @@ def read_nvm(nvm, buf):
 
 def read_file(drive, buf, name=FILE):
     """Reads the image of the file `name` (FILE, SPARE) on the drive folder `drive` into `buf`;
-    returns its status (VALID, BLANK, BAD; _MISSING: no file, or not at its full size, which
+    returns its status (VALID, BLANK, BAD, NEWER; _MISSING: no file, or not at its full size, which
     the board never writes; or _NONE: no drive)."""
     if drive is None:
         return _NONE
@@ -122,9 +124,11 @@ def _survey(nvm, drive, buf):
     # Reads every copy as it is now. Returns (the NVM's status, the drive's file in use (FILE,
     # or SPARE if FILE is not there; None: neither), its status, the sequence number the NVM
     # and that file hold intact (-1: none), the newest any copy holds, the number in that
-    # file's first sector if it reads bad (-1: none)) with `buf` holding the logical image of
-    # the newest intact copy (the NVM's when it is one), cleared if none.
+    # file's first sector if it reads bad (-1: none), True if a copy is a later layout's)
+    # with `buf` holding the logical image of the newest intact copy (the NVM's when it is
+    # one), cleared if none.
     ns = read_nvm(nvm, buf)
+    newer = ns == NEWER
     nvm_seq = -1
     if ns == VALID:
         image.to_logical(buf)
@@ -138,6 +142,8 @@ def _survey(nvm, drive, buf):
     lost = -1
     for f in (FILE, SPARE):
         st = read_file(drive, buf, f)
+        if st == NEWER:
+            newer = True
         if st != _MISSING and st != _NONE:
             held = f
         q = -1
@@ -161,7 +167,7 @@ def _survey(nvm, drive, buf):
         else:
             read_file(drive, buf, best)
         image.to_logical(buf)
-    return ns, name, fs, nvm_seq, file_seq, newest, lost
+    return ns, name, fs, nvm_seq, file_seq, newest, lost, newer
 
 
 def load(nvm, drive, writable, buf):
@@ -172,7 +178,7 @@ def load(nvm, drive, writable, buf):
     `buf`: the image's buffer (lnr/storage.py), written over."""
     values = None
     notice = None
-    ns, name, fs, nvm_seq, file_seq, seq, _ = _survey(nvm, drive, buf)
+    ns, name, fs, nvm_seq, file_seq, seq, _, newer = _survey(nvm, drive, buf)
     legacy = False
     if seq >= 0:
         values, game_ok = image.fields(buf)
@@ -186,18 +192,29 @@ def load(nvm, drive, writable, buf):
     if seq < 0:
         if legacy:
             pass
-        elif ns == BAD or fs == BAD:
+        elif ns == BAD or fs == BAD or name == SPARE and not newer:
+            # (copy.bin gone beside its spare: a cut while its folder's sector was rewritten,
+            # so during a commit, which no copy holds: make flash makes both, the board never
+            # deletes one.)
             notice = NOTICE_DAMAGED
         elif ns == _NONE and fs == _NONE:
             notice = NOTICE_NO_NVM
     elif seq > nvm_seq:
         if ns == BAD or ns == BLANK:  # the NVM may have held a newer commit
             notice = _join(notice, NOTICE_OLDER)
+        elif ns == VALID:  # its write failed (or a cut came between the two): one copy holds it
+            notice = _join(notice, NOTICE_ONE)
     elif (fs == BAD or flags & FLAG_FILE and name != FILE
           or flags & FLAG_SPARE and name is None):
         # The file may have held a newer commit: it was being written (BAD), or its directory
         # entry was destroyed while it was (gone although the newest commit had it in use).
         notice = _join(notice, NOTICE_OLDER)
+    elif writable and flags & 3 and fs == VALID and file_seq < seq:
+        # The newest commit was for the file too, which holds an older one: its write failed
+        # (or a cut came between the two). Said at every start until a commit writes it again.
+        notice = _join(notice, NOTICE_ONE)
+    if newer:
+        notice = _join(notice, NOTICE_NEWER)
     if drive is not None and not writable:
         notice = _join(notice, NOTICE_LESS_SAFE)
     elif name is None and ns != _NONE:
@@ -245,7 +262,7 @@ def _legacy(buf):
 def history(nvm, drive, held, buf):
     """Returns (the games of the newest intact copy, oldest first, as lnr.image entries;
     held); `buf`: the image's buffer, written over."""
-    _, name, _, nvm_seq, file_seq, _, _ = _survey(nvm, drive, buf)
+    _, name, _, nvm_seq, file_seq, _, _, _ = _survey(nvm, drive, buf)
     return image.games(buf), (held[0], nvm_seq, file_seq, name is not None)
 
 
@@ -312,8 +329,10 @@ def commit(nvm, drive, writable, held, values, buf, finished=None):
     has_nvm = _has_nvm(nvm)
     # What each copy holds now, not what it held at the last read: a copy that reads bad now
     # is not counted on, and the newest intact one gives the history (it is never dropped).
-    ns, name, fs, nvm_seq, file_seq, newest, lost = _survey(nvm, drive, buf)
+    ns, name, fs, nvm_seq, file_seq, newest, lost, newer = _survey(nvm, drive, buf)
     sign()  # both copies read (the LEDs' sign: a commit is a switch's longest step)
+    if newer:  # a later game's saves: this one never writes over them
+        return False, held, NOTICE_NEWER
     to_file = writable and name is not None
     if not has_nvm and not to_file:
         return False, held, None

@@ -75,10 +75,13 @@ _CRC = const(8188)  # physical
 VALID = const(0)
 BLANK = const(1)
 BAD = const(2)
+NEWER = const(3)
 
 
 def status(buf):
-    """Returns VALID, BLANK (all 0xFF as erased, or all 0x00) or BAD for a physical image."""
+    """Returns VALID, BLANK (all 0xFF as erased, or all 0x00), NEWER (a later layout's: its
+    magic and a layout byte above ours, at the same place in every layout) or BAD for a
+    physical image."""
     crc = crc32(memoryview(buf)[0:_CRC])
     ok = True
     for i in range(4):
@@ -92,6 +95,8 @@ def status(buf):
             if buf[s * SECTOR] != mark + s:
                 return BAD
         return VALID
+    if buf[1] == 0x4C and buf[2] == 0x6E and buf[3] == 0x52 and buf[4] > _VERSION:
+        return NEWER  # read by a later game, whatever its layout: never written by this one
     first = buf[0]
     if first != 0xFF and first != 0:
         return BAD

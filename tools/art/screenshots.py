@@ -1,12 +1,13 @@
 """Screenshots of the device app's main screens for the README (`make screenshots`).
 
-    python -m tools.art screenshots [--out docs/screenshots] [--scale 2]
+    python -m tools.art screenshots [--out docs/screenshots] [--scale 2] [NAME ...]
 
 Each picture is the headless simulator's final screen (with the NeoPixel strip under it)
 after a key script from tools/sim/app_script.py: seeds where the situation happens are searched
-with the engine, so the pictures show real positions of real games.
+with the engine, so the pictures show real positions of real games. A picture replaces only a
+file of its name that these tools wrote (tools/cli.py: the PNG's mark), unless --force; bad
+arguments: one line and exit status 2, before any picture is made.
 """
-import argparse
 import os
 import sys
 
@@ -16,6 +17,7 @@ if ROOT not in sys.path:
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from tools import cli  # noqa: E402
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
     Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, two_bends, DIE_MS, STEP_MS,
@@ -26,6 +28,13 @@ from engine.state import (  # noqa: E402
     A_LAY, A_CHAOS, P_BUILD, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE,
 )
+
+
+# The pictures scripts() and runs() make, in their order (docs/screenshots/NAME.png).
+NAMES = ("title", "mode_select", "records", "settings", "how_to_play", "play", "action_menu",
+         "bend_choice", "turn_result_derailed", "penalty_order", "game_over", "opponents",
+         "seats", "opponent_chaos", "risk_roll", "hint", "records_history", "seed_entry",
+         "move", "move_derailed", "move_penalty")
 
 
 def _order_panel(m):
@@ -166,16 +175,28 @@ def scripts():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.art screenshots", description=__doc__)
-    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "screenshots"))
-    parser.add_argument("--scale", type=int, default=2)
-    parser.add_argument("names", nargs="*", help="only these screenshots (default: all)")
+    parser = cli.Parser(prog="python -m tools.art screenshots", description=__doc__.split(
+        "\n")[0])
+    parser.add_output("--out", folder=True, mine=None,
+                      default=os.path.join(ROOT, "docs", "screenshots"))
+    parser.add_argument("--scale", type=cli.whole(1, 16), default=2)
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="only these screenshots (default: all): " + ", ".join(NAMES))
     args = parser.parse_args(argv)
+    for name in args.names:
+        if name not in NAMES:
+            parser.error("no screenshot %r: one of %s" % (name, ", ".join(NAMES)))
+    wanted = args.names or NAMES
+    for name in wanted:  # every picture's file checked before the first is made
+        path = os.path.join(args.out, name + ".png")
+        problem = cli.output_problem(path, cli.is_our_png, args.force)
+        if problem and os.path.isdir(args.out):
+            parser.error("%s: %s" % (path, problem))
     os.makedirs(args.out, exist_ok=True)
     shots = [(name, seed, keys, 120) for name, seed, keys in scripts()]
     shots += [(name, seed, keys, 0) for name, seed, keys in runs()]
     for name, seed, keys, settle in shots:
-        if args.names and name not in args.names:
+        if name not in wanted:
             continue
         with sim_fast.fast():
             r = sim.run_headless(keys, seed=seed, render_every=0, settle=settle)

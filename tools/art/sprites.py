@@ -15,7 +15,6 @@ rows of 64 bytes from the top, two pixels a byte, the left one in the high nibbl
 host_tests/test_sprites.py draws the same tiles into CircuitPython's own Bitmap on its VM and
 compares its buffer with the file, byte for byte.
 """
-import argparse
 import os
 import sys
 
@@ -25,6 +24,7 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
         sys.path.insert(0, _p)
 
 from lnr.sprites import COLS, ROWS  # noqa: E402
+from tools import cli  # noqa: E402
 from tools.art.tiles import draw  # noqa: E402
 
 OUT = os.path.join(ROOT, "lib", "lnr", "sprites.bin")
@@ -61,20 +61,20 @@ def pixels():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.art sprites",
-                                 description=__doc__.split("\n\n")[0])
+    ap = cli.Parser(prog="python -m tools.art sprites", description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
                     help="exit 1 if lib/lnr/sprites.bin is not what the drawing makes")
     args = ap.parse_args(argv)
     data = pixels()
     if args.check:
-        with open(OUT, "rb") as f:
-            same = f.read() == data
+        try:
+            same = cli.read_bytes(OUT, len(data), "the sprite sheet") == data
+        except cli.CliError:
+            same = False
         print("lib/lnr/sprites.bin is %s" % ("up to date" if same else
                                             "stale: run python -m tools.art sprites"))
         return 0 if same else 1
-    with open(OUT, "wb") as f:
-        f.write(data)
+    cli.write_output(OUT, data)
     print("wrote lib/lnr/sprites.bin (%d bytes)" % len(data))
     return 0
 

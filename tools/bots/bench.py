@@ -35,7 +35,6 @@ each run (the fastest over all runs counts: the highest factor). The VMs time a 
 seats (the longest look-ahead: three other turns between a seat's two) besides solo, challenge
 and rival games.
 """
-import argparse
 import os
 import statistics
 import subprocess
@@ -49,8 +48,9 @@ from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import bot_names, find_bot
 from engine.state import MODE_NAMES
+from tools import cli
 from tools.bots.best_before import best_before_bot, best_each_bot
-from tools.bots import seeds as seed_ranges
+from tools.bots import seeds as seed_ranges, tune
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODES = ("solo", "challenge", "rival")
@@ -183,22 +183,22 @@ def vm_runs(bots, first, games, jobs):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots bench",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=500)
+    parser = cli.Parser(prog="python -m tools.bots bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=cli.whole(1, len(seed_ranges.TRAINING)), default=500)
     parser.add_argument("--range", default="reported", choices=sorted(seed_ranges.RANGES),
                         help="the range of seeds (tools/bots/seeds.py): reported, the figures' "
                         "deals; choosing, to decide between versions")
     parser.add_argument("--bots", default="random,greedy,best-before,best",
                         help="the board's bots and best-before: every mode, on every VM")
-    parser.add_argument("--coach-seeds", type=int, default=200,
+    parser.add_argument("--coach-seeds", type=cli.whole(0, len(seed_ranges.TRAINING)),
+                        default=200,
                         help="games of the desktop's coach per mode (0: none; at most --seeds)")
     parser.add_argument("--coach-modes", default="solo",
                         help="the modes the coach plays (its games take seconds each)")
-    parser.add_argument("--vm-games", type=int, default=500,
+    parser.add_argument("--vm-games", type=cli.whole(1, len(seed_ranges.TRAINING)), default=500,
                         help="games per bot and mode timed on the VM (the first of the same "
                         "seeds)")
-    parser.add_argument("--table-seeds", type=int, default=0,
+    parser.add_argument("--table-seeds", type=cli.whole(0, len(seed_ranges.TRAINING)), default=0,
                         help="table games per table size (2-4 seats): best (at the table "
                              "engine.ai's plan alone) against best-each, the look-ahead on "
                              "every decision")
@@ -209,8 +209,9 @@ def main(argv=None):
                         "same code as best's; in a mode where its table is best's, best's games "
                         "are its own)")
     parser.add_argument("--no-vm", action="store_true", help="skip both VMs")
-    parser.add_argument("--jobs", type=int, default=2, help="CPython games at once")
-    parser.add_argument("--vm-jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2,
+                        help="CPython games at once")
+    parser.add_argument("--vm-jobs", type=cli.whole(1, cli.JOBS_MAX), default=1,
                         help="VM runs at once (more: faster, but they slow each other's "
                              "decisions down)")
     args = parser.parse_args(argv)
@@ -224,22 +225,22 @@ def main(argv=None):
     for m in coach_modes:
         if m not in MODES:
             parser.error("unknown mode %s: one of %s" % (m, ", ".join(MODES)))
-    if args.seeds < 1 or args.table_seeds < 0 or args.table_seeds == 1 or args.vm_games < 1:
-        parser.error("--seeds and --vm-games must be 1 or more, --table-seeds 0 or 2 or more")
+    if args.table_seeds == 1:
+        parser.error("--table-seeds must be 0 or 2 or more")
     try:
         seeds = seed_ranges.take(args.range, max(args.seeds, args.table_seeds, args.vm_games))
     except ValueError as e:
         parser.error(str(e))
     first = seeds.start
     if args.prior:
-        from tools.bots.compare import load
-        from tools.bots.train import made_by_tune
-
-        if not os.path.isfile(args.prior) or not made_by_tune(args.prior):
+        try:
+            tables = tune.read_weights(args.prior)
+        except cli.CliError as e:
+            parser.error("--prior: %s" % e)
+        if not tune.made_by_tune(args.prior):
             parser.error("--prior %s: not a weights module tools.bots tune or train wrote" %
                          args.prior)
-        mod = load(args.prior)
-        _prior[0] = (mod.SOLO, mod.CHALLENGE, mod.RIVAL, mod.TABLE)
+        _prior[0] = tuple(tables[m] for m in tune.MODES)
     weights(0)  # load `best`'s weights now, not inside the first timed decision
     if args.table_seeds:
         # `best` (at the table engine.ai's plan alone, engine.bots best_bot) at a table of

@@ -17,34 +17,27 @@ more; in rival and table games minus the share of the win) with its standard err
 mean time of a decision on this machine, and the per-seed difference NEW - OLD with its
 standard error: negative is better for NEW. Bad arguments: one line and exit status 2.
 """
-import argparse
-import importlib.util
 import os
 import sys
 from multiprocessing import Pool
 
 from engine import planner_weights
 from engine.lookahead import CAP
+from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import train, tune
 
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach"}
 
 
-def load(path):
-    """Returns the weights module at `path`."""
-    spec = importlib.util.spec_from_file_location("weights_%d" % abs(hash(path)), path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def weights_module(path):
-    """Returns True if `path` is a weights module compare plays: one tools.bots tune or train
-    wrote, or engine/planner_weights.py (a copy of an older one's tables, with its own header)."""
-    if not os.path.isfile(path):
-        return False
-    return train.made_by_tune(path) or os.path.samefile(path, planner_weights.__file__)
+    """Returns the tables {mode: bytes} of a weights module compare plays: one tools.bots tune
+    or train wrote, or engine/planner_weights.py (a copy of an older one's tables, with its own
+    header); raises cli.CliError with the line to say for any other file."""
+    tables = tune.read_weights(path)
+    if not (tune.made_by_tune(path) or os.path.samefile(path, planner_weights.__file__)):
+        raise cli.CliError("%s: not a weights module tools.bots tune or train wrote" % path)
+    return tables
 
 
 def decision_ms(results):
@@ -53,33 +46,26 @@ def decision_ms(results):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots compare",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots compare", description=__doc__.split("\n")[0])
     parser.add_argument("new", help="a weights module (engine/ai_weights.py's form)")
     parser.add_argument("old", help="the weights module to compare it with")
     parser.add_argument("--mode", default="solo", choices=tune.MODES)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--skip", type=int, default=1000)
+    parser.add_argument("--games", type=cli.whole(2, 1000000), default=1000)
+    parser.add_argument("--skip", type=cli.whole(0, 1000000), default=1000)
     parser.add_argument("--range", default="choosing", choices=sorted(seed_ranges.RANGES))
     parser.add_argument("--player", default="search", choices=sorted(PLAYERS),
                         help="who plays the weights (default: `best`)")
-    parser.add_argument("--cap", type=int, default=CAP,
+    parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
-    if args.games < 2 or args.jobs < 1 or args.cap < 1:
-        parser.error("--games must be 2 or more, --jobs and --cap 1 or more")
     if args.cap != CAP and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
-    except ValueError as e:
+        tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
+    except (ValueError, cli.CliError) as e:
         parser.error(str(e))
-    tables = []
-    for path in (args.new, args.old):
-        if not weights_module(path):
-            parser.error("%s: not a weights module tools.bots tune or train wrote" % path)
-        tables.append(getattr(load(path), args.mode.upper()))
     results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:

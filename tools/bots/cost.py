@@ -16,12 +16,12 @@ instructions. Counts are x86's, not a SAMD51's: compare two versions, not a coun
 One line and exit status 2 on bad arguments; one line and exit status 0 ("skipped") where the
 VM or valgrind is missing; one line and exit status 1 where the VM's run fails.
 """
-import argparse
 import os
 import re
 import shutil
 import sys
 
+from tools import cli
 from tools.bots import bench
 from tools.bots import seeds as seed_ranges
 from tools.vm import cpvm
@@ -50,14 +50,11 @@ def count(mode, first, games):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots cost",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots cost", description=__doc__.split("\n")[0])
     parser.add_argument("--mode", default="solo", choices=bench.MODES)
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--skip", type=int, default=0)
+    parser.add_argument("--games", type=cli.whole(1, len(seed_ranges.REPORTED)), default=2)
+    parser.add_argument("--skip", type=cli.whole(0, len(seed_ranges.REPORTED)), default=0)
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be 1 or more")
     try:
         seeds = seed_ranges.take("reported", args.games, args.skip)
     except ValueError as e:

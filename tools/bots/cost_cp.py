@@ -39,6 +39,21 @@ def play(mode, first, games):
     return decisions, work, digest
 
 
+def main(argv):
+    """Plays the games argv names (MODE FIRST_SEED GAMES) and prints their line; a usage line
+    on standard error and exit status 2 for anything else."""
+    try:
+        mode, first, games = argv
+        first = int(first)
+        games = int(games)
+        if MODE_NAMES.index(mode) == MODE_NAMES.index("table") or first < 0 or games < 0:
+            raise ValueError(mode)
+    except ValueError:
+        print("usage: cost_cp.py solo|challenge|rival FIRST_SEED GAMES", file=sys.stderr)
+        return 2
+    print("decisions=%d work=%d digest=%d" % play(mode, first, games))
+    return 0
+
+
 if __name__ == "__main__":
-    print("decisions=%d work=%d digest=%d" % play(sys.argv[1], int(sys.argv[2]),
-                                                  int(sys.argv[3])))
+    sys.exit(main(sys.argv[1:]))

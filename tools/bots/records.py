@@ -24,7 +24,6 @@ Exit status 0; 1 if a record does not rebuild; 2 for bad arguments or input (--o
 file or a folder holding other files of the records' names, --nvm or --drive unreadable) or
 no board, with one line on standard error.
 """
-import argparse
 import json
 import os
 import sys
@@ -41,6 +40,7 @@ from engine.replay import check  # noqa: E402
 from engine.state import MODE_NAMES  # noqa: E402
 from lnr import copies, image  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
+from tools import cli  # noqa: E402
 
 # Reads the NVM a sector at a time (no 8 KB buffer on the board) as hex lines.
 READ_NVM = """\
@@ -105,20 +105,10 @@ def summary(st, history):
     }
 
 
-def check_out(out):
-    """Raises RecordsError when `out` can't be the records' folder: a file, or a folder that
-    can't be made."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise RecordsError("--out %s is a file: name a folder for the records" % out)
-    parent = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(out) and not os.path.isdir(parent):
-        raise RecordsError("--out %s: no folder %s to make it in" % (out, parent))
-
-
-def write_records(history, out):
+def write_records(history, out, force=False):
     """Writes each rebuilt game to `out`; returns (files written, games that failed). A file
     of a record's name that holds other bytes stops it (RecordsError) before anything is
-    written: it was not written by this tool for this game."""
+    written: it was not written by this tool for this game (`force`: it is replaced)."""
     files = []
     failed = 0
     for i, g in enumerate(history):
@@ -131,14 +121,14 @@ def write_records(history, out):
         data = (json.dumps(g["record"], separators=(",", ":")) + "\n").encode("utf-8")
         files.append((path, data))
     for path, data in files:
-        if os.path.lexists(path) and not _holds(path, data):
+        if os.path.lexists(path) and not _holds(path, data) and not (
+                force and os.path.isfile(path)):
             raise RecordsError("%s already exists and holds something else: move it away, or "
-                               "name another --out folder" % path)
+                               "name another --out folder (or give --force)" % path)
     os.makedirs(out, exist_ok=True)
     for path, data in files:
-        if not os.path.lexists(path):
-            with open(path, "xb") as f:
-                f.write(data)
+        if not _holds(path, data):
+            cli.write_output(path, data)
     return [path for path, _ in files], failed
 
 
@@ -230,7 +220,7 @@ def capacity(seeds=40):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m tools.bots records",
         description="The saves of a board or of the simulator: records of the history's games "
                     "(--out), the saved data as JSON (--show).",
@@ -239,7 +229,8 @@ def main(argv=None):
     parser.add_argument("--port", help="the board's serial port (mpremote devs lists them)")
     parser.add_argument("--nvm", help="the simulator's NVM file (tools.sim --nvm)")
     parser.add_argument("--drive", help="the simulator's drive folder (tools.sim --drive)")
-    parser.add_argument("--out", help="write one loknroll/1 JSON file per game here")
+    parser.add_output("--out", folder=True, mine=None,
+                      help="write one loknroll/1 JSON file per game here")
     parser.add_argument("--show", action="store_true", help="print the saved data as JSON")
     parser.add_argument("--capacity", action="store_true",
                         help="print how many games the history holds")
@@ -255,8 +246,6 @@ def main(argv=None):
     if not args.out and not args.show:
         parser.error("say what to do: --out DIR and/or --show")
     try:
-        if args.out:
-            check_out(args.out)
         if args.port:
             nvm, drive = from_board(args.port)
         else:
@@ -267,8 +256,7 @@ def main(argv=None):
             if drive is not None and not os.path.isdir(drive):
                 raise RecordsError("%s is not a folder" % drive)
     except (RecordsError, OSError) as e:
-        print("records: %s" % e, file=sys.stderr)
-        return 2
+        return cli.refuse("records", e)
     st = load(nvm, drive)
     print("read the commit numbered %d (NVM: %s, drive: %s)%s" % (
         st.seq, st.nvm_seq if st.nvm_seq >= 0 else "none or damaged",
@@ -279,10 +267,9 @@ def main(argv=None):
     status = 0
     if args.out:
         try:
-            written, failed = write_records(history, args.out)
+            written, failed = write_records(history, args.out, args.force)
         except (RecordsError, OSError) as e:
-            print("records: %s" % e, file=sys.stderr)
-            return 2
+            return cli.refuse("records", e)
         print("%d game%s written to %s" % (len(written), "" if len(written) == 1 else "s",
                                            args.out), file=sys.stderr)
         status = 1 if failed else 0

@@ -19,10 +19,10 @@ score; a lost challenge counts 40 more, §8; against the rival, less the rival's
 Reproducible: the same --seed gives the same review.
 
 Exit status 0; 2 for bad arguments or input (the record not a loknroll/1 game, a seat it does not
-have, --samples below 1, a --png that can't be written), with one line on standard error, all
-checked before the review's minutes of work.
+have, --samples out of 1..SAMPLES_MAX, a --png that can't be written or is a file these tools
+did not write), with one line on standard error, all checked before the review's minutes of
+work.
 """
-import argparse
 import json
 import os
 import sys
@@ -33,11 +33,15 @@ from engine.ai import Planner
 from engine.coach import SAMPLES, Coach, options, outcome, playout_table, same_choice
 from engine.codes import PHASE_NAMES
 from engine.record import RecordError, replay
+from engine.replay import RECORD_MAX
 from engine.rng import Rng
+from engine.selfplay import SEED_MAX
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, P_BEND, P_BUILD, P_CHAOS, P_ORDER, P_TURN
+from tools import cli
 
 _DECISIONS = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_REVIEW = 4  # the review's rng stream (engine.selfplay uses 0 and 1)
+SAMPLES_MAX = 1000  # the coach's samples per close call at most (it takes 32: a long review)
 
 
 class Decision:
@@ -259,7 +263,7 @@ def picture(decisions, final_score, path, title):
         label = font.render(text, True, ink)
         surf.blit(label, (x + 16, top + 3))
         x += label.get_width() + 34
-    pygame.image.save(surf, path)
+    cli.write_output(path, cli.png(surf))
 
 
 class ReviewError(Exception):
@@ -269,9 +273,11 @@ class ReviewError(Exception):
 def read_record(path):
     """Returns the record (a dict) read from the JSON file at `path`, or raises ReviewError."""
     try:
-        with open(path, encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+        data = cli.read_bytes(path, RECORD_MAX, "the record")
+        record = json.loads(data.decode("utf-8"))
+    except cli.CliError as e:
+        raise ReviewError(str(e)) from None
+    except ValueError as e:  # UnicodeDecodeError is a ValueError
         raise ReviewError("cannot read %s: %s" % (path, e)) from None
     except RecursionError:
         raise ReviewError("cannot read %s: it nests lists or objects too deeply" % path) from None
@@ -282,59 +288,39 @@ def read_record(path):
 
 def check_arguments(record, args):
     """Raises ReviewError when the arguments do not fit the record: a seat it does not have
-    (or the rival's), fewer than 1 sample, a --png that can't be written."""
+    (or the rival's)."""
     players = record.get("players")
     if args.seat is not None:
         if type(players) is int and not 0 <= args.seat < players:
             raise ReviewError("--seat %d: the game has seats 0 to %d" % (args.seat, players - 1))
-        if args.seat < 0:
-            raise ReviewError("--seat %d: seats count from 0" % args.seat)
         if record.get("mode") == "rival" and args.seat == 0:
             raise ReviewError("seat 0 is the rival, which follows fixed rules (§8)")
-    if args.samples < 1:
-        raise ReviewError("--samples %d: the coach needs at least 1 sample" % args.samples)
-    if args.png:
-        _check_writable(args.png)
-
-
-def _check_writable(path):
-    # The picture is drawn after minutes of review: a path that can't take it fails now. A
-    # file made here only to try is removed again; an existing one is left as it was.
-    existed = os.path.exists(path)
-    try:
-        with open(path, "ab"):
-            pass
-    except OSError as e:
-        raise ReviewError("cannot write --png %s: %s" % (path, e.strerror or e)) from None
-    if not existed:
-        os.remove(path)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots review",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots review", description=__doc__.split("\n")[0])
     parser.add_argument("record", help="a loknroll/1 record (JSON)")
-    parser.add_argument("--seat", type=int, default=None,
+    parser.add_argument("--seat", type=cli.whole(0, 3), default=None,
                         help="the seat to review (default: the person's: 1 against the rival, "
                              "else 0)")
-    parser.add_argument("--png", help="write the expected final score turn by turn here")
-    parser.add_argument("--samples", type=int, default=SAMPLES,
+    parser.add_output("--png", mine=cli.is_our_png,
+                      help="write the expected final score turn by turn here")
+    parser.add_argument("--samples", type=cli.whole(1, SAMPLES_MAX), default=SAMPLES,
                         help="the coach's samples per close call (fewer: faster, rougher)")
-    parser.add_argument("--seed", type=int, default=0, help="the coach's samples' seed")
+    parser.add_argument("--seed", type=cli.whole(0, SEED_MAX), default=0,
+                        help="the coach's samples' seed")
     parser.epilog = "Exit status: 0 reviewed; 2 bad arguments or input."
     args = parser.parse_args(argv)
     try:
         record = read_record(args.record)
         check_arguments(record, args)
     except ReviewError as e:
-        print("review: %s" % e, file=sys.stderr)
-        return 2
+        return cli.refuse("review", e)
     started = time.time()
     try:
         seat, decisions, final = review(record, args.seat, args.samples, args.seed)
     except RecordError as e:
-        print("review: %s" % e, file=sys.stderr)
-        return 2
+        return cli.refuse("review", e)
     report(record, seat, decisions, final, sys.stdout)
     if args.png:
         measure = {MODE_CHALLENGE: " (a lost challenge: +40)",

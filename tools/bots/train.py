@@ -27,11 +27,11 @@ today's included (the curve's first point), are written to --out: the learned we
 today's for the mode only where they played better on the choosing range.
 
 Deterministic for a command line (the same seeds, the same fits, any --jobs). Progress on
-stderr; bad arguments: one line and exit status 2. It writes --out only where it is the weights
-module (engine/ai_weights.py), another weights module tune or train wrote, or a file it does not
-find; --png only where it is its own default or a file it does not find.
+stderr; bad arguments: one line and exit status 2. It writes --out only where it is a weights
+module tune or train wrote (engine/ai_weights.py is one) or a file it does not find, --png only
+where it is a picture of these tools (tools/cli.py: its mark) or a file it does not find,
+unless --force.
 """
-import argparse
 import os
 import sys
 import time
@@ -39,6 +39,7 @@ from multiprocessing import Pool
 
 from engine.ai import N_FEATURES, ONE
 from engine.lookahead import CAP
+from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import tune
 
@@ -194,7 +195,7 @@ def curve_png(points, today, path, title):
         label = font.render(text, True, ink)
         surf.blit(label, (x + 16, top - 19))
         x += label.get_width() + 34
-    pygame.image.save(surf, path)
+    cli.write_output(path, cli.png(surf))
 
 
 def mean_se(xs):
@@ -239,67 +240,45 @@ def measure(mode, results):
     return m, se, "mean %.2f ± %.2f" % (m, se)
 
 
-def made_by_tune(path):
-    """Returns True if `path` is a weights module tools/bots/tune.py or this tool wrote."""
-    try:
-        with open(path) as f:
-            first = f.readline()
-    except OSError:
-        return False
-    return first.startswith('"""Weights of the `best` bot (engine/ai.py)')
-
-
 def check_args(parser, args):
     """Exits with one line (parser.error: status 2) where the arguments can't work."""
-    if args.iters < 1 or args.games < 1 or args.choose < 2:
-        parser.error("--iters and --games must be 1 or more, --choose 2 or more")
-    if not 0 <= args.lam <= 1:
-        parser.error("--lam must lie in 0..1")
-    if not 0 < args.step <= 1:
-        parser.error("--step must lie in (0, 1]")
-    if args.sweeps < 1 or args.jobs < 1 or args.seed < 0:
-        parser.error("--sweeps and --jobs must be 1 or more, --seed 0 or more")
+    if args.step == 0:
+        parser.error("--step 0 never moves the weights: give more than 0, at most 1")
     try:
         seed_ranges.take("training", args.games, (args.seed + 1) * args.iters * args.games)
         seed_ranges.take("choosing", args.choose)
     except ValueError as e:
         parser.error(str(e))
-    if os.path.abspath(args.out) != os.path.abspath(tune.OUT) and os.path.exists(args.out) \
-            and not made_by_tune(args.out):
-        parser.error("--out %s: a file this tool did not write; not overwritten" % args.out)
     if args.png is None:
         args.png = default_png(args.mode)
-    elif os.path.exists(args.png) and os.path.abspath(args.png) != os.path.abspath(
-            default_png(args.mode)):
-        parser.error("--png %s: a file this tool did not write; not overwritten" % args.png)
-    for path in (args.out, args.png):
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            parser.error("cannot write %s: no folder %s" % (path, folder))
+        problem = cli.output_problem(args.png, cli.is_our_png, args.force)
+        if problem:
+            parser.error("--png %s: %s" % (args.png, problem))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots train",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots train", description=__doc__.split("\n")[0])
     parser.add_argument("--mode", default="solo", choices=tune.MODES)
-    parser.add_argument("--iters", type=int, default=5)
-    parser.add_argument("--games", type=int, default=1000, help="training games per iteration")
-    parser.add_argument("--choose", type=int, default=1000,
+    parser.add_argument("--iters", type=cli.whole(1, 100), default=5)
+    parser.add_argument("--games", type=cli.whole(1, len(seed_ranges.TRAINING)), default=1000,
+                        help="training games per iteration")
+    parser.add_argument("--choose", type=cli.whole(2, len(seed_ranges.CHOOSING)), default=1000,
                         help="games of the choosing range after each iteration")
-    parser.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
-    parser.add_argument("--sweeps", type=int, default=3,
+    parser.add_argument("--lam", type=cli.number(0, 1), default=0.7, help="TD(λ)'s λ")
+    parser.add_argument("--sweeps", type=cli.whole(1, 100), default=3,
                         help="fits per iteration, each on the targets of the one before")
-    parser.add_argument("--step", type=float, default=0.5,
+    parser.add_argument("--step", type=cli.number(0, 1), default=0.5,
                         help="move this part of the way from the weights to the fitted ones")
-    parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--ridge", type=cli.number(0, 1e9), default=1.0)
+    parser.add_argument("--seed", type=cli.whole(0, len(seed_ranges.TRAINING)), default=0,
                         help="which block of the training range the games come from")
     parser.add_argument("--player", default="search", choices=("planner", "search"),
                         help="who plays the training games: engine.ai alone, or `best`")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", default=tune.OUT, help="the weights module to write")
-    parser.add_argument("--png", default=None, help="the learning curve (default: "
-                        "docs/learning_curve_MODE.png)")
+    parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
+    parser.add_output("--out", default=tune.OUT, mine=tune.made_by_tune,
+                      help="the weights module to write")
+    parser.add_output("--png", default=None, mine=cli.is_our_png,
+                      help="the learning curve (default: docs/learning_curve_MODE.png)")
     parser.epilog = "Exit status: 0 written; 2 bad arguments."
     args = parser.parse_args(argv)
     check_args(parser, args)

@@ -2,6 +2,7 @@
 
     python -m tools.bots tune [--mode solo|challenge|rival|table] [--iters 6] [--games 800]
                          [--start MODE] [--fresh] [--step 0.5] [--jobs 2]
+                         [--out engine/ai_weights.py]
 
 Fitted policy iteration: play seeded games with the current weights (at first none: the
 `greedy` bot), record every position at the end of one of the bot's turns with what the rest of
@@ -12,9 +13,11 @@ kept. The targets: solo, the final score; challenge, the final score plus ai.LOS
 game (§8); rival, the final score minus the rival's (§8); table, the seat's final score, in
 games of 2 to 4 seats where every other seat is `greedy` (judged by the share of wins).
 
-Host only (multiprocessing); deterministic for a given command line.
+Host only (multiprocessing); deterministic for a given command line. Bad arguments: one line
+and exit status 2. --out is written only where it is a weights module tune or train wrote (the
+default, engine/ai_weights.py, is one) or not there, unless --force.
 """
-import argparse
+import ast
 import os
 import sys
 import time
@@ -26,6 +29,7 @@ from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.state import MODE_NAMES, CHALLENGE_DERAILS
+from tools import cli
 from tools.bots import seeds as seed_ranges
 
 MODES = ("solo", "challenge", "rival", "table")  # the weight tables, in bots.weights() order
@@ -43,6 +47,11 @@ FEATURE_NAMES = ("const", "hand", "chaos", "n1", "n2", "n3", "n4", "broken", "pa
     "open", "derails", "last"))
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "engine",
                    "ai_weights.py")
+# The first line of every weights module tune or train writes (write()).
+HEADER = '"""Weights of the `best` bot (engine/ai.py); written by tools.bots tune or train."""'
+# A weights module is about 16 KB; a file this big is not one.
+WEIGHTS_MAX = 64 * 1024
+TABLE_BYTES = N_BUCKETS * N_FEATURES * 2
 
 
 def features(state, seat, hand):
@@ -272,7 +281,7 @@ def write(all_weights, path=OUT):
     """Writes engine/ai_weights.py: the tables as bytes, readable copies in comments (comments
     cost no RAM on the device; a docstring would on a VM that keeps them)."""
     lines = [
-        '"""Weights of the `best` bot (engine/ai.py); written by tools.bots tune or train."""',
+        HEADER,
         "# Per mode one row of ai.N_FEATURES ints (1/16 points) per row of turns left",
         "# (ai.bucket), stored as signed 16-bit little-endian ints (ai.weight_row): bytes take",
         "# a quarter of a tuple's RAM. Do not edit by hand: run python -m tools.bots tune",
@@ -294,30 +303,74 @@ def write(all_weights, path=OUT):
         for i in range(0, len(data), 22):
             lines.append('    b"' + "".join("\\x%02x" % x for x in data[i:i + 22]) + '"')
         lines.append(")")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    cli.write_output(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def made_by_tune(path):
+    """Returns True if `path` is a weights module tools.bots tune or train wrote (its first
+    line is theirs)."""
+    return cli.head(path).startswith(HEADER[:44].encode("utf-8"))
+
+
+def read_weights(path):
+    """Returns {mode: table bytes} of the weights module at `path` (one tune or train wrote, or
+    engine/planner_weights.py), read as data and never run; raises cli.CliError with the line
+    to say where it is not one: too big, not UTF-8, not Python, a table missing or not
+    TABLE_BYTES bytes."""
+    data = cli.read_bytes(path, WEIGHTS_MAX, "the weights module")
+    try:
+        tree = ast.parse(data.decode("utf-8"), path)
+    except UnicodeDecodeError:
+        raise cli.CliError("%s is not UTF-8 text: not a weights module" % path) from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        raise cli.CliError("%s is not Python (%s): not a weights module" % (
+            path, getattr(e, "msg", e))) from None
+    tables = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.lower() in MODES):
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                value = None
+            if type(value) is not bytes or len(value) != TABLE_BYTES:
+                raise cli.CliError("%s: %s is not a table of %d bytes: not a weights module"
+                                   % (path, node.targets[0].id, TABLE_BYTES))
+            tables[node.targets[0].id.lower()] = value
+    missing = [m.upper() for m in MODES if m not in tables]
+    if missing:
+        raise cli.CliError("%s has no %s table: not a weights module" % (path, missing[0]))
+    return tables
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots tune", description=__doc__.split(
-        "\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots tune", description=__doc__.split("\n")[0])
     parser.add_argument("--mode", default="solo", choices=MODES)
-    parser.add_argument("--iters", type=int, default=6)
-    parser.add_argument("--games", type=int, default=800)
-    parser.add_argument("--holdout", type=int, default=400)
-    parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--iters", type=cli.whole(1, 100), default=6)
+    parser.add_argument("--games", type=cli.whole(1, len(seed_ranges.TRAINING)), default=800)
+    parser.add_argument("--holdout", type=cli.whole(1, len(seed_ranges.CHOOSING)), default=400)
+    parser.add_argument("--ridge", type=cli.number(0, 1e9), default=1.0)
+    parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     parser.add_argument("--player", default="search", choices=("planner", "search", "coach"),
                         help="who plays the games the targets come from: engine.ai alone, "
                         "`best` (engine.ai and its look-ahead) or the desktop's coach")
-    parser.add_argument("--step", type=float, default=0.5,
+    parser.add_argument("--step", type=cli.number(0, 1), default=0.5,
                         help="move this part of the way from the weights to the fitted ones")
     parser.add_argument("--fresh", action="store_true", help="start from greedy, not the "
                         "current weights")
     parser.add_argument("--start", choices=MODES,
                         help="start from another mode's current weights (a challenge started "
                         "from greedy never survives, so nothing teaches it to)")
+    parser.add_output("--out", default=OUT, mine=made_by_tune,
+                      help="the weights module to write (default: engine/ai_weights.py)")
     args = parser.parse_args(argv)
+    if args.step == 0:
+        parser.error("--step 0 never moves the weights: give more than 0, at most 1")
+    try:
+        seed_ranges.take("training", args.games, args.iters * args.games)
+    except ValueError as e:
+        parser.error(str(e))
     try:
         from engine import ai_weights
         current = {m: unpack(getattr(ai_weights, m.upper())) for m in MODES
@@ -335,7 +388,7 @@ def main(argv=None):
     with Pool(args.jobs) as pool:
         for it in range(args.iters + 1):
             t = time.time()
-            test = pool.map(play, [(args.mode, s, weights, args.player) for s in holdout],
+            test = pool.map(play, [(args.mode, s, weights, args.player, CAP) for s in holdout],
                             chunksize=8)
             score = objective(args.mode, test)
             print("iter %d held-out %s" % (it, summary(test)), flush=True)
@@ -344,7 +397,7 @@ def main(argv=None):
             if it == args.iters:
                 break
             seeds = seed_ranges.take("training", args.games, it * args.games)
-            games = pool.map(play, [(args.mode, s, weights, args.player) for s in seeds],
+            games = pool.map(play, [(args.mode, s, weights, args.player, CAP) for s in seeds],
                              chunksize=8)
             history.append([g[0] for g in games])
             pooled = []
@@ -364,8 +417,8 @@ def main(argv=None):
     for m in MODES:
         current.setdefault(m, [0] * (N_FEATURES * N_BUCKETS))
     current[args.mode] = unpack(best[1])
-    write(current)
-    print("kept weights scoring %s; wrote %s" % (best[0], OUT))
+    write(current, args.out)
+    print("kept weights scoring %s; wrote %s" % (best[0], args.out))
     return 0
 
 

@@ -12,15 +12,16 @@ and prints one line:
 M: the live heap the whole module adds (every mode's table); T: what stays once only one
 mode's table is kept and the module dropped, as the device holds it during a game
 (engine.bots.weights, lnr/play/plan.py). One line and exit status 2 where the module is
-missing or not a weights module; one line and exit status 0 ("skipped") where the VM is.
+missing or not a weights module; one line and exit status 0 ("skipped") where the VM is; one
+line and exit status 1 where its run fails.
 """
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
+from tools import cli
 from tools.bots import tune
 from tools.flash.deploy import MPY_FLAGS
 from tools.vm import cpvm
@@ -64,16 +65,20 @@ def measure(module):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bots weights-ram",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog="python -m tools.bots weights-ram",
+                        description=__doc__.split("\n")[0])
     parser.add_argument("--module", default=tune.OUT, help="a weights module (tune's, train's)")
     args = parser.parse_args(argv)
-    if not os.path.isfile(args.module):
-        parser.error("no file %s" % args.module)
-    with open(args.module) as f:
-        if "SOLO = (" not in f.read():
-            parser.error("%s is not a weights module (tools/bots/tune.py write())" % args.module)
-    got = measure(args.module)
+    try:
+        tune.read_weights(args.module)
+    except cli.CliError as e:
+        parser.error(str(e))
+    try:
+        got = measure(args.module)
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        print("weights-ram: the VM run failed: %s" % " ".join(
+            (getattr(e, "stderr", None) or str(e) or "").split())[-300:], file=sys.stderr)
+        return 1
     if got is None:
         print("weights-ram: skipped: " + cpvm.MISSING_VM)
         return 0

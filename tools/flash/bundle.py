@@ -11,7 +11,6 @@ only packs it). The name carries `git describe` of the checkout, with -dirty whe
 that commit. Entries are sorted and dated to the commit, so the same sources give the same bytes.
 """
 
-import argparse
 import io
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from tools import cli
 from tools.flash import deploy, sync
 
 ROOT = deploy.ROOT
@@ -57,11 +57,10 @@ def version(root=ROOT):
 
 
 def drive_files(tree):
-    """Returns {path: bytes} of what `make flash TO=DIR` leaves in an empty folder: the tree and
-    the settings.toml the deploy writes where the drive has none."""
-    files = dict(tree.files)
-    files[sync.SETTINGS] = sync.settings_change(None)
-    return dict(sorted(files.items()))
+    """Returns {path: bytes} of what `make flash TO=DIR` leaves in an empty folder: the tree,
+    the settings.toml the deploy writes where the drive has none and the list of what it
+    installed (deploy.drive_tree())."""
+    return deploy.drive_tree(tree)
 
 
 def pack(files, when=None):
@@ -88,13 +87,13 @@ def is_ours(path):
         return False
 
 
-def check_dest(dest):
+def check_dest(dest, force=False):
     """Raises BundleError unless the bundle may be written at dest: its folder is a folder (or
-    absent) and no file is there that this tool did not write."""
+    absent) and no file is there that this tool did not write (unless `force`)."""
     dest = Path(dest)
     if dest.parent.exists() and not dest.parent.is_dir():
         raise BundleError(f"{dest.parent} is not a folder")
-    if dest.exists() and not (dest.is_file() and is_ours(dest)):
+    if dest.is_dir() or dest.exists() and not force and not (dest.is_file() and is_ours(dest)):
         raise BundleError(f"{dest} exists and is not a bundle make bundle wrote: "
                           "move it away, or choose another folder with --out")
     part = dest.with_name(dest.name + ".part")
@@ -102,10 +101,10 @@ def check_dest(dest):
         raise BundleError(f"{part} is in the way: move it away")
 
 
-def write(data, dest):
+def write(data, dest, force=False):
     """Writes the bundle's bytes to dest, through a file beside it (check_dest() first)."""
     dest = Path(dest)
-    check_dest(dest)
+    check_dest(dest, force)
     dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(dest.name + ".part")
     part.write_bytes(data)
@@ -113,26 +112,26 @@ def write(data, dest):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
+    ap = cli.Parser(
         prog="python -m tools.flash.bundle",
         description="Write the zip to unzip onto a CIRCUITPY drive: the tree make flash writes, "
                     "compiled for CircuitPython %d." % deploy.CIRCUITPY_MAJOR)
-    ap.add_argument("--out", metavar="DIR", default=str(DIST),
-                    help="folder for the zip (default: dist/)")
+    ap.add_output("--out", folder=True, mine=None, metavar="DIR", default=str(DIST),
+                  help="folder for the zip (default: dist/)")
     ap.add_argument("--mpy-cross", metavar="PATH",
                     help="CircuitPython's mpy-cross to use (default: as make flash finds it)")
     args = ap.parse_args(argv)
     name, when = version()
     dest = Path(args.out) / (PREFIX + name + SUFFIX)
     try:
-        check_dest(dest)  # before the build, which takes a while
+        check_dest(dest, args.force)  # before the build, which takes a while
         compiler, note = deploy.find_mpy_cross(args.mpy_cross)
         if compiler is None:
             raise BundleError(note + "\n  A bundle holds .mpy files only: install "
                               "requirements/flash.txt (make bundle does).")
         deploy.say(note)
         files = drive_files(deploy.build(ROOT, compiler))
-        write(pack(files, when), dest)
+        write(pack(files, when), dest, args.force)
     except (deploy.DeployError, BundleError, OSError) as e:
         print(f"bundle: {e}", file=sys.stderr, flush=True)
         return 2

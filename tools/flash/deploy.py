@@ -24,20 +24,27 @@ The drive's settings.toml gets CIRCUITPY_PYSTACK_SIZE (PYSTACK_SIZE: the Python 
 needs, tools/vm/pystack.py), its other lines kept; the built folder has one with that line alone.
 
 Copying goes through mpremote 1.29 (tools/flash/deploy_board.py) and only sends files whose size or
-checksum on the board differs; stale files in the game's own packages (lib/lnr, lib/engine) and
-the other-extension twins of the library modules it ships are removed, nothing else; the board
-is reset with microcontroller.reset() at the end.
+checksum on the board differs; the board is reset with microcontroller.reset() at the end.
+
+A flash never leaves half a game: the files that changed are copied into a folder of their own
+first (.lnr-flash, tools/flash/sync.py STAGING), and only once all are there put in place, lib/
+first, boot.py and code.py last. A full drive, or an error while copying, leaves the game as it
+was; a flash stopped later says so, and how to finish it (run it again).
 
 Nothing it did not make is deleted or overwritten: --build-dir must be new, empty or a folder this
-tool built (a list of what it wrote lies beside it: build_stamp()), and apart from --to; on the
-drive only the game's files and settings.toml's CIRCUITPY_PYSTACK_SIZE line change.
+tool built, every file as it wrote it (a list of what it wrote, with checksums, lies beside it:
+build_stamp()), and apart from --to; --to is never a checkout (a .git, the game's sources). On
+the drive the game's files and settings.toml's CIRCUITPY_PYSTACK_SIZE line change; the drive
+keeps a list of the files a flash installed (lnr-files.txt), and a flash removes only a file that
+list names, as it was installed, that the tree no longer has: every other file stays, and the
+ones in the game's folders are named (a .py that would be imported instead of a shipped .mpy,
+with a warning).
 
 Exit status: 0 when the game is on the board or in the folder; 2 for bad arguments or input
 (checked before anything is built or copied) and for anything else that stopped the deploy, with
 what to do on standard error.
 """
 
-import argparse
 import importlib.metadata
 import os
 import re
@@ -49,10 +56,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tools import cli
 from tools.flash import fold, imports
-from tools.flash.sync import (CIRCUITPY_MAJOR, PYSTACK_KEY, PYSTACK_SIZE, SETTINGS, DeployError, Plan,
-                        check_version, digest, make_save_file_in, say, settings_with_pystack,
-                        summary)
+from tools.flash.sync import (CIRCUITPY_MAJOR, MANIFEST, MANIFEST_MAX, PYSTACK_KEY, PYSTACK_SIZE,
+                              SETTINGS, STAGING, STAGING_NOTE, DeployError, Plan, check_version,
+                              digest,
+                              make_save_file_in, manifest_bytes, read_manifest, say,
+                              settings_with_pystack, summary)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -459,53 +469,74 @@ class Tree:
 
     def write(self, dest):
         """Writes the tree to the folder dest, with a settings.toml that sets the pystack's
-        size (for a drive that has none: drag-and-drop). dest must be new, empty or a build
+        size (for a drive that has none: drag-and-drop) and the list of what it holds
+        (drive_tree()). dest must be new, empty or a build
         folder of this tool's (check_build_dir()): what it held is replaced."""
         dest = Path(dest)
         if check_build_dir(dest):
             shutil.rmtree(dest)
-        # The stamp first: a build cut short leaves a folder the next build still knows.
+        files = drive_tree(self)
+        # The stamp first: a build cut short leaves a folder the next build still knows (a file
+        # it lists that is not there yet is no obstacle).
         dest.parent.mkdir(parents=True, exist_ok=True)
-        build_stamp(dest).write_text(STAMP_HEAD + "".join(p + "\n" for p in self.files)
-                                     + SETTINGS + "\n", encoding="utf-8")
-        for path, data in self.files.items():
+        build_stamp(dest).write_text(STAMP_HEAD + "".join(
+            f"{p} {_stamp_digest(data)}\n" for p, data in files.items()), encoding="utf-8")
+        for path, data in files.items():
             p = dest / path
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_bytes(data)
-        (dest / SETTINGS).write_text(settings_with_pystack(None))
 
 
 # ---------------------------------------------------------------------------------------------
 # The build folder: this tool replaces only a folder it made
 
 BUILD_DIR = ROOT / "build" / "circuitpy"
-STAMP_HEAD = "# The files python -m tools.flash built in the folder beside this file:\n"
+STAMP_HEAD = "# The files python -m tools.flash built in the folder beside this file, with their sha256:\n"
+
+
+OLD_STAMP_HEAD = "# The files python -m tools.flash built in the folder beside this file:\n"
+
+
+def _stamp_digest(data):
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def build_stamp(dest):
-    """Returns the file beside a build folder that lists what the build wrote there (beside it,
-    not in it: dragged onto a drive with the folder's contents, it would mark the drive as a
-    build folder)."""
+    """Returns the file beside a build folder that lists what the build wrote there, each file
+    with its checksum (beside it, not in it: dragged onto a drive with the folder's contents,
+    it would mark the drive as a build folder)."""
     dest = Path(dest)
     return dest.parent / ("." + dest.name + ".lnr-build")
 
 
 def _stamped(dest):
-    # The paths the stamp beside dest lists, or None (no stamp, or not one of ours).
+    # {path: sha256} the stamp beside dest lists, or None (no stamp, or not one of ours).
     try:
-        text = build_stamp(dest).read_text(encoding="utf-8")
+        with open(build_stamp(dest), "rb") as f:
+            text = f.read(MANIFEST_MAX).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    if text.startswith(OLD_STAMP_HEAD):
+        raise DeployError(f"--build-dir {dest} was built by an older make flash, whose list "
+                          "beside it has no checksums: delete the folder if nothing in it is "
+                          "yours, then flash again.")
     if not text.startswith(STAMP_HEAD):
         return None
-    return set(text[len(STAMP_HEAD):].splitlines())
+    listed = {}
+    for line in text[len(STAMP_HEAD):].splitlines():
+        path, _, sha = line.rpartition(" ")
+        listed[path] = sha
+    return listed
 
 
 def check_build_dir(dest):
-    """Returns True if dest is a build folder of this tool's with nothing else in it (the
-    project's build/circuitpy, or one that a stamp beside it lists file by file), False if it
-    is new or empty; raises DeployError for any other folder or a file: the build never
-    deletes what it did not make."""
+    """Returns True if dest is a build folder of this tool's holding nothing but what it built,
+    byte for byte (a stamp beside it lists every file with its checksum), False if it is new or
+    empty; raises DeployError for any other folder or a file: the build never deletes what it
+    did not make, nor a file of its own that someone changed (a settings.toml given Wi-Fi
+    lines, say)."""
     dest = Path(dest)
     if not dest.exists():
         return False
@@ -515,18 +546,25 @@ def check_build_dir(dest):
         if not any(dest.iterdir()):
             return False
         listed = _stamped(dest)
-        if listed is None and dest.resolve() == BUILD_DIR.resolve():
-            return True  # the project's own, built before builds were stamped
         if listed is None:  # refused before walking it: it may be a whole drive
-            raise DeployError(f"--build-dir {dest} is not empty and not a build folder of this "
-                              "tool's: it would be deleted. Name a new or empty folder.")
-        present = [p.relative_to(dest).as_posix() for p in dest.rglob("*") if not p.is_dir()]
+            raise DeployError(f"--build-dir {dest} is not empty and has no list of what make "
+                              "flash built in it beside it: it would be deleted. Move what is "
+                              "yours out of it and delete it, or name a new or empty folder.")
+        for p in sorted(dest.rglob("*")):
+            if p.is_dir():
+                continue
+            rel = p.relative_to(dest).as_posix()
+            if rel not in listed:
+                raise DeployError(f"--build-dir {dest} holds {rel}, which the build did not "
+                                  "write: move it away, or name a new or empty folder.")
+            with open(p, "rb") as f:
+                data = f.read(MANIFEST_MAX * 16 + 1)
+            if _stamp_digest(data) != listed[rel]:
+                raise DeployError(f"--build-dir {dest}: {rel} changed since the build wrote it: "
+                                  "move it away (it may be yours now), or name a new or empty "
+                                  "folder.")
     except OSError as e:
         raise DeployError(f"--build-dir {dest} can't be read ({e})") from None
-    foreign = sorted(set(present) - listed)
-    if foreign:
-        raise DeployError(f"--build-dir {dest} holds {foreign[0]}, which the build did not "
-                          "write: move it away, or name a new or empty folder.")
     return True
 
 
@@ -539,6 +577,16 @@ def check_targets(build_dir, to):
     if a == b or a.is_relative_to(b) or b.is_relative_to(a):
         raise DeployError(f"--build-dir {build_dir} and --to {to} must be apart: the build "
                           "folder is replaced at every build, the drive holds your files")
+
+
+def drive_tree(tree):
+    """Returns {path: bytes} of what a flash leaves in an empty folder (the build folder and the
+    bundle hold the same): the tree, the settings.toml it writes where the drive has none, and
+    the list of what it installed (MANIFEST)."""
+    files = dict(tree.files)
+    files[SETTINGS] = settings_with_pystack(None).encode("utf-8")
+    files[MANIFEST] = manifest_bytes(tree, "adler32")
+    return dict(sorted(files.items()))
 
 
 def is_ours(path):
@@ -584,11 +632,13 @@ def build(root=ROOT, compiler=None, folded=True):
 # Syncing: the same plan for a folder and for a board
 
 
-def scan_folder(dest, tree, algo="adler32"):
-    """Returns ({path: (size, digest)}, set of dirs) for the owned paths under dest."""
+def scan_folder(dest, tree, algo="adler32", listed=()):
+    """Returns ({path: (size, digest)}, set of dirs) for the game's paths under dest: the tree's
+    files, their library twins, every file in the game's own folders and the files `listed`
+    (the drive's MANIFEST)."""
     dest = Path(dest)
     files, dirs = {}, set()
-    wanted = list(tree.files) + tree.owned_files()
+    wanted = list(tree.files) + tree.owned_files() + list(listed)
     for path in wanted:
         p = dest / path
         if p.is_file():
@@ -630,53 +680,137 @@ def boot_out_version(dest):
 
 
 
+# A folder holding one of these is a checkout of the game (or, for .git, of any project), not a
+# drive: flashing it would overwrite and remove its files (a drive flashed with --no-mpy holds
+# lib/engine/state.py, never engine/state.py).
+CHECKOUT_SIGNS = (".git", "engine/state.py", "tools/flash/deploy.py")
+
+
 def check_drive(dest):
     """Raises DeployError, before anything is built or copied, when folder dest can't take the
-    game: not a folder, or its settings.toml is not a file."""
+    game: not a folder, a checkout or a folder in one (CHECKOUT_SIGNS in it or above it), or
+    its settings.toml, code.py or boot.py is not a file."""
     dest = Path(dest)
     if not dest.is_dir():
         raise DeployError(f"{dest} is not a folder (is the CIRCUITPY drive mounted?)")
-    settings = dest / SETTINGS
-    if settings.exists() and not settings.is_file():
-        raise DeployError(f"{settings} is not a file: the board reads its settings from a file "
-                          f"of that name. Move it away, then flash again.")
+    here = dest.resolve()
+    for folder in [here] + list(here.parents):
+        for sign in CHECKOUT_SIGNS:
+            if (folder / sign).exists():
+                raise DeployError(f"{dest} is {'' if folder == here else 'in '}a checkout "
+                                  f"({folder / sign} is there), not a CIRCUITPY drive: flashing "
+                                  "would overwrite and remove its files. Name the mounted drive, "
+                                  "or a new folder.")
+    for name in (SETTINGS, "code.py", "boot.py"):
+        if (dest / name).exists() and not (dest / name).is_file():
+            raise DeployError(f"{dest / name} is not a file: the board reads a file of that "
+                              "name. Move it away, then flash again.")
 
 
-def sync_folder(tree, dest):
-    """Makes folder dest hold the tree: only changed files are written. Returns the Plan."""
+def check_paths(tree, dest):
+    """Raises DeployError, before anything is written, where a file of the tree would go on
+    a folder, or a folder it needs is a file."""
+    dest = Path(dest)
+    for d in tree.dirs():
+        if (dest / d).exists() and not (dest / d).is_dir():
+            raise DeployError(f"{dest / d} is a file where the game needs a folder: move it "
+                              "away, then flash again.")
+    for path in tree.files:
+        if (dest / path).is_dir():
+            raise DeployError(f"{dest / path} is a folder where the game needs a file: move it "
+                              "away, then flash again.")
+
+
+def read_listed(dest):
+    """Returns read_manifest() of the folder's MANIFEST."""
+    p = Path(dest) / MANIFEST
+    if not p.exists():
+        return read_manifest(None)
+    if not p.is_file():
+        raise DeployError(f"{p} is in the way: it is not the list of files make flash "
+                          "installed. Move it away, then flash again.")
+    with open(p, "rb") as f:
+        return read_manifest(f.read(MANIFEST_MAX + 1))
+
+
+STOPPED = ("The flash stopped {where}: {why}\n  {state} Run make flash again to finish it "
+           "(python -m tools.flash{args}).")
+
+
+def _clear_staging(dest):
+    # A flash stopped while copying left its new files in STAGING: the tool's own (nothing else
+    # writes there: a folder of that name holding anything else is refused).
+    staging = Path(dest) / STAGING
+    if not staging.exists():
+        return
+    mark = staging / "README.txt"
+    if not (staging.is_dir() and mark.is_file() and mark.read_bytes() == STAGING_NOTE):
+        raise DeployError(f"{staging} is in the way: make flash copies the game there first. "
+                          "Move it away, then flash again.")
+    shutil.rmtree(staging)
+
+
+def sync_folder(tree, dest, again=""):
+    """Makes folder dest hold the tree: only changed files are written, each first into
+    STAGING, then all put in place (lib/ first, code.py last), so that a full drive or an
+    error while copying leaves the game as it was; then the files the last flash installed
+    and the tree no longer has are removed (the drive's MANIFEST lists them; nothing else is),
+    and the MANIFEST written. Returns the Plan. `again`: the arguments to run it again with,
+    for the message of a stopped flash."""
     dest = Path(dest)
     check_drive(dest)
+    check_paths(tree, dest)
     info = boot_out_version(dest)
     if info:
         check_version(tree, "circuitpython", info[0], f"The drive at {dest} ({info[1]})")
-    files, dirs = scan_folder(dest, tree)
+    listed = read_listed(dest)
+    files, dirs = scan_folder(dest, tree, listed=listed[1])
     settings = dest / SETTINGS
     plan = Plan(tree, files, dirs, "adler32",
-                settings.read_bytes() if settings.is_file() else None)
+                settings.read_bytes() if settings.is_file() else None, listed)
+    staging = dest / STAGING
+    where, state = "while copying", "The game on the drive is as it was."
     try:
+        _clear_staging(dest)
+        if plan.copy:
+            staging.mkdir()
+            (staging / "README.txt").write_bytes(STAGING_NOTE)
+            for p in plan.copy:
+                say(f"  copy {p}")
+                (staging / p).parent.mkdir(parents=True, exist_ok=True)
+                (staging / p).write_bytes(tree.files[p])
+        where, state = "while putting the new files in place", "Some files are new, some old."
         for d in plan.mkdirs:
             (dest / d).mkdir(exist_ok=True)
-        for p in plan.copy:
-            say(f"  copy {p}")
-            (dest / p).write_bytes(tree.files[p])
+        for p in plan.copy:  # install_order(): lib/ first, code.py last
+            os.replace(staging / p, dest / p)
+        if plan.copy:
+            shutil.rmtree(staging)
+        where, state = "after the new files were in place", "The game is new and whole."
         for p in plan.remove:
             say(f"  remove {p}")
             (dest / p).unlink()
         for d in plan.rmdirs:
             if not any((dest / d).iterdir()):
                 (dest / d).rmdir()
+        if plan.manifest_changed:
+            (dest / MANIFEST).write_bytes(plan.manifest)
         if plan.settings is not None:
             say(f"  {SETTINGS}: {PYSTACK_KEY} = {PYSTACK_SIZE}")
             settings.write_bytes(plan.settings)
         say(make_save_file_in(dest))
     except PermissionError as e:
-        raise DeployError(f"{dest} is not writable ({e}).\n{DRIVE_READ_ONLY_HELP}") from None
+        raise DeployError(STOPPED.format(where=where, why=f"{dest} is not writable ({e}).",
+                                         state=state, args=again) + "\n" + DRIVE_READ_ONLY_HELP
+                          ) from None
     except OSError as e:
-        if e.errno == 30:
-            raise DeployError(f"{dest} is read-only.\n{DRIVE_READ_ONLY_HELP}") from None
-        if e.errno == 28:
-            raise DeployError(f"{dest} is full: delete files you don't need from it.") from None
-        raise
+        if where == "while copying" and staging.is_dir():
+            shutil.rmtree(staging, ignore_errors=True)  # its room back: the old game stays
+        why = (f"{dest} is read-only." if e.errno == 30 else
+               f"{dest} is full: delete files you don't need from it." if e.errno == 28 else
+               f"{e}")
+        raise DeployError(STOPPED.format(where=where, why=why, state=state, args=again)
+                          + ("\n" + DRIVE_READ_ONLY_HELP if e.errno == 30 else "")) from None
     if hasattr(os, "sync"):
         os.sync()  # a mounted CIRCUITPY must hold the files before the board is reset
     return plan
@@ -686,7 +820,7 @@ def sync_folder(tree, dest):
 # ---------------------------------------------------------------------------------------------
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(
+    ap = cli.Parser(
         prog="python -m tools.flash",
         description="Build the device tree and copy it to a CircuitPython board (mpremote) "
                     "or to a folder / mounted CIRCUITPY drive.",
@@ -726,7 +860,7 @@ def main(argv=None):
         say(f"Built {len(tree.files)} files ({sum(map(len, tree.files.values()))} bytes) "
             f"in {args.build_dir}")
         if args.to:
-            plan = sync_folder(tree, args.to)
+            plan = sync_folder(tree, args.to, again=f" --to {args.to}")
             say(summary(plan, tree))
             say(f"{args.to} holds the game. On a CIRCUITPY drive the board restarts by itself "
                 "(or press RESET).")

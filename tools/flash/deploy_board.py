@@ -16,8 +16,10 @@ it runs on CircuitPython and, in the tests, on the real MicroPython VM (tools/fl
 
 import ast
 
-from tools.flash.sync import (DeployError, Plan, PYSTACK_KEY, PYSTACK_SIZE, READ_ONLY_HELP, SAVE_FILES,
-                        SETTINGS, check_version, make_save_file, say, summary)
+from tools.flash.sync import (DeployError, MANIFEST, MANIFEST_MAX, Plan, PYSTACK_KEY, PYSTACK_SIZE,
+                              READ_ONLY_HELP, SAVE_FILES, SETTINGS, STAGING, STAGING_NOTE,
+                              check_version,
+                              make_save_file, read_manifest, say, summary)
 
 ADAFRUIT_VID = 0x239A
 
@@ -130,16 +132,68 @@ _lnr_scan(__ARGS__)
 del _lnr_scan
 """
 
-# The drive's settings.toml as bytes (repr()'d), or None: make flash sets the pystack's size in it
-# and leaves the user's other lines as they are (tools/flash/deploy.py settings_with_pystack()).
-READ_SETTINGS = """\
+# A file of the drive's as bytes (repr()'d; at most LIMIT bytes read), or None: settings.toml
+# (make flash sets the pystack's size in it and leaves the user's other lines as they are,
+# tools/flash/sync.py settings_with_pystack()) and the list of what the last flash installed.
+READ_FILE = """\
 try:
-    _f = open('/%s', 'rb')
-    print(repr(_f.read()))
+    _f = open(__PATH__, 'rb')
+    print(repr(_f.read(__LIMIT__)))
     _f.close()
 except OSError:
     print('None')
-""" % SETTINGS
+"""
+
+# Puts the staged files in place, in the order given (lib/ first, code.py last), then removes
+# the staging folder (its note, then its folders, deepest first): one exchange, so that the
+# board holds a mix of the old and the new game for as short a time as can be.
+SWAP = """\
+import os
+def _lnr_swap(pairs, note, dirs):
+    for src, dst in pairs:
+        try:
+            os.remove(dst)
+        except OSError:
+            pass
+        os.rename(src, dst)
+    os.remove(note)
+    for d in dirs:
+        os.rmdir(d)
+_lnr_swap(__ARGS__)
+del _lnr_swap
+"""
+
+# A staging folder a stopped flash left: removed if it holds the tool's note (prints True),
+# left if anything else (False), None if there is none.
+CLEAR_STAGING = """\
+import os
+def _lnr_clear(p, note):
+    try:
+        os.stat(p)
+    except OSError:
+        print('None')
+        return
+    try:
+        f = open(p + '/README.txt', 'rb')
+        ok = f.read(len(note) + 1) == note
+        f.close()
+    except OSError:
+        ok = False
+    if not ok:
+        print('False')
+        return
+    def rm(q):
+        if os.stat(q)[0] & 0x4000:
+            for n in os.listdir(q):
+                rm(q + '/' + n)
+            os.rmdir(q)
+        else:
+            os.remove(q)
+    rm(p)
+    print('True')
+_lnr_clear(__ARGS__)
+del _lnr_clear
+"""
 
 # The sizes of the paths given (-2: a folder), a dict of those that are there.
 SIZES = """\
@@ -262,13 +316,18 @@ def probe(t):
     return ast.literal_eval(out.strip().splitlines()[-1])
 
 
-def scan(t, tree):
-    """Returns ({path: (size, digest)}, set of dirs, algo) for the owned paths on the board."""
+def scan(t, tree, listed=None):
+    """Returns ({path: (size, digest)}, set of dirs, algo) for the game's paths on the board:
+    the tree's files, their library twins, every file in the game's own folders and the files
+    `listed` ({path: (size, digest)}: the drive's MANIFEST)."""
+    listed = listed or {}
     walk = ["/" + d for d in tree.owned_dirs()]
     owned = tuple(d + "/" for d in tree.owned_dirs())
-    files = ["/" + p for p in list(tree.files) + tree.owned_files() if not p.startswith(owned)]
+    files = ["/" + p for p in dict.fromkeys(list(tree.files) + tree.owned_files() + list(listed))
+             if not p.startswith(owned)]
     dirs = ["/" + d for d in tree.dirs() if not (d + "/").startswith(owned)]
-    want = {"/" + p: len(data) for p, data in tree.files.items()}
+    want = {"/" + p: size for p, (size, _) in listed.items()}
+    want.update({"/" + p: len(data) for p, data in tree.files.items()})
     args = ", ".join(repr(a) for a in (walk, files, dirs, want))
     out = run_code(t, SCAN.replace("__ARGS__", args), "Listing the board's files")
     found, found_dirs, algo = {}, set(), None
@@ -288,31 +347,71 @@ def scan(t, tree):
     return found, found_dirs, algo
 
 
-def read_settings(t):
-    """Returns the bytes of the board's settings.toml, or None if it has none."""
-    out = run_code(t, READ_SETTINGS, "Reading " + SETTINGS)
+def read_file(t, path, limit):
+    """Returns the bytes of the file `path` on the board (at most limit + 1), or None."""
+    code = READ_FILE.replace("__PATH__", repr(path)).replace("__LIMIT__", str(limit + 1))
+    out = run_code(t, code, "Reading " + path.lstrip("/"))
     return ast.literal_eval(out.strip().splitlines()[-1])
 
 
-def apply(t, tree, plan):
+def read_settings(t):
+    """Returns the bytes of the board's settings.toml, or None if it has none."""
+    return read_file(t, "/" + SETTINGS, 64 * 1024)
+
+
+def _staged_dirs(paths):
+    # STAGING and the folders the staged paths need in it, parents first.
+    wanted = set()
+    for p in paths:
+        parts = p.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            wanted.add("/".join(parts[:i]))
+    return [STAGING] + [STAGING + "/" + d for d in sorted(wanted,
+                                                         key=lambda d: (d.count("/"), d))]
+
+
+def apply(t, tree, plan, port=None):
+    """Makes the board hold the tree as `plan` says: the changed files into STAGING first,
+    then put in place in one exchange (lib/ first, code.py last), then the files the last flash
+    installed that the tree no longer has removed, the list of what is installed written, and
+    settings.toml. A flash stopped while copying leaves the game as it was, and says so."""
     from mpremote.transport import TransportError, TransportExecError
 
-    def fail(what, e):
-        text = getattr(e, "error_output", None) or str(e)
-        if "28" in text or "ENOSPC" in text or "No space" in text:
-            return DeployError(f"{what}: CIRCUITPY is full. Delete files you don't need from it "
-                               "(old projects in lib/), then flash again.")
-        return DeployError(f"{what} failed:\n{text.strip()}")
+    again = f" --port {port}" if port else ""
+    where, state = "while copying", "The game on the board is as it was."
 
-    step = "?"
+    def stopped(why):
+        return DeployError(f"The flash stopped {where}: {why}\n  {state} Run make flash again "
+                           f"to finish it (python -m tools.flash{again}).")
+
+    step = "Looking for a stopped flash"
     try:
-        for d in plan.mkdirs:
+        cleared = run_code(t, CLEAR_STAGING.replace("__ARGS__", "%r, %r" % (
+            "/" + STAGING, STAGING_NOTE)), step).strip().splitlines()
+        if cleared and cleared[-1] == "False":
+            raise DeployError(f"/{STAGING} is in the way on the board: make flash copies the "
+                              "game there first. Move it away, then flash again.")
+        staged = _staged_dirs(plan.copy) if plan.copy else []
+        for d in staged:
             step = f"Making {d}/"
             t.fs_mkdir("/" + d)
+        if plan.copy:
+            step = f"Writing {STAGING}/README.txt"
+            t.fs_writefile(f"/{STAGING}/README.txt", STAGING_NOTE)
         for p in plan.copy:
             step = f"Copying {p}"
             say(f"  copy {p} ({len(tree.files[p])} B)")
-            t.fs_writefile("/" + p, tree.files[p])
+            t.fs_writefile(f"/{STAGING}/{p}", tree.files[p])
+        where, state = "while putting the new files in place", "Some files are new, some old."
+        for d in plan.mkdirs:
+            step = f"Making {d}/"
+            t.fs_mkdir("/" + d)
+        if plan.copy:
+            step = "Putting the new files in place"
+            pairs = [(f"/{STAGING}/{p}", "/" + p) for p in plan.copy]
+            run_code(t, SWAP.replace("__ARGS__", "%r, %r, %r" % (
+                pairs, f"/{STAGING}/README.txt", ["/" + d for d in reversed(staged)])), step)
+        where, state = "after the new files were in place", "The game is new and whole."
         for p in plan.remove:
             step = f"Removing {p}"
             say(f"  remove {p}")
@@ -322,14 +421,21 @@ def apply(t, tree, plan):
                 t.fs_rmdir("/" + d)
             except (OSError, TransportExecError):
                 pass  # not empty: something of the user's is in it
+        if plan.manifest_changed:
+            step = "Writing " + MANIFEST
+            t.fs_writefile("/" + MANIFEST, plan.manifest)
         if plan.settings is not None:
             step = "Writing " + SETTINGS
             say(f"  {SETTINGS}: {PYSTACK_KEY} = {PYSTACK_SIZE}")
             t.fs_writefile("/" + SETTINGS, plan.settings)
     except (OSError, TransportExecError) as e:
-        raise fail(step, e) from None
+        text = getattr(e, "error_output", None) or str(e)
+        if "28" in text or "ENOSPC" in text or "No space" in text:
+            raise stopped(f"{step}: CIRCUITPY is full. Delete files you don't need from it "
+                          "(old projects in lib/).") from None
+        raise stopped(f"{step} failed: {' '.join(text.split())}") from None
     except TransportError as e:
-        raise DeployError(f"{step}: lost contact with the board ({e})") from None
+        raise stopped(f"{step}: lost contact with the board ({e})") from None
 
 
 def sizes_on_board(t):
@@ -396,16 +502,23 @@ def flash(tree, port=None, reset=True):
                               "flash again.")
         if werr:
             raise DeployError(f"The board can't write CIRCUITPY (OSError {werr}).")
-        files, dirs, algo = scan(t, tree)
+        data = read_file(t, "/" + MANIFEST, MANIFEST_MAX)
+        listed = read_manifest(data if data is None or len(data) <= MANIFEST_MAX else b"")
+        files, dirs, algo = scan(t, tree, listed[1])
         settings = read_settings(t)
-        plan = Plan(tree, files, dirs, algo, settings)
-        need = plan.bytes_to_copy(tree) - sum(files.get(p, (0,))[0] for p in plan.copy)
+        plan = Plan(tree, files, dirs, algo, settings, listed)
+        for p in list(tree.files) + [SETTINGS]:
+            if p in dirs:
+                raise DeployError(f"/{p} is a folder where the game needs a file: move it "
+                                  "away, then flash again.")
+        # The new files are copied whole beside the old ones, which go once they are all there.
+        need = plan.bytes_to_copy(tree) + len(plan.manifest)
         if plan.settings is not None:
             need += len(plan.settings) - len(settings or b"")
         if free >= 0 and need > free:
             raise DeployError(f"CIRCUITPY has {free} bytes free but the game needs {need} more. "
                               "Delete files you don't need from it, then flash again.")
-        apply(t, tree, plan)
+        apply(t, tree, plan, port)
         sizes = sizes_on_board(t)
         say(make_save_file(lambda p: sizes.get(p, -1), lambda p: _fs(t.fs_mkdir, "/" + p),
                            lambda p, data: _zeros_on_board(t, "/" + p, data)))

@@ -27,7 +27,6 @@ Not emulated: code.py is not run (there is no display here; the simulator runs t
 running program can't be interrupted with Ctrl-C while the VM executes a raw-REPL command.
 """
 
-import argparse
 import json
 import os
 import select
@@ -38,6 +37,9 @@ import subprocess
 import sys
 import tty
 from pathlib import Path
+
+from tools import cli
+from tools.sim.parts import nvm_problem
 
 HERE = Path(__file__).resolve().parent
 VM_JS = HERE / "fakeboard_vm.mjs"
@@ -401,23 +403,47 @@ def _single(line):
             % (line, line))
 
 
+def version_number(text):
+    """The argument type of --version: MAJOR.MINOR.MICRO, each a number below 1000."""
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise ValueError(text)
+    return tuple(int(p) for p in parts)
+
+
+version_number.__name__ = "version (MAJOR.MINOR.MICRO)"
+
+
+def our_log(path):
+    """Returns True if the file at `path` is a log a fake board wrote (its first line one of
+    its JSON events)."""
+    line = cli.head(path).split(b"\n", 1)[0]
+    try:
+        return "event" in json.loads(line.decode("utf-8"))
+    except (ValueError, TypeError):
+        return False
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.flash.fakeboard", description=__doc__.split(
-        "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("root", help="folder standing for the CIRCUITPY drive")
-    ap.add_argument("--version", default="10.0.3", help="CircuitPython version (10.0.3)")
+    ap = cli.Parser(prog="python -m tools.flash.fakeboard", description=__doc__.split("\n\n")[0])
+    ap.add_output("root", folder=True, mine=None, help="folder standing for the CIRCUITPY drive")
+    ap.add_argument("--version", type=version_number, default=(10, 0, 3),
+                    help="CircuitPython version (10.0.3)")
     ap.add_argument("--board", choices=sorted(MACHINES), default="pybadge")
     ap.add_argument("--hold", action="append", default=[], choices=sorted(KEYS),
                     help="a key held down at power-up (repeatable)")
     ap.add_argument("--hash", choices=("none", "crc32", "sha256"), default="none",
                     help="checksum support on the board (PyBadge: none)")
-    ap.add_argument("--capacity", type=int, default=2 * 1024 * 1024 - 128 * 1024,
-                    help="size of CIRCUITPY in bytes")
-    ap.add_argument("--log", help="append JSON events (power-up, exec, hard-reset...) here")
+    ap.add_argument("--capacity", type=cli.whole(64 * 1024, 16 * 1024 * 1024),
+                    default=2 * 1024 * 1024 - 128 * 1024, help="size of CIRCUITPY in bytes")
+    ap.add_output("--log", mine=our_log, help="append JSON events (power-up, exec, hard-reset...) "
+                  "here")
     ap.add_argument("--nvm", help="keep microcontroller.nvm's 8192 bytes in this file")
     args = ap.parse_args(argv)
-    version = tuple(int(x) for x in args.version.split("."))
-    board = FakeBoard(args.root, version, args.board, args.hold, args.hash, args.capacity,
+    problem = args.nvm is not None and nvm_problem(args.nvm, args.force)
+    if problem:
+        ap.error("--nvm %s: %s" % (args.nvm, problem))
+    board = FakeBoard(args.root, args.version, args.board, args.hold, args.hash, args.capacity,
                       args.log, args.nvm)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))

@@ -119,8 +119,8 @@ def _loaded(node):
 
 def imports_of(path, modname, known, at_load=False):
     """Returns {imported module: optional?} for one file. Modules in `known` (ours and the
-    libraries') are resolved to submodules (`from lnr import drop` is lnr; `from lnr import game`
-    is lnr.game), others kept as written. Optional: every import of it is inside a `try` that
+    libraries') are resolved to submodules (`from lnr.memory import drop` is lnr.memory;
+    `from lnr import game` is lnr.game), others kept as written. Optional: every import of it is inside a `try` that
     catches ImportError. With `at_load`, only the imports that run as the module loads
     (_at_load(): tools.vm.membudget imports each module after those)."""
     tree = ast.parse(Path(path).read_text(), str(path))
@@ -250,6 +250,11 @@ def cycles(g):
 
 
 def main(argv=None):
+    from tools import cli
+
+    cli.Parser(prog="python -m tools.flash.imports",
+               description="The modules the board imports, and any import cycle (exit 1)."
+               ).parse_args(argv)
     g = graph()
     names = reachable()
     print("The board imports %d modules of ours:" % len([n for n in names if n.split(".")[0]

@@ -157,30 +157,117 @@ def digest(data, algo):
     return "%04x%04x" % (v >> 16, v & 0xFFFF)
 
 
+# ---------------------------------------------------------------------------------------------
+# What flashing installed: the drive's list, the only files a flash ever removes
+
+# At the drive's root: one line per file the last flash installed, with its size and checksum
+# (the algorithm the board computes, named in the head line). A flash removes a file only if
+# this list names it and it still holds those bytes; anything else on the drive is the user's.
+MANIFEST = "lnr-files.txt"
+MANIFEST_HEAD = "# The files python -m tools.flash installed here; it removes no other file. "
+MANIFEST_MAX = 64 * 1024  # a list of some 80 files: a few KB
+
+# A flash writes the new files here first, then puts them in place (lib/ first, boot.py and
+# code.py last): a full drive or a cut while copying leaves the game as it was.
+STAGING = ".lnr-flash"
+# Its first file, which marks it as the tool's own (a folder of that name without it is not).
+STAGING_NOTE = (b"make flash copies the new game here, then puts each file in place: if this "
+                b"folder is here, a flash stopped before it was done; run make flash again.\n")
+
+
+def read_manifest(data):
+    """Returns (algo, {path: (size, digest)}) of a drive's MANIFEST bytes (None: no file), or
+    (None, {}) where there is none; raises DeployError where a file of that name is not one."""
+    if data is None:
+        return None, {}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    head = text.split("\n", 1)[0]
+    if not head.startswith(MANIFEST_HEAD) or len(data) > MANIFEST_MAX:
+        raise DeployError(f"{MANIFEST} is in the way: it is not the list of files make flash "
+                          "installed. Move it away, then flash again.")
+    algo = head[len(MANIFEST_HEAD):].strip().replace("algo ", "")
+    files = {}
+    for line in text.splitlines()[1:]:
+        parts = line.rsplit(" ", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            files[parts[0]] = (int(parts[1]), parts[2])
+    return algo, files
+
+
+def manifest_bytes(tree, algo):
+    """Returns the MANIFEST listing every file of the tree, in the board's checksum `algo`."""
+    lines = [MANIFEST_HEAD + "algo " + algo]
+    for path, data in tree.files.items():
+        lines.append(f"{path} {len(data)} {digest(data, algo)}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def install_order(paths):
+    """Returns the paths in the order a flash puts them in place: lib/ (and data) first, then
+    boot.py, code.py last: until code.py changes, the board starts the game it had."""
+    last = {"boot.py": 1, "code.py": 2}
+    return sorted(paths, key=lambda p: (last.get(p, 0), p))
+
+
 class Plan:
     """What to change on a drive so that it holds the tree."""
 
-    def __init__(self, tree, existing, existing_dirs, algo, settings=None):
-        """existing: {path: (size, digest or None)} of owned files on the drive; settings:
-        what its settings.toml holds (None: no file)."""
+    def __init__(self, tree, existing, existing_dirs, algo, settings=None, manifest=(None, {})):
+        """existing: {path: (size, digest or None)} of the game's files and the files the
+        drive's MANIFEST lists, and of every file in the game's folders; settings: what its
+        settings.toml holds (None: no file); manifest: read_manifest() of its list."""
         self.settings = settings_change(settings)  # the bytes to write there, or None
         self.mkdirs = [d for d in tree.dirs() if d not in existing_dirs]
-        self.copy = [p for p, data in tree.files.items()
-                     if existing.get(p) != (len(data), digest(data, algo))]
-        self.remove = sorted(p for p in existing if p not in tree.files)
+        self.copy = install_order(p for p, data in tree.files.items()
+                                  if existing.get(p) != (len(data), digest(data, algo)))
+        listed_algo, listed = manifest
+        # Removed: what the last flash installed, unchanged since, that the tree no longer has.
+        self.remove = sorted(p for p, held in listed.items()
+                             if p not in tree.files and listed_algo == algo
+                             and existing.get(p) == held)
+        # Left alone: every other file in the game's folders, or a library twin, that the tree
+        # does not hold: the user's, or changed since make flash installed it.
+        self.left = sorted(p for p in existing if p not in tree.files and p not in self.remove)
+        # Of those, a .py beside a module the tree ships as .mpy is imported instead of it.
+        self.shadows = [p for p in self.left if p.endswith(".py") and p[:-3] + ".mpy" in
+                        tree.files]
         owned = tree.owned_dirs()
         needed = set(tree.dirs())
-        self.rmdirs = sorted((d for d in existing_dirs if d not in needed
-                              and any(d == o or d.startswith(o + "/") for o in owned)),
+        kept = [p for p in existing if p not in self.remove]
+        # The folders of the files removed, in the game's own folders, left empty once they
+        # are gone (and once any empty folder in them is).
+        held = {"/".join(p.split("/")[:i]) for p in self.remove
+                for i in range(1, p.count("/") + 1)}
+        self.rmdirs = sorted((d for d in existing_dirs if d in held and d not in needed
+                              and any(d == o or d.startswith(o + "/") for o in owned)
+                              and not any(p.startswith(d + "/") for p in kept)),
                              key=lambda d: -d.count("/"))
         self.unchanged = len(tree.files) - len(self.copy)
+        self.manifest = manifest_bytes(tree, algo)
+        self.manifest_changed = listed_algo != algo or listed != {
+            p: (len(data), digest(data, algo)) for p, data in tree.files.items()}
 
     def bytes_to_copy(self, tree):
         return sum(len(tree.files[p]) for p in self.copy)
 
     def empty(self):
         return not (self.mkdirs or self.copy or self.remove or self.rmdirs
-                    or self.settings is not None)
+                    or self.settings is not None or self.manifest_changed)
+
+
+def left_alone(plan):
+    """Returns the lines that name what a flash left on the drive (plan.left), or []."""
+    if not plan.left:
+        return []
+    lines = ["Left alone (make flash did not install them, or they changed since): "
+             + ", ".join(plan.left)]
+    for p in plan.shadows:
+        lines.append(f"Warning: {p} is imported instead of the game's {p[:-3]}.mpy: remove it "
+                     "if it is not yours.")
+    return lines
 
 
 def check_version(tree, impl, version, where):
@@ -204,7 +291,9 @@ def check_version(tree, impl, version, where):
 
 def summary(plan, tree):
     if plan.empty():
-        return f"Up to date: {len(tree.files)} files unchanged, nothing copied."
-    return (f"Copied {len(plan.copy)} files ({plan.bytes_to_copy(tree)} bytes), "
-            f"removed {len(plan.remove)}, {plan.unchanged} unchanged"
-            + (f"; {SETTINGS} updated." if plan.settings is not None else "."))
+        done = f"Up to date: {len(tree.files)} files unchanged, nothing copied."
+    else:
+        done = (f"Copied {len(plan.copy)} files ({plan.bytes_to_copy(tree)} bytes), "
+                f"removed {len(plan.remove)}, {plan.unchanged} unchanged"
+                + (f"; {SETTINGS} updated." if plan.settings is not None else "."))
+    return "\n".join([done] + left_alone(plan))

@@ -39,6 +39,24 @@ def read_nvm_file(path, size=NVM_SIZE):
     return data + b"\xff" * (size - len(data))
 
 
+def nvm_problem(path, force=False):
+    """Returns why `path` can't be an NVM's file that a tool reads and writes (None if it can):
+    a folder, a missing folder, or a file that is not an NVM's `size` bytes (one the tool would
+    write the NVM over; `force`: it is read as an NVM cut short, and written over)."""
+    if not path:
+        return "an empty name"
+    if os.path.exists(path) and not os.path.isfile(path):
+        return "is a folder" if os.path.isdir(path) else "is not a file"
+    if os.path.isfile(path) and os.path.getsize(path) != NVM_SIZE and not force:
+        return ("holds %d bytes, not an NVM's %d: not the simulator's, not replaced (--force "
+                "plays it as an NVM cut short and writes it whole)" % (
+                    os.path.getsize(path), NVM_SIZE))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return "no folder %s" % folder
+    return None
+
+
 class SimNvm(Nvm):
     """The stand-in NVM; with a `path`, its bytes live in that file and every assignment writes
     it through, as each slice assignment on the board erases and rewrites flash. `on_write` (if

@@ -11,7 +11,6 @@ press). The whole game's time is the simulator's virtual clock from the title to
 screen, each key pressed as soon as the app takes it (a frame of 30 ms per press at the least):
 what the dice, the animations and the opponents' turns take.
 """
-import argparse
 import os
 import sys
 
@@ -22,8 +21,12 @@ for _p in (os.path.join(ROOT, "lib"), ROOT):
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import argparse  # noqa: E402
+
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE  # noqa: E402
 from engine.order import orders  # noqa: E402
+from lnr.game import SEED_MASK  # noqa: E402
+from tools import cli  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_LAY, A_PASS, A_STOP, P_BEND, P_BUILD, P_DICE, P_ORDER, MODE_SOLO,
     MODE_RIVAL, MODE_TABLE,
@@ -171,9 +174,9 @@ def _number(x):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.sim.presses", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=GAME_SEED,
+    parser = cli.Parser(prog="python -m tools.sim.presses", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=cli.whole(0, SEED_MASK), default=GAME_SEED,
                         help="the whole solo game's seed (default %d)" % GAME_SEED)
     args = parser.parse_args(argv)
     found = turn_counts()

@@ -32,8 +32,11 @@ the app gets `settle` more frames, then wait_frame() returns False and run(hw) s
 Exit status 0; 1 with the traceback on stderr if the app raised (or waited for a frame while
 handling an exception: its crash screen); 2 for bad arguments or input (a key script that
 can't be read or runs longer than SCRIPT_LIMIT frames, an --nvm that is a folder, a --drive
-that is a file, an output path that can't be written, --settle below 0), one line on stderr,
-checked before the app starts.
+that is a file, an output path that can't be written, a number out of its range), one line on
+stderr, checked before the app starts. No file of the user's is replaced: an output
+(--screenshot, --text, --audio-log) that exists is written over only where the simulator wrote
+it (a PNG's mark, tools/cli.py; the text files' first line, TEXT_HEADER and AUDIO_HEADER), and
+an --nvm that exists only where it holds an NVM's 8192 bytes; --force replaces them anyway.
 
 For tests, run_headless(keys, seed=..., nvm_path=..., drive=...) returns a Result: the final
 screen (pixel(x, y), save_png()), the NeoPixel colours of every frame, the NVM, the drive's
@@ -55,10 +58,12 @@ for _path in (os.path.join(ROOT, "lib"), ROOT):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from tools import cli  # noqa: E402
 from tools.sim import display as sim_display  # noqa: E402  (after the paths: it imports Blinka)
 from tools.sim.display import SimDisplay, HEIGHT, WIDTH  # noqa: E402
-from tools.sim.parts import SimNvm, SimPixels, install, speaker  # noqa: E402
+from tools.sim.parts import SimNvm, SimPixels, install, nvm_problem, speaker  # noqa: E402
 
+from lnr.game import SEED_MASK  # noqa: E402
 from lnr.keys import NAMES  # noqa: E402
 
 FRAME_MS = 30  # as the board profiles
@@ -75,6 +80,9 @@ DEFAULT_APP = "lnr.main:run"
 DEFAULT_NVM = "sim-nvm.bin"
 DEFAULT_DRIVE = "sim-drive"  # beside the NVM file
 DRIVE_COPY = os.path.join("lnrsave", "data", "copy.bin")  # lnr/copies.py FILE, in the folder
+# The first line of the text files the simulator writes: a file that starts so is its own.
+TEXT_HEADER = "# The final screen's text (python -m tools.sim --text), a line per line shown"
+AUDIO_HEADER = "# The sound effects started (python -m tools.sim --audio-log): <ms> <name>"
 TITLE = ("Lok'n'Roll sim - arrows, X/A = A, Z/B = B, Enter = START, Space/Tab = SELECT, "
          "Esc quits")
 
@@ -403,10 +411,9 @@ class Result:
         return sim_display.picture(self.screen, self.size, colours, bright, scale)
 
     def save_png(self, path, scale=1, leds=True):
-        """Writes the final screen (and the LED strip under it) as a PNG."""
-        import pygame
-
-        pygame.image.save(self.picture(scale, leds), path)
+        """Writes the final screen (and the LED strip under it) as a PNG carrying the mark of
+        these tools (tools/cli.py)."""
+        cli.write_output(path, cli.png(self.picture(scale, leds)))
 
 
 def read_drive_copy(drive):
@@ -516,8 +523,7 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
         ms, name = line.split()
         result.audio.append((int(ms), name))
     if audio_log:
-        with open(audio_log, "w") as f:
-            f.write(heard.getvalue())
+        cli.write_output(audio_log, (AUDIO_HEADER + "\n" + heard.getvalue()).encode("utf-8"))
     if fresh:
         shutil.rmtree(drive, ignore_errors=True)
         hw.drive = None
@@ -549,7 +555,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     install(hw)
     with _Seeded(seed):
         try:
-            load_app(app)(hw)
+            (load_app(app) if isinstance(app, str) else app)(hw)
         except SimulatorStop:
             pass
         except Exception as e:  # pylint: disable=broad-except
@@ -584,28 +590,17 @@ def read_script(keys, keys_file=None):
 
 
 def check_paths(args):
-    """Raises ScriptError, before the app starts, when a path argument can't serve: --nvm a
-    folder, --drive a file, an output file whose folder is missing or not writable."""
-    if args.nvm is not None and os.path.isdir(args.nvm):
-        raise ScriptError("--nvm %s is a folder: it names the NVM's file" % args.nvm)
-    if args.drive is not None and os.path.exists(args.drive) and not os.path.isdir(args.drive):
-        raise ScriptError("--drive %s is not a folder: it names the folder standing for "
-                          "CIRCUITPY" % args.drive)
-    for option, path in (("--screenshot", args.screenshot), ("--audio-log", args.audio_log),
-                         ("--text", args.text), ("--nvm", args.nvm)):
-        if not path:
-            continue
-        if os.path.isdir(path):
-            raise ScriptError("%s %s is a folder" % (option, path))
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise ScriptError("%s %s: no folder %s" % (option, path, folder))
-        if not os.access(folder if not os.path.exists(path) else path, os.W_OK):
-            raise ScriptError("%s %s can't be written" % (option, path))
+    """Raises ScriptError, before the app starts, when --nvm or --drive can't serve (the
+    outputs are checked as the arguments are read: tools/cli.py Parser)."""
+    for option, path, problem in (
+            ("--nvm", args.nvm, args.nvm is not None and nvm_problem(args.nvm, args.force)),
+            ("--drive", args.drive, args.drive is not None and cli.folder_problem(args.drive))):
+        if problem:
+            raise ScriptError("%s %s: %s" % (option, path, problem))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m tools.sim",
         description="Lok'n'Roll on the desktop: the device app on Blinka displayio.",
         epilog="Window keys: arrows; X or A = A; Z or B = B; Enter = START; "
@@ -613,11 +608,13 @@ def main(argv=None):
                "2 bad arguments or input.")
     parser.add_argument("--headless", action="store_true",
                         help="no window: scripted keys, virtual clock")
-    parser.add_argument("--seed", type=int, default=None, help="the app's seed for new games")
+    parser.add_argument("--seed", type=cli.whole(0, SEED_MASK), default=None,
+                        help="the app's seed for new games")
     parser.add_argument("--keys", default="", help="headless: keys, e.g. A,RIGHT*3,WAIT=2000")
     parser.add_argument("--keys-file", help="headless: a file of keys (# comments)")
-    parser.add_argument("--screenshot", help="headless: write the final screen to this PNG")
-    parser.add_argument("--scale", type=int, default=None,
+    parser.add_output("--screenshot", mine=cli.is_our_png,
+                      help="headless: write the final screen to this PNG")
+    parser.add_argument("--scale", type=cli.whole(1, 16), default=None,
                         help="window zoom (default 4) or screenshot zoom (default 1)")
     parser.add_argument("--no-leds", action="store_true",
                         help="screenshot: the screen alone, without the LED strip")
@@ -628,36 +625,36 @@ def main(argv=None):
                              "NVM file; headless: a fresh one)" % DEFAULT_DRIVE)
     parser.add_argument("--drive-readonly", action="store_true",
                         help="the drive is read-only to the game (SELECT held at power-up)")
-    parser.add_argument("--settle", type=int, default=SETTLE,
+    parser.add_argument("--settle", type=cli.whole(0, SETTLE_LIMIT), default=SETTLE,
                         help="headless: frames after the last key (default %d)" % SETTLE)
-    parser.add_argument("--audio-log", default=None,
-                        help="headless: write each sound effect started as '<ms> <name>'")
-    parser.add_argument("--text", default=None,
-                        help="headless: write the final screen's text to this file, a line "
-                             "per line of text shown")
-    parser.add_argument("--board-speed", type=float, default=None, metavar="X",
+    parser.add_output("--audio-log", default=None, mine=cli.starts_with(AUDIO_HEADER),
+                      help="headless: write each sound effect started as '<ms> <name>'")
+    parser.add_output("--text", default=None, mine=cli.starts_with(TEXT_HEADER),
+                      help="headless: write the final screen's text to this file, a line "
+                           "per line of text shown")
+    parser.add_argument("--board-speed", type=cli.number(0.01, 100), default=None, metavar="X",
                         help="the searches stop where a board X times as fast as the SAMD51 "
                              "estimate would stop them (0.5: twice slower; default: by the "
                              "work they count)")
     parser.add_argument("--app", default=DEFAULT_APP, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.scale is not None and not 1 <= args.scale <= 16:
-        parser.error("--scale must be 1..16")
-    if not 0 <= args.settle <= SETTLE_LIMIT:
-        parser.error("--settle must be 0..%d frames" % SETTLE_LIMIT)
-    if args.board_speed is not None and not 0.01 <= args.board_speed <= 100:
-        parser.error("--board-speed must be 0.01..100")
+    try:
+        args.app = load_app(args.app)
+    except (ImportError, AttributeError, ValueError, TypeError) as e:
+        parser.error("--app %s: %s" % (args.app, e))
 
     if not args.headless:
         if args.keys or args.keys_file or args.screenshot or args.audio_log or args.text:
             parser.error("--keys, --keys-file, --screenshot, --audio-log and --text need "
                          "--headless")
+        if args.nvm is None:
+            args.nvm = DEFAULT_NVM
         try:
             check_paths(args)
         except ScriptError as e:
             parser.error(str(e))
-        exc = run_window(args.seed, args.nvm or DEFAULT_NVM, args.scale or 4, args.app,
-                         args.drive, args.drive_readonly, args.board_speed)
+        exc = run_window(args.seed, args.nvm, args.scale or 4, args.app, args.drive,
+                         args.drive_readonly, args.board_speed)
         return 1 if exc is not None else 0
 
     try:
@@ -674,17 +671,13 @@ def main(argv=None):
         try:
             result.save_png(args.screenshot, args.scale or 1, not args.no_leds)
         except (OSError, pygame.error) as e:
-            print("sim: cannot write --screenshot %s: %s" % (args.screenshot, e),
-                  file=sys.stderr)
-            return 2
+            return cli.refuse("sim", "cannot write --screenshot %s: %s" % (args.screenshot, e))
     if args.text:
         try:
-            with open(args.text, "w") as f:
-                for line in result.text():
-                    f.write(line + "\n")
+            cli.write_output(args.text, "".join(line + "\n" for line in [TEXT_HEADER]
+                                                + result.text()).encode("utf-8"))
         except OSError as e:
-            print("sim: cannot write --text %s: %s" % (args.text, e), file=sys.stderr)
-            return 2
+            return cli.refuse("sim", "cannot write --text %s: %s" % (args.text, e))
     print("frames %d, virtual %d ms, wall %.2f s, refreshes %d, nvm writes %d" % (
         result.frames, result.virtual_ms, result.wall_s, result.refreshes, result.nvm_writes))
     if result.error:

@@ -19,9 +19,9 @@ docs/memory.md. --cap-kb lowers or raises the cap (the check fails once it is be
 needs). Exits 1 if any check fails. Where the VM is missing (a user's fresh machine) each check
 prints one line saying so and the command exits 0: `make test` still runs everything else.
 """
-import argparse
 import sys
 
+from tools import cli
 from tools.vm import cpapp, cpvm
 
 ROOT = cpvm.ROOT
@@ -42,9 +42,9 @@ def engine_check():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.vm cpcheck",
-                                 description="The game on CircuitPython 10's own VM.")
-    ap.add_argument("--cap-kb", type=int, default=cpapp.CAP_KB,
+    ap = cli.Parser(prog="python -m tools.vm cpcheck",
+                    description="The game on CircuitPython 10's own VM.")
+    ap.add_argument("--cap-kb", type=cli.whole(1, 1024), default=cpapp.CAP_KB,
                     help="the app's cap in KB (default %(default)d)")
     ap.add_argument("--no-frames", action="store_true",
                     help="skip the allocation and time of every frame")
@@ -54,8 +54,6 @@ def main(argv=None):
                     help="only the session's peak and cap in %d heap layouts (docs/memory.md)"
                     % len(cpapp.LAYOUTS))
     args = ap.parse_args(argv)
-    if args.cap_kb <= 0:
-        ap.exit(2, "cpcheck: --cap-kb must be a positive number of KB\n")
     if args.layouts:
         return 0 if cpapp.spread(args.cap_kb, out=lambda text: print(text, flush=True)) else 1
     ok = engine_check()

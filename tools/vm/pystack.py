@@ -31,7 +31,9 @@ leaves as they are). Two runs, both under the size checked:
 import argparse
 import sys
 
+from tools import cli
 from tools.flash.deploy import PYSTACK_SIZE
+from tools.flash.sync import PYSTACK_MAX
 from tools.vm.membudget import vmrun
 from tools.vm.membudget.session import SEED, session_keys
 
@@ -133,9 +135,9 @@ def smallest(lo=512, hi=None, seeds=SEEDS):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.vm pystack", description=__doc__.split(
+    ap = cli.Parser(prog="python -m tools.vm pystack", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--size", type=int, default=PYSTACK_SIZE,
+    ap.add_argument("--size", type=cli.whole(256, PYSTACK_MAX), default=PYSTACK_SIZE,
                     help="the pystack to check (default: what make flash sets, %d)"
                     % PYSTACK_SIZE)
     ap.add_argument("--smallest", action="store_true",
