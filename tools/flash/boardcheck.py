@@ -22,8 +22,10 @@ Exit status: 0 measured; 1 the board answered otherwise (the game not flashed, a
 """
 import argparse
 import ast
+import os
 import sys
 
+from tools import cli
 from tools.flash.imports import ROOT
 from tools.flash.sync import DeployError
 
@@ -129,6 +131,14 @@ def table(m):
     return "\n".join(out)
 
 
+def serial_port(text):
+    """An argument type: a serial port's name (/dev/ttyACM0, COM5), not a file or a folder."""
+    if os.path.isfile(text) or os.path.isdir(text):
+        raise argparse.ArgumentTypeError("%s is a %s, not a serial port" % (
+            text, "folder" if os.path.isdir(text) else "file"))
+    return text
+
+
 def measure(t):
     """Runs MEASURE on the board in raw REPL `t` (tools/flash/deploy_board.py connect());
     returns its dict."""
@@ -139,9 +149,10 @@ def measure(t):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.flash.boardcheck",
-                                 description="What a connected board has, measured on it.")
-    ap.add_argument("--port", help="serial port of the board (default: the one connected)")
+    ap = cli.Parser(prog="python -m tools.flash.boardcheck",
+                    description="What a connected board has, measured on it.")
+    ap.add_argument("--port", type=serial_port,
+                    help="serial port of the board (default: the one connected)")
     args = ap.parse_args(argv)
     from tools.flash import deploy_board
 
