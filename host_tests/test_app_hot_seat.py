@@ -105,6 +105,7 @@ def test_a_person_sees_their_own_result_before_the_handoff():
     lines = lines_text(r.app.ui.plines)
     assert play.step != S_HANDOFF and not r.app.ui.panel.hidden
     assert lines[0] == "P1 passes" and lines[2].startswith("Penalty")
+    assert lines[3] == "A: P2 plays next"  # what the key that puts it away leads to
     assert line_text(r.app.ui.side[0]) == "P1"  # P1's numbers, under P1's result
     r, _, _ = watched(m.keys[:-1] + [SETTLE], seed)
     lines = lines_text(r.app.ui.plines)

@@ -166,7 +166,7 @@ def over(app):
             key = s.rank_key(seat)
             text = "%s: %d" % (game.name(seat), key[0])
             if why:
-                text += ", %d cards" % key[1]
+                text += ", %d card%s" % (key[1], "" if key[1] == 1 else "s")
             if 1 < why < 6:
                 text += ", %s: %d" % (_CRITERIA[why - 1], key[why])
             lines[2 + seat] = (text, WHITE)

@@ -33,8 +33,11 @@ def show(play):
     if not s.deck and not s.is_terminal():
         last = "LAST TURN: " + g.name(s.seat)
     if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-        if not g.human(play.actor) and not g.human(s.seat) and g.humans():
-            # this opponent's result waits for A before the next one plays (Play.advance)
+        mine = g.human(play.actor)
+        if not s.is_terminal() and (mine and g.humans() > 1 or not mine and g.humans() and
+                                    not g.human(s.seat)):
+            # this result waits for A before the next seat plays (Play.advance): a hot seat's
+            # person's own, an opponent's before another opponent's turn
             last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
         ui.pline(3, last, RED if not s.deck else GREEN)
         seats(play, 4, GREY, drew)
