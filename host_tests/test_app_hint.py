@@ -44,7 +44,9 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
         pytest.fail("no card of seed 5's first hand goes straight to its dice: pick another seed")
     i = s.hands[0].index(c)
     with sim_fast.fast():
-        r = sim.run_headless(m.keys + ["RIGHT"] * i + ["A"] + HINT, seed=5)
+        # The menu opens on Build (a build is under way): DOWN, DOWN to Hint.
+        r = sim.run_headless(m.keys + ["RIGHT"] * i + ["A", "START", "DOWN", "DOWN", "A",
+                                                       "WAIT*5"], seed=5)
     assert r.ok, r.error
     app = r.app
     assert app.game.state == t  # nothing changed
@@ -93,7 +95,7 @@ def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
     # in order (not "then 3 more"), the way each curve turns, added ones too, and quotes the
     # risk the screen shows for it (lnr/play/view.py risk_text of state.build_risk, §5) with
     # why: its dice against the cards ahead.
-    from lnr.play.view import risk_text, short
+    from lnr.play.view import risk_text
 
     checked = set()
     for seed in range(1, 400):
@@ -130,7 +132,7 @@ def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
             with sim_fast.fast():
                 r = sim.run_headless(m.keys + HINT + ["A", SETTLE], seed=seed)
             side = line_text(r.app.ui.side[7])
-            assert side == short(risk_text(num, den, "Lay")), (side, lines[4])
+            assert side == risk_text(num, den, "Lay"), (side, lines[4])
         checked.add(kind)
     assert ("curve", "one", "") in checked and ("straight", "one", "") in checked
     assert any(k[1] == "more" for k in checked)
@@ -138,14 +140,17 @@ def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
 
 
 def test_a_risk_over_99_percent_is_spaced_like_the_others():
-    # Issue 24 finding 7: "Roll>99%" ran together; the side line's 8 characters alone drop
-    # the space (lnr/play/view.py short()).
-    from lnr.play.view import risk_text, short
+    # Issue 24 finding 7: "Roll>99%" ran together; issue 35 row 14: the side line's 8
+    # characters still dropped the space. A chance below 1 that rounds to 100% says 99%, spaced
+    # as every other, in the panel and the side line alike (lnr/play/view.py risk_text).
+    from lnr.play.view import risk_text
+    from lnr.ui import SIDE_W
 
-    assert risk_text(3 ** 12 - 1, 3 ** 12, "Roll") == "Roll >99%"
+    for label in ("Lay", "Add", "Roll", "Brkn"):
+        text = risk_text(3 ** 12 - 1, 3 ** 12, label)
+        assert text == label + " 99%" and len(text) <= SIDE_W
     assert risk_text(1, 3 ** 12, "Roll") == "Roll <1%"
-    assert short(risk_text(3 ** 12 - 1, 3 ** 12, "Roll")) == "Roll>99%"
-    assert short(risk_text(1, 3, "Lay")) == "Lay 33%"
+    assert risk_text(1, 3, "Lay") == "Lay 33%"
 
 
 def test_the_screen_says_thinking_while_the_hint_is_worked_out(monkeypatch):

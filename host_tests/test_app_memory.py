@@ -152,7 +152,8 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     i = s.hands[0].index(c)
     s.apply(A_LAY + c)
     assert s.phase in (P_BUILD, P_DICE)  # the build waits for more cards or its roll
-    keys = m.keys + ["RIGHT"] * i + ["A", "START", "UP", "A", "WAIT*5"]
+    # The menu opens on Build (a build is under way): UP, UP to Save & quit.
+    keys = m.keys + ["RIGHT"] * i + ["A", "START", "UP", "UP", "A", "WAIT*5"]
     monkeypatch.setattr(SimNvm, "__setitem__", refuse)
     with sim_fast.fast():
         r = sim.run_headless(keys, seed=5, drive_readonly=True)

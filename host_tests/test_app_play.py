@@ -31,7 +31,7 @@ from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_HANDOFF, S_ORDER, side_text  # noqa: E402
-from lnr.ui import RED, GREEN, YELLOW  # noqa: E402
+from lnr.ui import RED, GREEN, YELLOW, MAP_W, MAP_H  # noqa: E402
 
 PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
 HAND = (0, 96, 160, 128)
@@ -485,12 +485,24 @@ def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
 def test_select_looks_around_the_track_and_back_follows_the_loco():
     seed = 12
     m = Model(MODE_SOLO, seed)
+    m.play_simple(4)  # a longer track to look along
+    m.keys += ["A"] if m.summary else []  # the last result put away
     r0 = run(m.keys + [SETTLE], seed)
     ox, oy = r0.app.play.view.map.ox, r0.app.play.view.map.oy
-    r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", SETTLE], seed)
-    assert (r.app.play.view.map.ox, r.app.play.view.map.oy) == (ox - 2, oy - 1)
-    assert r.app.ui.map[2, 1] == r0.app.ui.map[0, 0]  # the picture moved with the view
-    r = run(m.keys + ["SELECT", "LEFT", "LEFT", "UP", "B", SETTLE], seed)
+    s = r0.app.game.state
+    xs = [c // 128 - 64 for c in s.cells + [s.target()]]
+    ys = [c % 128 - 64 for c in s.cells + [s.target()]]
+    # Issue 35 row 15: the look went on into empty space without end; now the map's middle
+    # stays within the track's extent, open end included, whatever the keys.
+    for key, far in (("LEFT", min(xs)), ("RIGHT", max(xs)), ("UP", min(ys)), ("DOWN", max(ys))):
+        r = run(m.keys + ["SELECT"] + [key] * 20 + [SETTLE], seed)
+        mx = r.app.play.view.map.ox + (MAP_W - 1) // 2
+        my = r.app.play.view.map.oy + (MAP_H - 1) // 2
+        assert (mx if key in ("LEFT", "RIGHT") else my) == far, key
+    away = "LEFT" if ox + (MAP_W - 1) // 2 > min(xs) else "RIGHT"  # a way with track
+    r = run(m.keys + ["SELECT", away, SETTLE], seed)
+    assert r.app.play.view.map.ox == ox + (1 if away == "RIGHT" else -1)  # it looked away
+    r = run(m.keys + ["SELECT", away, "B", SETTLE], seed)
     assert (r.app.play.view.map.ox, r.app.play.view.map.oy) == (ox, oy)
     assert r.screen == r0.screen
 

@@ -210,7 +210,8 @@ def test_save_during_a_build_stores_the_turns_start():
     cards = [c for c in s.hands[0] if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None]
     assert cards, "seed 5 has a card to lay at the first turn (else pick another seed)"
     i = s.hands[0].index(cards[0])
-    keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "A", SETTLE]
+    # The menu opens on Build (a build is under way): UP, UP to Save & quit.
+    keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "UP", "A", SETTLE]
     r = run(keys, seed)
     st = stored(r)
     from lnr.games import unpack

@@ -148,7 +148,8 @@ def test_the_pass_menu_says_a_chaos_discard_has_begun():
     _two_chaos(m)
     s = m.state
     c = [x for x in s.hands[0] if KIND[x] == KIND_CHAOS][0]
-    keys = m.keys + ["RIGHT"] * s.hands[0].index(c) + ["A", "START", SETTLE]
+    # The menu opens on the first item that can be chosen (Discard chaos): UP, UP to Pass.
+    keys = m.keys + ["RIGHT"] * s.hands[0].index(c) + ["A", "START", "UP", "UP", SETTLE]
     r = run(keys, seed)
     assert r.app.game.state.phase == P_CHAOS
     lines = texts(r.app.ui.plines)

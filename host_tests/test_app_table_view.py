@@ -23,7 +23,8 @@ from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, P_ORDER, MODE_SOLO, MODE_RIVAL, TURN,
 )
 from lnr import sprites  # noqa: E402
-from lnr.play.view import S_BEND, S_ORDER, risk_text, short, side_text  # noqa: E402
+from lnr.play.mapview import card_top  # noqa: E402
+from lnr.play.view import S_BEND, S_ORDER, risk_text, side_text  # noqa: E402
 from lnr.screens import SC_TITLE  # noqa: E402
 from lnr.ui import MAP_W, MAP_H, HAND_N  # noqa: E402
 
@@ -225,7 +226,7 @@ def test_a_roll_that_cannot_derail_still_shows_its_broken_card_chance():
     assert line_text(ui.side[7]) == "Lay 0%"
     num, den = s.broken_risk(card)
     assert 0 < num < den
-    assert line_text(ui.side[5]) == short(risk_text(num, den, "Brkn"))
+    assert line_text(ui.side[5]) == risk_text(num, den, "Brkn")
     # The exact chance: at least as many wheels as cards to the first broken one.
     seq = s.track + [card]
     d = next(i for i in range(s.loco + 1, len(seq)) if KIND[seq[i]] == KIND_BROKEN) - s.loco
@@ -292,17 +293,24 @@ def test_cards_that_cannot_be_played_are_veiled_and_the_hand_shows_more_off_its_
     ui = r.app.ui
     s = r.app.game.state
     hand = s.hands[0]
-    for i in range(HAND_N):
+    for i in range(HAND_N - 1):
         c = hand[i]
         playable = s.is_legal((A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c)
         want = sprites.T_NONE if playable else sprites.T_VEIL
         assert ui.veil[i, 0] == want and ui.veil[i, 1] == want, (i, c)
     assert any(ui.veil[i, 0] == sprites.T_VEIL for i in range(HAND_N))
+    # Issue 35 row 8: ">" lay over the last card's rails; now it has the last place to itself.
     assert line_text(ui.more).endswith(">") and not line_text(ui.more).startswith("<")
-    # At the hand's other end: "<" where cards lie off its left.
-    r = run(m.keys + ["LEFT", SETTLE], seed)
-    assert r.app.play.hoff > 0
+    assert ui.hand[HAND_N - 1, 0] == ui.hand[HAND_N - 1, 1] == sprites.T_NONE
+    assert ui.veil[HAND_N - 1, 1] == sprites.T_NONE
+    # At the hand's other end: "<" where cards lie off its left, in the first place.
+    r = run(m.keys + ["RIGHT"] * len(hand) + [SETTLE], seed)
+    play = r.app.play
+    assert play.hoff > 0 and play.sel == len(hand) - 1
     assert line_text(r.app.ui.more) == "<"
+    assert r.app.ui.hand[0, 0] == r.app.ui.hand[0, 1] == sprites.T_NONE
+    assert r.app.ui.hand[HAND_N - 1, 0] == card_top(hand[-1])  # the last card, whole
+    assert r.app.ui.cursor.x == 16 * (HAND_N - 1)
 
 
 def test_records_shows_the_last_games_above_the_fold():

@@ -7,8 +7,10 @@ pads and cuts every text to its line; here it records each text it had to cut. T
 then draws its texts at their longest: every card named by every seat (the widest names), the
 scores and counts at their most (3 digits: a hand of all 55 cards), a roll of 16 dice with its
 move, penalties and order, the risk at both ends (<1%, >99%), the game over, the records and
-the settings at their largest numbers, the hint over whole games. The texts given as plain
-literals are read from the source as well, each against its field.
+the settings at their largest numbers, the hint over whole games; and every text of the bench's
+games (issue 35), played to their ends through the play screen's own flow, hot seats'
+handoffs included. The texts given as plain literals are read from the source as well, each
+against its field.
 """
 import ast
 import os
@@ -22,13 +24,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from engine.cards import KIND, KIND_CHAOS, N_CARDS  # noqa: E402
+from engine.playout import STREAM_BOT  # noqa: E402
+from engine.rng import Rng  # noqa: E402
 from engine.state import (  # noqa: E402
     A_CHAOS, A_LAY, A_PASS, P_BUILD, P_DICE, P_TURN, MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL,
     MODE_TABLE,
 )
 import lnr.ui  # noqa: E402
 from lnr.play import actions, refusal  # noqa: E402
-from lnr.play.view import risk_text, short  # noqa: E402
+from lnr.play.view import risk_text  # noqa: E402
 from lnr.ui import SIDE_W, PANEL_W, LINE_W, TITLE_W  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,8 +105,8 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
     play.view.draw_side()
     for label in ("Lay", "Add", "Roll", "Brkn", "Derail", "Broken card"):
         for num, den in ((1, 10 ** 6), (5, 1000), (999, 1000), (999999, 10 ** 6), (0, 1)):
-            if len(label) <= 4:  # the side panel's labels, short() to its 8 characters
-                r.app.ui.put(r.app.ui.side[7], short(risk_text(num, den, label)))
+            if len(label) <= 4:  # the side panel's labels, in its 8 characters
+                r.app.ui.put(r.app.ui.side[7], risk_text(num, den, label))
             r.app.ui.put(r.app.ui.plines[5], risk_text(num, den, label))
     # A build of 16 dice (4 cards of 4): the dice panel, the run, the penalty order and the
     # result, each step as the timers would run it.
@@ -272,3 +276,83 @@ def test_every_literal_text_fits_its_field():
                                                         width))
     assert seen > 30  # the check reads the calls it should
     assert too_long == []
+
+
+# ---------------------------------------------------------------- the bench's games, played
+
+
+def _play_through(app, mode, seed, players, roles, bot, seen):
+    # Plays game `seed` of `mode` (the deal and dice `make bench` plays: engine.playout's
+    # streams) on the app's play screen as the keys would: each person's decision is `bot`'s
+    # (its rng the bench's, stream 1), each timed step runs at once, the panels' A or B goes on,
+    # switches are made as lnr/main.py makes them (lnr/memory/settle.py); the action menu is drawn at each turn's
+    # start. Counts the results and handoffs written in `seen`.
+    from engine.state import A_STOP, P_BUILD, P_CHAOS
+    from lnr.keys import K_A, K_B
+    from lnr.memory.settle import settle
+    from lnr.play.view import S_HANDOFF, S_INFO, S_ORDER
+
+    rng = Rng(seed, STREAM_BOT)
+    app.start(mode, players, seed, roles)
+    for _ in range(100000):
+        settle(app)
+        if app.game is None:  # the game over is up
+            return
+        play = app.play
+        s = app.game.state
+        if play.busy():
+            play.timed_step()
+        elif play.step == S_HANDOFF:
+            seen["handoffs"] += 1
+            play.key(K_A)
+        elif play.step == S_INFO or play.step == S_ORDER:
+            seen["results"] += play.summary
+            play.key(K_A)
+        elif play.summary:
+            seen["results"] += 1
+            play.key(K_B)  # the result put away, as a key does
+        elif s.is_chance():
+            play.roll()
+        else:
+            if s.phase == P_TURN:
+                menu = actions.Actions(play)
+                menu.draw()
+                menu.close()
+            action = bot(s, rng)
+            if action == A_STOP and s.phase == P_BUILD:
+                play.roll()
+            else:
+                assert action != A_STOP or s.phase == P_CHAOS
+                play.act(action)
+    raise AssertionError("game %d of mode %d did not end" % (seed, mode))
+
+
+def test_every_text_of_the_bench_games_fits_its_line(cut):
+    # Issue 35: every text the game draws fits its box at 1x. The bench's games (the reported
+    # seeds, tools/bots/seeds.py) of every mode, played on the play screen by its own flow: the
+    # titles, the dice, the toasts, the results, the seats board, the hot seat's handoffs, the
+    # action menu and the game over, each text as lnr.ui.Ui.put writes it into its line.
+    from engine.bots import BOTS
+    from lnr.game import ROLE_BOT, ROLE_HUMAN
+    from tools.bots.seeds import take
+
+    with sim_fast.fast():
+        r = sim.run_headless(["WAIT"], seed=1, settle=1)
+    assert r.ok, r.error
+    app = r.app
+    app.writes = False
+    best = ROLE_BOT + 2
+    tables = ((2, bytes([ROLE_HUMAN])), (3, bytes([ROLE_HUMAN, best])),
+              (4, bytes([best, ROLE_HUMAN, ROLE_HUMAN])), (3, bytes([best, best])),
+              (4, bytes([ROLE_HUMAN] * 3)))
+    seen = {"results": 0, "handoffs": 0}
+    seeds = take("reported", 24)
+    with sim_fast.fast():
+        for i, seed in enumerate(seeds):
+            bot = BOTS[("random", "greedy")[i % 2]]
+            for mode in (MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL):
+                _play_through(app, mode, seed, None, None, bot, seen)
+            players, roles = tables[i % len(tables)]
+            _play_through(app, MODE_TABLE, seed, players, roles, bot, seen)
+    assert seen["results"] > 2000 and seen["handoffs"] > 200, seen
+    assert cut == []

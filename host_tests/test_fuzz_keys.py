@@ -136,3 +136,55 @@ def test_twenty_thousand_random_presses_keep_the_app_and_the_engine_sound(tmp_pa
     assert any(seats == 4 for seats, _ in table), "no 4-seat table game: %s" % table
     assert check.finished > 0  # random keys do play games to their end
     assert writes > 0
+
+
+# Hot-seat tables (issue 35): people with bots between them, from the table screen's Seats row
+# (3 seats, the best bot in every other; LEFT/RIGHT change a line's value, a seat from a bot to
+# a person with RIGHT past the last bot).
+HOT_SEATS = (
+    TABLE + [K_DOWN, K_RIGHT, K_DOWN, K_DOWN, K_A],  # P1, P2 people, P3 a bot
+    TABLE + [K_RIGHT, K_DOWN, K_DOWN, K_RIGHT, K_DOWN, K_DOWN, K_A],  # P1, P3 people
+    TABLE_HOT_SEAT,  # P1, P2 people alone
+    TABLE + [K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_RIGHT, K_DOWN, K_A],  # 4
+)
+HOT_SEAT_PRESSES = 10000
+
+
+def test_ten_thousand_random_presses_at_hot_seat_tables_keep_every_hand_secret(tmp_path):
+    # 10 000 random presses read while a hot-seat game is up: the app never crashes, the
+    # engine's invariants hold at every frame, and nothing private of one person shows while
+    # another may hold the device (host_tests/hotseat.py Secrets, docs/rules.md §3.5).
+    from hotseat import Secrets
+
+    read = handoffs = shown = 0
+    i = 0
+    while read < HOT_SEAT_PRESSES:
+        assert i < 40, "random presses left the hot-seat tables: %d read there" % read
+        rnd = random.Random(3000 + i)
+        pressed = []
+
+        def live(prefix=HOT_SEATS[i % len(HOT_SEATS)], rnd=rnd, pressed=pressed):
+            for k in presses(prefix, 1500, rnd):
+                pressed.append(k)
+                yield k
+
+        check = Checker()
+        secrets = Secrets(pressed)
+
+        def on_frame(hw, check=check, secrets=secrets):
+            check(hw)
+            secrets(hw)
+
+        with sim_fast.fast():
+            r = sim.run_headless(live(), seed=700 + i, nvm_path=str(tmp_path / ("h%d" % i)),
+                                 settle=5, render_every=50, on_frame=on_frame)
+        assert r.ok, "hot-seat run %d (seed %d, random.Random(%d)) crashed:\n%s" % (
+            i, 700 + i, 3000 + i, r.error)
+        assert r.nvm_writes_after_error == 0
+        read += secrets.presses
+        handoffs += secrets.handoffs
+        shown += secrets.shown
+        i += 1
+    print("hot-seat fuzz: %d presses read in hot-seat games over %d runs, %d handoffs taken "
+          "up, %d frames with a person's cards" % (read, i, handoffs, shown))
+    assert handoffs > 100 and shown > 1000

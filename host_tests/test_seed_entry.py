@@ -70,20 +70,38 @@ def test_a_typed_seed_plays_the_very_same_game_again(tmp_path, mode):
 
 
 def test_the_seed_row_types_digits_and_stops_at_the_largest_seed(tmp_path):
-    # A, down to Seed, A: typing from 00000000. DOWN on the first digit makes 9xxxxxxx, past
-    # SEED_MASK (24 bits, lnr.game): it stops at 16777215.
+    # A, down to Seed, A: typing from 00000000.
     r = run(["A"] + ["DOWN"] * 4 + ["A", "RIGHT", "UP", "UP", SETTLE], 1, tmp_path, "a")
     lines = texts(r)
     assert r.app.screen == SC_MODES and r.app.menus.digit == 1
     assert lines[5] == "> Seed: 02000000"
     assert lines[6].index("^") == len("> Seed: 0")  # the caret under the digit typed
-    r = run(["A"] + ["DOWN"] * 4 + ["A", "DOWN", "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT",
-                                    "RIGHT", "RIGHT", "UP", SETTLE], 1, tmp_path, "b")
+    # Issue 35 row 9: DOWN on the first digit of 00000000 gave 16777215, and UP, UP, DOWN
+    # 06777215: a digit past SEED_MASK (24 bits, lnr.game) changed the others. Now a digit
+    # wraps within the values that keep the seed below it, and the others stay as typed.
+    r = run(["A"] + ["DOWN"] * 4 + ["A", "DOWN", SETTLE], 1, tmp_path, "b")
+    assert texts(r)[5] == "> Seed: 10000000"
+    r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "UP", SETTLE], 1, tmp_path, "b2")
+    assert texts(r)[5] == "> Seed: 00000000"  # 1 -> 0: 2 would pass it
+    r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "UP", "DOWN", SETTLE], 1, tmp_path, "b2")
+    assert texts(r)[5] == "> Seed: 10000000"
+    seven = ["A"] + ["DOWN"] * 4 + ["A"] + ["UP", "RIGHT"] + ["UP"] * 6 + ["RIGHT"] + \
+        ["UP"] * 7 + ["RIGHT"] + ["UP"] * 7 + ["RIGHT"] + ["UP"] * 7 + ["RIGHT"] + ["UP"] * 2 + \
+        ["RIGHT"] + ["UP"] + ["RIGHT"] + ["UP"] * 5  # 16777215, the caret on the last digit
+    r = run(seven + [SETTLE], 1, tmp_path, "b3")
     assert texts(r)[5] == "> Seed: %08d" % SEED_MASK
     assert texts(r)[6].index("^") == len("> Seed: 0000000")  # the last digit
-    # A: done, back on the mode; B on the Seed row makes it random again.
+    r = run(seven + ["UP", SETTLE], 1, tmp_path, "b4")  # 16777216 would pass: 5 wraps to 0
+    assert texts(r)[5] == "> Seed: 16777210"
+    r = run(seven + ["LEFT", "LEFT", "UP", "DOWN", "DOWN", SETTLE], 1, tmp_path, "b5")
+    assert texts(r)[5] == "> Seed: 16777115"  # 2 -> 0 (3 would pass) -> 1, the rest as typed
+    # A: done, back on the mode; B while typing makes it random, as the row offers.
     r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "A", SETTLE], 1, tmp_path, "c")
     assert texts(r)[1] == "> Solo" and texts(r)[5] == "  Seed: 10000000"
+    r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "B", SETTLE], 1, tmp_path, "c2")
+    assert texts(r)[5] == "> Seed: random" and r.app.menus.typed is None
+    assert r.app.menus.digit == -1 and texts(r)[7] == "A: type it  B: random"
+    # B on the Seed row makes a typed seed random again.
     r = run(["A"] + ["DOWN"] * 4 + ["A", "UP", "A", "UP", "B", SETTLE], 1, tmp_path, "d")
     assert texts(r)[5] == "> Seed: random" and r.app.menus.typed is None
 
@@ -101,7 +119,8 @@ def test_records_lists_the_last_games_newest_first_with_their_seeds(tmp_path):
     assert top[0].split() == ["Mode", "best", "games", "won"]  # the best per mode, as before
     assert top[1].split()[0] == "Solo" and top[1].split()[2] == "2"
     assert top[7] == "^v: scroll  B: back"
-    # Scroll to the end (more DOWNs than lines: it stops at the last game).
+    # Scroll to the end (more DOWNs than lines: it stops at the last game). Issue 35 row 15:
+    # the column header scrolled away; now the last games scroll under theirs.
     r = run(keys + ["DOWN", "A"] + ["DOWN"] * 6 + [SETTLE], 8, tmp_path, "b")
     lines = texts(r)
     history = r.app.store.history()
@@ -110,12 +129,12 @@ def test_records_lists_the_last_games_newest_first_with_their_seeds(tmp_path):
     for e in reversed(history):  # newest first
         seed, mode, players, won, score, bits, log = image.read_entry(e)
         want.append([menus.SHORT[mode], str(score), "won" if won else "lost", str(seed)])
-    assert [line.split() for line in lines[4:7]] == want
+    assert [line.split() for line in lines[1:4]] == want
     assert [w[3] for w in want] == ["10", "9", "8"]
-    assert lines[3].split() == ["Last", "games", "result", "seed"]
+    assert lines[0].split() == ["Last", "games", "result", "seed"]
     # UP scrolls back; B leaves, and the games read are let go.
     r = run(keys + ["DOWN", "A", "DOWN", "DOWN", "UP", SETTLE], 8, tmp_path, "c")
-    assert texts(r)[0] == top[1]
+    assert texts(r)[:7] == top[:7]
     r = run(keys + ["DOWN", "A", "B", SETTLE], 8, tmp_path, "d")
     assert r.app.menus.last is None
 
@@ -150,4 +169,4 @@ def test_the_seed_rows_help_is_whole(tmp_path):
     assert texts(r)[5:] == ["> Seed: random", "The deal of a shared seed",
                             "A: type it  B: random"]
     r = run(["A"] + ["DOWN"] * 4 + ["A", SETTLE], 1, tmp_path, "b")
-    assert texts(r)[7] == "</>^v: digit  A: ok"
+    assert texts(r)[7] == "</>^v:digit A:ok B:random"

@@ -176,9 +176,25 @@ def over(app):
     elif mode == MODE_CHALLENGE and s.lost:
         lines[1] = ("4th derailment: lost", RED)
     elif mode == MODE_TABLE:
-        lines[1] = ("WINNER!", GREEN) if won else ("Winner: " + _names(game, s.winners()), WHITE)
+        # Every hand and pile counts at the end (§7): each seat's score and, where equal scores
+        # were parted, the figures of the tie-break that did it.
+        winners = s.winners()
+        why = _tie_break(s, winners)
+        if why > 5:
+            text = "Shared win: " + _names(game, winners)
+        else:
+            text = "WINNER!" if won else "Winner: " + _names(game, winners)
+            if why:
+                text += (" " if won else ", ") + "fewest " + _CRITERIA[why - 1]
+        lines[1] = (text, GREEN if won else WHITE)
         for seat in range(s.players):
-            lines[2 + seat] = ("%s: %d" % (game.name(seat), s.score(seat)), WHITE)
+            key = s.rank_key(seat)
+            text = "%s: %d" % (game.name(seat), key[0])
+            if why:
+                text += ", %d card%s" % (key[1], "" if key[1] == 1 else "s")
+            if 1 < why < 6:
+                text += ", %s: %d" % (_CRITERIA[why - 1], key[why])
+            lines[2 + seat] = (text, WHITE)
     if mode != MODE_TABLE:
         # The player's derailments: against the rival, not the rival's too (s.derails).
         lines[4] = ("Cards: %d  Derailed: %d" % (
@@ -226,6 +242,28 @@ def forget_game(app):
         if name.startswith("engine.") and name != "engine.gamelog":
             drop(name)
     gc.collect()
+
+
+# docs/rules.md §7's tie-breaks after the score, in order (State.rank_key's figures).
+_CRITERIA = ("cards", "4s", "3s", "2s", "1s")
+
+
+def _tie_break(s, winners):
+    # The tie-break of docs/rules.md §7 that decided the table's win: 0 the score alone, 1 the
+    # cards, 2 to 5 the 4s to the 1s (the last that parted a seat of the lowest score from the
+    # winner); 6 none (a shared win).
+    if len(winners) > 1:
+        return 6
+    best = s.rank_key(winners[0])
+    why = 0
+    for seat in range(s.players):
+        key = s.rank_key(seat)
+        if key[0] == best[0] and key != best:
+            i = 1
+            while key[i] == best[i]:
+                i += 1
+            why = max(why, i)
+    return why
 
 
 def _names(game, seats):

@@ -107,9 +107,10 @@ def build(sheet):
 
     play = displayio.Group()
     map_ = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)
-    values = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)  # each card's value, over the map
     frame = _grid(play, sheet, pal, 1, 1, 0, 0)
     loco = _grid(play, sheet, pal, 1, 1, 0, 0)
+    # Each card's value over the map, the loco's card's over the loco: never hidden.
+    values = _grid(play, sheet, pal, MAP_W, MAP_H, 0, 0)
     side = []
     for i in range(8):
         side.append(_label(play, font, white, 112, 12 * i, SIDE_W))

@@ -20,8 +20,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools import cli  # noqa: E402
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
-    Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, two_bends, DIE_MS, STEP_MS,
-    DERAIL_MS, PEN_MS,
+    Model, SETTLE, find, derailing_card, frames, rival_draws_chaos, roll_frames, two_bends,
+    STEP_MS, DERAIL_MS, PEN_MS,
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.state import (  # noqa: E402
@@ -102,7 +102,7 @@ def runs():
     t = m.after_build(card)
     m.build(card)
     roll = m.keys[:m.roll_at]
-    dice = frames(DIE_MS) * VALUE[card]  # a build of one card rolls its value in dice
+    dice = roll_frames(VALUE[card])  # a build of one card rolls its value in dice
     on_way = frames(STEP_MS) + 3  # one card on from where it stood
     off = frames(STEP_MS) * (1 + t.moved) + 6  # the derailed loco blinks: shown then
     leaving = off + frames(DERAIL_MS) + frames(PEN_MS)

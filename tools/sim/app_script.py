@@ -28,13 +28,13 @@ from engine.cards import SHAPE, SHAPE_CURVE, KIND, KIND_CHAOS  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import (  # noqa: E402
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_BEND, P_BUILD, P_DICE,
-    P_ORDER, P_TURN, MODE_TABLE,
+    P_ORDER, P_TURN, P_CHAOS, MODE_TABLE,
 )
 from lnr import game as games  # noqa: E402
 from lnr.games import new_game  # noqa: E402
-from engine.order import orders  # noqa: E402
+from engine.order import best as best_order, orders  # noqa: E402
 from lnr.play.screen import (  # noqa: E402
-    DIE_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, AUTO_MS, HOLD_MS, END_MS,
+    DIE_MS, ROLLED_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, AUTO_MS, HOLD_MS, END_MS,
 )
 
 FRAME_MS = 30  # tools/sim/simulator.py's frame step
@@ -57,6 +57,12 @@ def run_frames(s):
     return (frames(STEP_MS) * (1 + s.moved - s.hits) + frames(BROKEN_MS) * s.hits
             + (frames(DERAIL_MS) if s.derail_left else 0)
             + (frames(PEN_MS) * (s.taken + 1) if s.taken else 0))
+
+
+def roll_frames(dice):
+    """Returns the frames a roll of `dice` dice is shown for before its run: one die at a
+    time, then all of them a while (lnr/play/screen.py ROLLED_MS)."""
+    return frames(DIE_MS) * dice + frames(ROLLED_MS)
 
 
 def wait(n):
@@ -124,13 +130,14 @@ class Model:
         self.summary = self.theirs = False
 
     def pass_turn(self):
-        """The player passes (START, Pass); a pass that is all they can do plays on its own."""
+        """The player passes (START, Pass); a pass that is all they can do plays on its own,
+        once the last result is put away (A)."""
         s = self.state
         if s.legal_actions() != [A_PASS]:
             self.press("START", "A")
             n = 0
-        else:  # as an opponent's step: after the last result's hold
-            n = self._next_step()
+        else:  # as an opponent's step
+            n = self._next_step(True)
         s.apply(A_PASS)
         self.keys.append(wait(n + run_frames(s)))
         self.finish()
@@ -153,7 +160,7 @@ class Model:
             s.apply(A_STOP)
         self.keys.append("A")  # the cursor waits on the roll button after a lay
         self.roll_at = len(self.keys)  # the keys before this start the roll
-        n = frames(DIE_MS) * s.dice_left
+        n = roll_frames(s.dice_left)
         while s.phase == P_DICE:
             s.apply(s.sample_chance(self.game.rng))
         self.keys.append(wait(n + run_frames(s)))
@@ -168,6 +175,25 @@ class Model:
         if s.phase == P_TURN and sum(KIND[c] == KIND_CHAOS for c in s.hands[s.seat]) == 1:
             self.keys.append("A")
         s.apply(A_CHAOS + card)
+        if s.phase != P_CHAOS:  # the turn is over: its result panel is up
+            self.result_at = len(self.keys)
+            self.summary = True
+            self.theirs = False
+        self.opponents()
+
+    def discard_chaos(self):
+        """The player discards every chaos card in hand through the action menu (START,
+        Discard chaos: its third item), in the order that scores best (engine.order)."""
+        s = self.state
+        chaos = [c for c in s.hands[s.seat] if KIND[c] == KIND_CHAOS]
+        if len(chaos) > 1:
+            chaos = best_order(s.piles[s.seat], chaos)
+        self.press("START", "DOWN", "DOWN", "A")
+        for c in chaos:
+            s.apply(A_CHAOS + c)
+        self.result_at = len(self.keys)
+        self.summary = True
+        self.theirs = False
         self.opponents()
 
     def finish(self):
@@ -194,7 +220,7 @@ class Model:
         s = g.state
         while not s.is_terminal() and not g.human(s.seat):
             if s.is_chance():  # a bot's build: its dice, at once
-                n = frames(DIE_MS) * s.dice_left
+                n = roll_frames(s.dice_left)
                 while s.phase == P_DICE:
                     s.apply(s.sample_chance(g.rng))
                 self._moved(n + run_frames(s))
@@ -217,13 +243,17 @@ class Model:
                 self.ended = True
                 self.keys.append(wait(frames(END_MS)))
         elif g.humans() > 1:
+            if self.summary and not self.theirs:
+                self.keys.append("A")  # a person's own result, seen before handing over
             self.keys.append("A")  # the hot-seat panel
             self.summary = self.theirs = False
 
-    def _next_step(self):
+    def _next_step(self, own=False):
         # The frames before the next step on a timer: an opponent's result waits for A (at a
-        # table with people or against the rival), the player's own for HOLD_MS.
-        if self.summary and self.theirs and self.game.humans():
+        # table with people or against the rival), and so does any at a hot seat or before
+        # the player's `own` pass that nothing else fits; else the player's own for HOLD_MS.
+        g = self.game
+        if self.summary and g.humans() and (self.theirs or own or g.humans() > 1):
             self.keys.append("A")
             n = frames(AUTO_MS)
         else:

@@ -199,7 +199,7 @@ class Menus:
             self.labels.line(0, "Replaces your saved game", GREY)
         if self.digit >= 0:  # a caret under the digit being typed
             self.labels.line(6, " " * (_SEED_AT + self.digit) + "^", YELLOW)
-            self.labels.line(7, "</>^v: digit  A: ok", GREY)
+            self.labels.line(7, "</>^v:digit A:ok B:random", GREY)
         elif self.mi == _SEED_ROW:
             self.labels.line(6, "The deal of a shared seed", CYAN)
             self.labels.line(7, "A: type it  B: random", GREY)
@@ -208,19 +208,27 @@ class Menus:
             self.labels.line(7, "A: play  B: back", GREY)
 
     def _type(self, k):
-        # A key while the seed is typed: </> pick a digit, ^/v change it, A or B done.
+        # A key while the seed is typed: </> pick a digit, ^/v change it, A done, B random
+        # (as the Seed row offers).
         if k == K_LEFT or k == K_RIGHT:
             self.digit = (self.digit + (1 if k == K_RIGHT else _DIGITS - 1)) % _DIGITS
         elif k == K_UP or k == K_DOWN:
             unit = 10 ** (_DIGITS - 1 - self.digit)
             d = self.typed // unit % 10
-            step = (1 if k == K_UP else 9)
-            seed = self.typed + ((d + step) % 10 - d) * unit
-            # Seeds are 24 bits (lnr.game.SEED_MASK): a digit that would pass it stops there.
-            self.typed = seed if seed <= SEED_MASK else SEED_MASK
-        elif k == K_A or k == K_B or k == K_START:
+            rest = self.typed - d * unit
+            d = (d + (1 if k == K_UP else 9)) % 10
+            # Seeds are 24 bits (lnr.game.SEED_MASK): a digit wraps within those that keep
+            # the seed below it (UP past the largest to 0, DOWN from 0 to the largest), and
+            # the other digits stay as typed.
+            while rest + d * unit > SEED_MASK:
+                d = 0 if k == K_UP else d - 1
+            self.typed = rest + d * unit
+        elif k == K_A or k == K_START:
             self.digit = -1
             self.mi = self.mode  # back on the mode: A plays it with the typed seed
+        elif k == K_B:
+            self.digit = -1
+            self.typed = None
         self._draw_modes()
 
     def _key_modes(self, k):
@@ -332,24 +340,29 @@ class Menus:
             return ("Last games  result    seed" if self.last else "No games kept yet"), GREY
         return game_line(self.last, row - _FIXED), WHITE
 
-    def _rows(self):
-        return _FIXED + len(self.last) // 6
+    def _pages(self):
+        # The last page: page 0 shows the best per mode and the newest game; page p > 0 the
+        # last games from the (p - 1)th under their column header, which stays.
+        n = len(self.last) // 6
+        return 0 if n < 2 else max(1, n - _SHOWN + 2)
 
     def _draw_records(self):
+        p = self.page
+        rows = _FIXED + len(self.last) // 6
         for i in range(_SHOWN):
-            row = self.page + i
-            if row < self._rows():
+            row = i if p == 0 else (_FIXED - 1 if i == 0 else _FIXED + p - 2 + i)
+            if row < rows:
                 text, colour = self.records_line(row)
                 self.labels.line(i, text, colour)
             else:
                 self.labels.line(i, "")
-        more = self._rows() > _SHOWN
+        more = self._pages() > 0
         self.labels.line(7, "^v: scroll  B: back" if more else "A/B: back", GREY)
 
     def _key_records(self, k):
         if k == K_UP or k == K_DOWN:
             top = self.page + (1 if k == K_DOWN else -1)
-            if 0 <= top <= self._rows() - _SHOWN:
+            if 0 <= top <= self._pages():
                 self.page = top
                 self._draw_records()
         elif k == K_A or k == K_B:

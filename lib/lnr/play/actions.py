@@ -6,7 +6,7 @@ drops it when it closes (Play.close_panel): its code (about 2 KB as .mpy) is not
 the game is played, only while the menu is up (docs/memory.md). Loading it takes a few ms on a
 key press, never a frame's work. While it is up (step S_MENU) Play.key hands it the keys.
 """
-from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, KIND_BROKEN, SHAPE_CURVE
 from engine.state import A_PASS, A_CHAOS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
 from lnr.memory import drop
 from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
@@ -22,21 +22,33 @@ except ImportError:  # CPython
 
 ITEMS = ("Pass", "Build", "Discard chaos", "Hint", "Save & quit")
 # What each item does, under the menu (docs/rules.md §4).
-_HELP = ("Loco +1, 1 penalty", "Lay / roll the dice", "Best order, no penalty",
-         "What would a bot do?", "Continue from title")
+_HELP = (None, "Lay / roll the dice", "Best order, no penalty", "What would a bot do?",
+         "Continue from title")  # the pass's: pass_help()
 _PASS = const(0)
 _BUILD = const(1)
 _CHAOS = const(2)
 _HINT = const(3)
 
 
+def pass_help(s):
+    """Returns what a pass of State `s` costs (docs/rules.md §4, §5): the loco 1 card on unless
+    it stands on the last, 1 penalty card and 1 more if the card it enters is broken (D1)."""
+    if s.loco == len(s.track) - 1:
+        return "Loco stays, penalty 1"
+    if KIND[s.track[s.loco + 1]] == KIND_BROKEN:
+        return "Broken card: penalty 2"
+    return "Loco +1, penalty 1"
+
+
 class Actions:
-    """The action menu on `play` (a lnr.play.screen.Play on the player's turn), its first item
-    chosen (mi: the cursor)."""
+    """The action menu on `play` (a lnr.play.screen.Play on the player's turn), the cursor (mi)
+    on its first item that can be chosen now (Save & quit always can)."""
 
     def __init__(self, play):
         self.play = play
         self.mi = 0
+        while self.why(self.mi) is not None:
+            self.mi += 1
 
     def why(self, i):
         """Returns None if item i can be chosen now, else why not (a panel line)."""
@@ -91,7 +103,7 @@ class Actions:
                 colour = YELLOW if not why else DIM_YELLOW
             ui.pline(1 + i, ("> " if i == self.mi else "  ") + text, colour)
         why = self.why(self.mi)
-        ui.pline(6, why or _HELP[self.mi], GREY if why else GREEN)
+        ui.pline(6, why or _HELP[self.mi] or pass_help(s), GREY if why else GREEN)
         ui.show(ui.play, True)
         play.app.dirty = True
 
@@ -147,9 +159,5 @@ class Actions:
             chaos = best(s.piles[seat], chaos)
             best = None
             drop("engine.order")
-        box = len(s.box)
         for c in chaos:
-            s.apply(A_CHAOS + c)  # the last one ends the turn (docs/rules.md §4)
-        play.sfx("combine" if len(s.box) > box + 1 else "lay")
-        play.view.toast("Chaos out, now %d" % s.score(seat))
-        play.advance()
+            play.act(A_CHAOS + c)  # the last one ends the turn (§4): its result sums them up

@@ -87,10 +87,11 @@ class MapView:
         self.loco_row = 0  # the map row of the loco, last drawn (-1: out of view)
 
     def follow(self, state):
-        """Scrolls so that the loco and the open end are in view, with as much of the track
-        between them as fits (the end wins when they are too far apart)."""
+        """Scrolls so that the open end is in view with as much of the track back from it as
+        fits: the loco, then the cards behind it, which the next penalty cards take from the
+        track's start (docs/rules.md §6; the end wins when the loco is too far from it)."""
         cells = state.cells
-        self.frame(cells, len(cells), state.loco, state.target())
+        self.frame(cells, len(cells), 0, state.target())
 
     def frame(self, cells, i, j, end):
         """Scrolls so that cells[i] is in view (index len(cells) is the cell `end`, the open

@@ -1,7 +1,8 @@
 """The play screen: one game on the device, its flow and the player's keys. What it shows is
 its View's (lnr/play/view.py); its panels (the action menu, looking around, the penalty order,
 the hint: lnr/play/actions.py, look.py, penalty.py, hint.py) are loaded while they are up and
-change the screen through its methods (open_panel, close_panel, act, ...).
+change the screen through its methods (open_panel, close_panel, act, ...); the result and the
+hot seat's handoff (lnr/play/result.py, handoff.py) are loaded to write their panel.
 
 The flow: after every change to the State, advance() decides the next step: the game over
 (once the last action's result has shown a while); an opponent playing on a timer (the rival
@@ -9,14 +10,22 @@ by docs/rules.md §8, table bots by engine.bots); a pass that is all the player 
 played as an opponent's step; or a step that waits for the player.
 
 An action that moves the loco (a pass, the last die of a build, the rival's lay) is shown as
-the loco's run before its result sums it up: the dice roll one by one (§4), then the loco
-travels card by card on the map, which follows it; a broken card flashes as the loco enters
-it, a derailment leaves the loco beside the track's end (§5), and the penalty cards leave the
-track's start one by one (§6). Then the penalties are put on the pile (the player chooses the
-order when it matters) and the result panel sums the action up. Every step plays its sound
-(lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
+the loco's run before its result sums it up: the dice roll one by one (§4) and stay a while
+once all have landed, then the loco travels card by card on the map, which follows it; a broken
+card flashes as the loco enters it, a derailment leaves the loco beside the track's end (§5),
+and the penalty cards leave the track's start one by one (§6). Then the penalties are put on the
+pile (the player chooses the order when it matters) and the result panel sums the action up.
+Every step plays its sound (lnr/sound.py) and LED effect (lnr/leds.py). While a run is shown the screen is busy (busy()):
 keys pressed meanwhile are dropped, never kept for the player's turn (lnr/main.py), and B
-finishes it at once (skip()). An opponent's result stays until the player's key (see advance()).
+finishes it at once (skip()). An opponent's result stays until the player's key (see
+advance()), and so does the player's own before a pass that nothing else fits. The next seat's
+draw shows once the result is put away: the run and the result show the numbers the action left
+(unseen()).
+
+The hot seat (a table of several people passing the device, docs/rules.md §3.5: each hand is
+secret): a person's hand, score and risk show only while they hold the device (viewer()), from
+the A of their handoff (lnr/play/handoff.py: whose turn, and every turn since theirs) to the key
+that puts their own turn's result away.
 
 The keys: the D-pad moves over the hand, A picks or confirms, B goes back (undoes a build
 before its dice roll), START opens the action menu, SELECT looks around. A build is composed on
@@ -40,7 +49,7 @@ from lnr.play.view import (
     S_HOLD, S_HINT_ASKED, S_HINT_FOUND, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
 )
 from lnr.screens import W_OVER, W_PLAN, W_HINT
-from lnr.ui import HAND_N, YELLOW, RED, GREEN
+from lnr.ui import HAND_N, YELLOW
 
 try:
     from micropython import const
@@ -58,6 +67,7 @@ STEP_MS = const(250)  # the loco from one card to the next
 BROKEN_MS = const(600)  # on a broken card: it flashes
 DERAIL_MS = const(900)  # beside the track's end: it blinks
 PEN_MS = const(300)  # a penalty card leaving the track's start
+ROLLED_MS = const(600)  # every die of a roll, before the run
 # The heading each of the D-pad's keys points to (K_RIGHT, K_DOWN, K_UP, K_LEFT): east,
 # south, north, west (docs/rules.md §2: 0 east, 1 south, 2 west, 3 north).
 _KEY_HEADING = b"\x00\x01\x03\x02"
@@ -83,8 +93,12 @@ class Play:
         self.chaos_n = 0  # chaos cards the seat on turn discarded this turn (§4)
         self.pairs = 0  # of them, those that combined with the pile's top (§6)
         self.confirm = -1  # the lone chaos card whose discard would end the turn: A again
-        self.drew = -1  # the seat whose draw the result panel up does not count yet (§4)
+        self.drew = -1  # the seat whose draw the run or result on screen does not count (§4)
         self.summary = False  # the result panel is up: the next key closes it, then acts
+        # At a hot seat, the last turns' results (title, chaos cards, pairs, derailed, broken
+        # cards, penalty cards taken), a turn each since the next person's last: their handoff
+        # tells them (lnr/play/handoff.py).
+        self.past = []
         self.quiet = False  # skip(): no sound while a run is hurried through
         self.undo = None  # the State at the start of the player's turn (B undoes a build)
         # The player's actions since then, and how many of them came before the curve that
@@ -115,15 +129,19 @@ class Play:
     # ------------------------------------------------------------------ the hand
 
     def viewer(self):
-        """Returns the seat whose hand and score are shown: the player on turn, else the one
-        person at the table (hot seat with several: nobody's between turns, -1)."""
+        """Returns the seat whose hand and score are shown: the one person at the table; at a
+        hot seat the person who holds the device (-1: nobody's), from the A of their handoff
+        to the key that puts their turn's result away (docs/rules.md §3.5: hands are secret)."""
         g = self.game
-        s = g.state
-        if g.human(s.seat):
-            return s.seat
-        if g.humans() == 1:
+        if g.humans() < 2:
             return g.first_human()
-        return -1
+        if self.step == S_HANDOFF:
+            return -1
+        s = g.state
+        # The turn taken up is the seat on turn's; one played but not yet taken up is still
+        # its player's: its run and result.
+        seat = s.seat if s.turn == self.seen_turn else self.actor
+        return seat if g.human(seat) else -1
 
     def cards(self):
         v = self.viewer()
@@ -133,9 +151,10 @@ class Play:
         return hand[:-1] if self.unseen(v) else hand
 
     def unseen(self, seat):
-        # True while the result panel is up and `seat`'s draw after it is not shown: the hand,
-        # score and deck on screen are those the result sums up (its key shows the draw).
-        return self.summary and seat == self.drew
+        # True while the run or the result panel is up and `seat`'s draw after it is not shown:
+        # the hand, score and deck on screen are those the action left (the result's key shows
+        # the draw).
+        return seat >= 0 and seat == self.drew and (self.summary or self.step == S_RUN)
 
     def button(self):
         # The extra slot after the cards while a build waits for its roll or chaos cards
@@ -152,18 +171,30 @@ class Play:
     def slots(self):
         return len(self.cards()) + (1 if self.button() else 0)
 
+    def window(self):
+        """Returns (left, k): the hand row shows the slots from hoff in its places from `left`,
+        k of them; a place at an end that cards lie off shows a mark instead (lnr/play/view.py
+        draw_hand), never over a card."""
+        left = 1 if self.hoff else 0
+        k = HAND_N - left
+        if self.slots() - self.hoff > k:
+            k -= 1
+        return left, k
+
     def clamp_sel(self):
         n = self.slots()
         if self.sel >= n:
             self.sel = n - 1
         if self.sel < 0:
             self.sel = 0
-        if self.hoff > n - HAND_N:  # the hand shrank: no slot left empty while a card is off
-            self.hoff = n - HAND_N if n > HAND_N else 0
+        if n <= HAND_N:
+            self.hoff = 0
+        elif self.hoff > n - HAND_N + 1:  # the hand shrank: no place empty while a card is off
+            self.hoff = n - HAND_N + 1
         if self.sel < self.hoff:
             self.hoff = self.sel
-        if self.sel >= self.hoff + HAND_N:
-            self.hoff = self.sel - HAND_N + 1
+        while self.sel >= self.hoff + self.window()[1]:
+            self.hoff += 1
 
     def selected(self):
         """Returns the card under the hand cursor, or -1 (the button, or no card)."""
@@ -185,14 +216,14 @@ class Play:
         """Returns what this screen needs to come back as it was left after a switch made with
         its code dropped (a bot's plan, the hint, a save the NVM refused): lnr/app.py."""
         return (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn,
-                self.title, self.actor, self.bend, self.quiet)
+                self.title, self.actor, self.bend, self.quiet, self.past)
 
     def restore(self, game, kept):
         """Takes up `game` where kept() left it. The display objects kept showing it, so
         nothing is drawn here: what follows (the bot's step, the hint, again()) draws."""
         self.game = game
         (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn, self.title,
-         self.actor, self.bend, self.quiet) = kept
+         self.actor, self.bend, self.quiet, self.past) = kept
 
     def again(self):
         """Shows the game again from the turn as it stands (a save the NVM refused)."""
@@ -221,6 +252,12 @@ class Play:
         if view.sticky:
             view.hide_toast()
         if s.turn != self.seen_turn:
+            if self.summary and g.humans() > 1 and g.human(self.actor):
+                # A hot seat's person sees their own turn's result until their key (S_INFO);
+                # then the device goes on (new_turn).
+                self.step = S_INFO
+                view.draw()
+                return
             self.seen_turn = s.turn
             if self.new_turn():
                 return
@@ -234,9 +271,10 @@ class Play:
                 self.start_roll()
             elif s.phase == P_ORDER:
                 self.order_auto()
-            elif self.summary and not g.human(self.actor) and g.humans():
+            elif self.summary and g.humans() and (g.human(s.seat) or not g.human(self.actor)):
                 # An opponent's result stays until the player's key (S_INFO: A or B goes on),
-                # so that the next opponent's turn never takes it away unseen.
+                # so that the next opponent's turn never takes it away unseen; so does any
+                # result before the player's own pass that nothing else fits.
                 self.step = S_INFO
                 view.draw()
             else:
@@ -297,19 +335,16 @@ class Play:
         self.undo = s.clone()
         self.sel = 0
         self.hoff = 0
-        if g.humans() > 1:
+        if g.humans() > 1:  # the hot seat's handoff, its code loaded for the panel only
+            from lnr.play import handoff
+
             self.step = S_HANDOFF
             self.summary = False
-            ui = self.ui
-            ui.clear_panel()
-            ui.pline(0, "Hot seat", YELLOW)
-            ui.pline(1, self.title)  # what the turn before did (its result has gone)
-            ui.pline(2, "Pass the device to %s" % g.name(s.seat))
-            if not s.deck:  # §4: the deck is empty, this turn ends the game
-                ui.pline(3, "Last turn of the game", RED)
-            ui.pline(4, "%s: press A" % g.name(s.seat), GREEN)
+            handoff.show(self)
+            handoff = None
+            drop("lnr.play.handoff", "lnr.play.result")
             self.view.draw()
-            ui.show(ui.play, True)
+            self.ui.show(self.ui.play, True)
             return True
         if not s.deck:
             self.view.toast("Your last turn!", True)
@@ -340,14 +375,18 @@ class Play:
                 self.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
         elif action >= A_CHAOS:
             self.chaos_n += 1
+            if self.chaos_n > 1:  # the title names each (a toast's 18 characters: 4 of 5)
+                title = "%s+%d" % (self.title, VALUE[action - A_CHAOS])
+                self.title = title if len(title) < 19 else "%s: %d chaos" % (
+                    g.name(seat), self.chaos_n)
             if len(s.box) > box + 1:  # §6: both to the box
                 self.pairs += 1
             self.sfx("combine" if len(s.box) > box + 1 else "lay")
         if runs:
             self.start_run(keep)
             return
-        if not g.human(seat) and (s.turn != turn or s.is_terminal()):
-            self.show_result()  # an opponent's chaos discard ended its turn (§4, §8)
+        if s.turn != turn or s.is_terminal():
+            self.show_result()  # a chaos discard ended the turn (§4, §8)
             return
         if not g.human(seat) and self.title:
             self.view.toast(self.title, True)  # an opponent's lay or chaos discard, said
@@ -481,7 +520,8 @@ class Play:
         ui = self.ui
         ui.clear_panel()
         self.actor = s.seat
-        ui.pline(0, "%s: %d dice" % (self.game.name(s.seat), s.dice_left), YELLOW)
+        n = s.dice_left
+        ui.pline(0, "%s: %d di%s" % (self.game.name(s.seat), n, "e" if n == 1 else "ce"), YELLOW)
         ui.pline(4, "Track ahead: %d" % s.ahead())
         num, den = s.build_risk()
         ui.pline(5, risk_text(num, den, "Derail"), risk_colour(num, den))
@@ -519,17 +559,17 @@ class Play:
             self.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
             if len(self.title) > 22:
                 self.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
-            self.dice = []
-            self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural))
+            self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural), True)
         else:
             self.wait(S_ROLL, DIE_MS)
 
     # ------------------------------------------------------------------ the loco's run
 
-    def start_run(self, keep, toast=None):
+    def start_run(self, keep, toast=None, rolled=False):
         """Shows the loco's run of the action just applied (see the module docstring); `keep`
         is (cells, bends, loco) from before it, for the penalty cards it took off the track's
-        start."""
+        start; `rolled`: after a build's dice, which stay on screen a while first (every die
+        seen, its LED too)."""
         cells, bends, loco = keep
         g = self.game
         s = g.state
@@ -544,21 +584,30 @@ class Play:
         self.run_off = s.derail_left > 0
         self.run_gone = n
         self.run_first = 0
-        self.run_i = 0
+        self.run_i = -1
         self.blink = 0
         self.summary = False
-        self.ui.show(self.ui.play)  # the result panel never hides the map during a run
-        self.view.toast(toast or self.title, True)
-        self.wait(S_RUN, STEP_MS)
-        self.view.draw()
+        self.drew = self.drawn()
+        self.view.toast(toast or self.title, True)  # under the dice it waits for the map
+        if rolled:
+            self.wait(S_RUN, ROLLED_MS)
+        else:
+            self.run_step()
 
     def run_step(self):
-        # One step of the run: the loco onto the next card, off the end, or one penalty
-        # card gone; after the last, the penalty order and the result.
+        # One step of the run: the map with the loco where it starts (no panel hides it), the
+        # loco onto the next card, off the end, or one penalty card gone; after the last, the
+        # penalty order and the result.
         i = self.run_i
         self.run_i = i + 1
         self.blink = 0
         self.view.b_on = -1
+        if i < 0:
+            self.dice = []  # a roll's are over
+            self.ui.show(self.ui.play)
+            self.wait(S_RUN, STEP_MS)
+            self.view.draw()
+            return
         leds = self.app.leds
         if i < self.run_len:
             self.run_at += 1
@@ -604,15 +653,29 @@ class Play:
     # ------------------------------------------------------------------ results
 
     def show_result(self):
-        """Sums up the action in the result panel (View.result), then goes on: advance() draws
-        the screen once, for what comes next (drawn here too, the run's last frame drew twice)."""
-        self.drew = self.view.result()
+        """Sums up the action in the result panel (lnr/play/result.py, loaded for the moment),
+        then goes on: advance() draws the screen once, for what comes next (drawn here too, the
+        run's last frame drew twice)."""
+        from lnr.play import result
+
+        self.drew = self.drawn()
         self.summary = True
+        result.show(self)
+        result = None
+        drop("lnr.play.result")
         self.view.hide_toast()
         ui = self.ui
         ui.show(ui.play, True)
         self.app.dirty = True
         self.advance()
+
+    def drawn(self):
+        """Returns the seat that has drawn since the turn on screen ended (§4), or -1: its card
+        is not shown until the result is put away (unseen())."""
+        s = self.game.state
+        if not s.is_terminal() and s.phase == P_TURN and s.turn == self.seen_turn + 1:
+            return s.seat
+        return -1
 
     # ------------------------------------------------------------------ penalty order
 
@@ -779,8 +842,8 @@ class Play:
             self.app.dirty = True
         if k == K_LEFT or k == K_RIGHT:
             n = self.slots()
-            if n:
-                self.sel = (self.sel + (1 if k == K_RIGHT else n - 1)) % n
+            if n:  # no wrap: LEFT on the first card never lands on the roll button
+                self.sel += 1 if k == K_RIGHT else -1
                 self.clamp_sel()
                 self.view.draw_hand()
                 self.view.draw_risk()
@@ -807,12 +870,9 @@ class Play:
         btn = self.button()
         if btn and self.sel == len(self.cards()):
             if btn == BTN_ROLL:
-                if s.phase == P_BUILD:
-                    s.apply(A_STOP)
-                self.start_roll()
+                self.roll()
             else:
-                s.apply(A_STOP)
-                self.advance()
+                self.act(A_STOP)  # the chaos discards done: the turn ends (§4)
             return
         c = self.selected()
         if c < 0:
@@ -831,8 +891,6 @@ class Play:
                 self.view.toast("A ends turn  B: no", True)
                 return
             self.act(action)
-            if self.game.state.phase != P_CHAOS and self.step == S_HAND:
-                self.view.toast("Chaos %d discarded" % VALUE[c])
             return
         if SHAPE[c] == SHAPE_CURVE:
             self.before = len(self.built)  # B in the bend step goes back to here

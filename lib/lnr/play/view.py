@@ -1,11 +1,11 @@
 """What the play screen shows of a game: the map (the loco's run on it while one is shown), the
 hand with its cursor and extra button, the side panel (whose numbers it shows, their score,
 pile top and hand or lives or the rival's count; the deck, the track's end, the cards ahead,
-the derailment risk, labelled), the dice row and the toast line; the seats board of a table or
-rival game; the NeoPixels' picture follows the risk or the track ahead. The play screen
-(lnr/play/screen.py Play) owns a View and the game's flow; the View reads the screen's state
-(its game, step, cursor, the run shown) and keeps only the pictures' own (the toast's timer, a
-blink's tile).
+the derailment risk, labelled), the dice row and the toast line; the NeoPixels' picture follows
+the risk or the track ahead (the result panel and the seats board: lnr/play/result.py). The
+play screen (lnr/play/screen.py Play) owns a View and the game's flow; the View reads the
+screen's state (its game, step, cursor, the run shown) and keeps only the pictures' own (the
+toast's timer, a blink's tile).
 
 Every text has a field of a fixed width (a side line 8 characters, the toast 18, a panel line
 22): the texts are made to fit it at their longest (host_tests/test_app_texts.py renders each).
@@ -20,7 +20,7 @@ from engine.state import (
 from lnr import sprites
 from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
 from lnr.ui import (
-    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, PANEL_W, WHITE, GREY, YELLOW, RED, GREEN, CYAN,
+    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, WHITE, YELLOW, RED, GREEN,
 )
 
 try:
@@ -55,22 +55,17 @@ BTN_DONE = const(2)
 
 
 def risk_text(num, den, label="Risk"):
-    """Returns e.g. "Risk 12%", "Lay <1%", "Roll >99%" for a chance num/den (of derailing, or
+    """Returns e.g. "Risk 12%", "Lay <1%", "Roll 99%" for a chance num/den (of derailing, or
     of entering a broken card), named by `label`. A build can always roll no wheel, so the
-    chance is never 1: one that rounds to 100% says ">99%". A side line holds 8 characters:
-    short() fits it there."""
+    chance is never 1: one that rounds to 100% says 99%, as the side line's 8 characters hold
+    it ("Roll 99%"; ">99%" there lost its space)."""
     pm = permille(num, den)
     pct = (pm + 5) // 10
     if num and not pct:
         return label + " <1%"
     if pct > 99 and num < den:
-        return label + " >99%"
+        pct = 99
     return "%s %d%%" % (label, pct)
-
-
-def short(text):
-    """Returns risk_text()'s `text` in a side line's 8 characters: "Roll >99%" as "Roll>99%"."""
-    return text if len(text) <= SIDE_W else text.replace(" ", "", 1)
 
 
 def risk_colour(num, den):
@@ -88,7 +83,8 @@ def side_text(label, value):
     return label + fit("", gap) + value
 
 
-# The hand's ends (lnr/ui.py more): "<" where cards lie off its left, ">" off its right.
+# The hand's ends (lnr/ui.py more): "<" where cards lie off its left, ">" off its right, each
+# in a place of the hand row of its own (Play.window()).
 _MORE = ("", "<", fit("", LINE_W - 1) + ">", "<" + fit("", LINE_W - 2) + ">")
 
 
@@ -209,12 +205,12 @@ class View:
         hand = ui.hand
         p.clamp_sel()  # the hand may have shrunk since the cursor was placed
         cards = p.cards()
-        hidden = p.step == S_HANDOFF
         btn = p.button()
         n = len(cards)
+        left, k = p.window()  # places at the ends that cards lie off show "<" or ">"
         for i in range(HAND_N):
-            j = p.hoff + i
-            if hidden or j > n or (j == n and not btn):
+            j = p.hoff + i - left
+            if i < left or i >= left + k or j > n or (j == n and not btn):
                 top = bottom = sprites.T_NONE
             elif j == n:
                 top = sprites.T_ROLL if btn == BTN_ROLL else sprites.T_DONE
@@ -224,29 +220,31 @@ class View:
                 bottom = card_bottom(cards[j])
             hand[i, 0] = top
             hand[i, 1] = bottom
-        # A card that can't be played now is veiled while the player chooses (§2, §4).
+        # A card that can't be played now is veiled while the player chooses (§2, §4); while a
+        # curve's bend is chosen, those of another value than the build's (§4).
         s = p.game.state
-        mine = p.game.human(s.seat) and not hidden and (
-            s.phase == P_TURN or s.phase == P_BUILD or s.phase == P_CHAOS)
+        phase = s.phase
+        me = p.viewer() == s.seat
+        mine = me and (phase == P_TURN or phase == P_BUILD or phase == P_CHAOS or
+                       phase == P_BEND)
         legal = s.legal_actions() if mine else ()  # once: each is_legal() lists them all
         veil = ui.veil
         for i in range(HAND_N):
-            j = p.hoff + i
+            j = p.hoff + i - left
             t = sprites.T_NONE
-            if mine and j < n:
+            if mine and i >= left and j < n:
                 c = cards[j]
-                if (A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c not in legal:
+                if phase == P_BEND:
+                    if VALUE[c] != VALUE[s.pending]:
+                        t = sprites.T_VEIL
+                elif (A_CHAOS if KIND[c] == KIND_CHAOS else A_LAY) + c not in legal:
                     t = sprites.T_VEIL
             veil[i, 0] = t
             veil[i, 1] = t
-        off = 0
-        if not hidden:
-            off = (1 if p.hoff > 0 else 0) + (2 if p.slots() > p.hoff + HAND_N else 0)
-        ui.put(ui.more, _MORE[off], RED)
-        show = p.game.human(s.seat) and not hidden and (
-            p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
+        ui.put(ui.more, _MORE[left + 2 * (HAND_N - left - k)], RED)
+        show = me and (p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
         ui.cursor.hidden = not show
-        ui.cursor.x = 16 * (p.sel - p.hoff)
+        ui.cursor.x = 16 * (p.sel - p.hoff + left)
 
     def draw_side(self):
         # The viewer's numbers under their name (docs/rules.md §7: score = hand + pile), the
@@ -258,12 +256,13 @@ class View:
         side = ui.side
         me = p.viewer()
         deck = len(s.deck)
+        if p.unseen(p.drew):  # the action's numbers: before the draw (lnr/play/screen.py)
+            deck += 1
         if me >= 0:
             pile = s.piles[me]
             score = s.score(me)
-            if p.unseen(me):  # the result's numbers: before the draw (lnr/play/screen.py)
+            if p.unseen(me):
                 score -= VALUE[s.hands[me][-1]]
-                deck += 1
             ui.put(side[0], self.seat_name(me), GREEN)
             ui.put(side[1], side_text("Score", str(score)))
             ui.put(side[2], side_text("Pile", str(VALUE[pile[-1]]) if pile else "-"))
@@ -271,7 +270,6 @@ class View:
             ui.put(side[0], "")
             ui.put(side[1], "")
             ui.put(side[2], "")
-        n = len(p.cards())
         if s.mode == MODE_CHALLENGE:
             left = CHALLENGE_DERAILS - 1 - s.derails
             ui.put(side[3], side_text("Lives", str(left if left > 0 else 0)),
@@ -279,13 +277,9 @@ class View:
         elif s.mode == MODE_RIVAL:
             ui.put(side[3], side_text("Rival", str(s.score(0))), RED)
         else:
-            ui.put(side[3], side_text("Hand", str(n)) if me >= 0 else "")
+            ui.put(side[3], side_text("Hand", str(len(p.cards()))) if me >= 0 else "")
         ui.put(side[4], side_text("Deck", str(deck)), WHITE if deck else RED)
-        if n > HAND_N and (s.mode == MODE_CHALLENGE or s.mode == MODE_RIVAL):
-            # the hand scrolls: its count, which line 3 shows in the other modes
-            ui.put(side[6], side_text("Hand", str(n)), CYAN)
-        else:
-            ui.put(side[6], side_text("Ahead", str(s.ahead())))
+        ui.put(side[6], side_text("Ahead", str(s.ahead())))
         self.draw_risk()
 
     def seat_name(self, seat):
@@ -296,103 +290,6 @@ class View:
         if g.state.mode == MODE_TABLE and g.human(seat) and g.humans() == 1:
             return name + " you"
         return name
-
-    def seats(self, line, colour=GREY, drew=-1):
-        """Writes the seats board into the panel from `line` (3 lines): every seat's score,
-        cards in hand and pile top (docs/rules.md §7, §8), two seats a line at a table."""
-        # `drew`: the seat whose draw (§4) is not counted yet (a result's numbers are those the
-        # action left). The rival holds no hand (§8): the card it draws is played at once.
-        g = self.play.game
-        s = g.state
-        ui = self.ui
-        ui.pline(line, "Seats: score/hand/pile", colour)
-        row = ""
-        k = line + 1
-        for seat in range(s.players):
-            pile = s.piles[seat]
-            hand = s.hands[seat]
-            score = s.score(seat)
-            n = len(hand)
-            if s.is_rival(seat):
-                n = 0
-            elif seat == drew:
-                score -= VALUE[hand[-1]]
-                n -= 1
-            text = "%s %d/%d/%s" % (g.name(seat), score, n, str(VALUE[pile[-1]]) if pile else "-")
-            if s.mode != MODE_TABLE:  # the rival's game: a seat a line
-                ui.pline(k, text, RED if s.is_rival(seat) else WHITE)
-                k += 1
-            elif row:
-                ui.pline(k, fit(row, 11) + text, WHITE)
-                row = ""
-                k += 1
-            else:
-                row = text
-        if row:
-            ui.pline(k, row, WHITE)
-
-    def result(self):
-        """Returns the seat whose draw the result panel written does not count, or -1."""
-        # The action just ended, spelled out (docs/rules.md §4 to §6), every seat's numbers as
-        # it left them (lnr/play/screen.py unseen()).
-        play = self.play
-        g = play.game
-        s = g.state
-        ui = play.ui
-        ui.clear_panel()
-        ui.pline(0, play.title, YELLOW)
-        if play.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
-            ui.pline(1, "Discarded %d chaos" % play.chaos_n)
-            n = play.pairs
-            ui.pline(2, "%d pair%s to the box" % (n, "" if n == 1 else "s") if n else
-                     "No penalty")
-        else:
-            self.loco_lines(s)
-        # The next seat has drawn (§4): what the action left is its numbers without that card.
-        drew = -1
-        if not s.is_terminal() and s.phase == P_TURN and s.turn == play.seen_turn + 1:
-            drew = s.seat
-        last = ""
-        if not s.deck and not s.is_terminal():
-            last = "LAST TURN: " + g.name(s.seat)
-        if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-            if not g.human(play.actor) and not g.human(s.seat) and g.humans():
-                # this opponent's result waits for A before the next one plays (Play.advance)
-                last = (last + "  A: go") if last else "A: %s plays next" % g.name(s.seat)
-            ui.pline(3, last, RED if not s.deck else GREEN)
-            self.seats(4, drew=drew)
-        else:
-            if s.mode == MODE_CHALLENGE and s.derail_left:
-                left = CHALLENGE_DERAILS - 1 - s.derails
-                ui.pline(3, "Lives left: %d" % left if left >= 0 else "4th derailment: lost",
-                         RED)
-            score = s.score(0)
-            if drew >= 0:
-                score -= VALUE[s.hands[0][-1]]
-            ui.pline(5, "Your score: %d" % score)
-            ui.pline(6, last, RED)
-        return drew
-
-    def loco_lines(self, s):
-        # The loco's move and the penalty it cost, spelled out (§5, §6, D4).
-        ui = self.ui
-        moved = s.moved
-        text = "Loco +%d" % moved if moved else "Loco stays"
-        if s.derail_left:
-            text += ", DERAILED!"
-        elif s.hits:
-            text += ", %d broken card%s" % (s.hits, "" if s.hits == 1 else "s")
-            if len(text) > PANEL_W:  # "Loco +12, 3 broken"
-                text = text[:text.index(" card")]
-        ui.pline(1, text, RED if s.derail_left or s.hits else WHITE)
-        text = "No penalty"
-        if s.earned:
-            text = "Penalty %d" % s.earned
-            if s.taken < s.earned:  # D4: never the loco's card; the rest is forfeited
-                text += ", %d taken" % s.taken
-            elif s.derail_left and s.hits:
-                text += " (%d broken)" % s.hits
-        ui.pline(2, text)
 
     def draw_risk(self):
         # The derailment risk (state.build_risk, docs/rules.md §5), labelled with what it is
@@ -406,7 +303,7 @@ class View:
         risk = None
         label = "Roll"
         card = -1
-        if p.game.human(s.seat) and p.step != S_HANDOFF:
+        if p.viewer() == s.seat:  # the player on turn's cards (never between hot seats)
             c = p.selected()
             if s.phase == P_BEND:
                 card = s.pending
@@ -423,15 +320,14 @@ class View:
         if hit is None:
             ui.put(ui.side[5], side_text("End", str(VALUE[s.track[-1]])))
         else:
-            ui.put(ui.side[5], short(risk_text(hit[0], hit[1], "Brkn")),
-                   risk_colour(hit[0], hit[1]))
+            ui.put(ui.side[5], risk_text(hit[0], hit[1], "Brkn"), risk_colour(hit[0], hit[1]))
         if risk is None:
             ui.put(line, "")
             if p.step != S_ROLL:
                 leds.progress(s.ahead(), len(s.track))
             return
         num, den = risk
-        ui.put(line, short(risk_text(num, den, label)), risk_colour(num, den))
+        ui.put(line, risk_text(num, den, label), risk_colour(num, den))
         leds.risk(permille(num, den))
 
     # ------------------------------------------------------------------ toast

@@ -33,6 +33,8 @@ MOMENTARY = {
     "lnr.play.refusal": "why a card cannot be picked: its toast, the action menu's Build line",
     "lnr.play.penalty": "the penalty order panel, while it is up",
     "lnr.play.look": "looking around the track (SELECT), while it lasts",
+    "lnr.play.result": "an action's result panel written, the seats board",
+    "lnr.play.handoff": "a hot seat's handoff panel written",
 }
 
 
