@@ -314,12 +314,12 @@ def test_left_on_the_first_card_stays_there():
 
 @pytest.fixture(scope="module")
 def app():
-    return run(["WAIT"], 1).app  # the title: an App whose switch.over() counts nothing
+    return run(["WAIT"], 1).app  # the title: an App whose games.over() counts nothing
 
 
 def _over(app, state):
     # The game over's lines of `state` at a table of P1 (a person) and bots.
-    from lnr import switch
+    from lnr import games
     from lnr.game import Game, ROLE_BOT
 
     roles = bytearray(state.players)
@@ -327,7 +327,7 @@ def _over(app, state):
         roles[i] = ROLE_BOT
     app.writes = False
     app.game = Game(state, Rng(1), 7, roles)
-    colour, lines = switch.over(app)
+    colour, lines = games.over(app)
     return [t for t, _ in lines]
 
 
