@@ -287,3 +287,36 @@ def test_a_stretch_counts_its_frames_share_of_cpu_time():
     assert alone["us"] == 1000000 and stalled["us"] == 1001000
     assert alone["gap"] == 400000 and alone["search"] == 500000
     assert stalled["gap"] == pytest.approx(400400) and stalled["search"] == pytest.approx(500500)
+
+
+def floor_cap():
+    """The least cap in KB under which the game has lnr.memory's FLOOR_KB (a heap's collector
+    tables take part of it: cpapp.usable())."""
+    import tempfile
+
+    from lnr.memory import FLOOR_KB
+
+    with tempfile.TemporaryDirectory() as tmp:
+        kb = FLOOR_KB
+        while cpapp.usable(kb * 1024, tmp) < FLOOR_KB * 1024:
+            kb += 1
+    return kb
+
+
+def test_the_game_plays_every_mode_where_it_has_its_floor(mpy):
+    """lnr.memory FLOOR_KB, the least heap the game says it plays at: under the cap that leaves
+    it that much, the session plays every mode to its end, what it turned down said (make
+    cpcheck's `degrades to` line is that cap or less)."""
+    r = mpy.play(floor_cap())
+    assert r.plays, r.fail
+
+
+def test_below_its_floor_the_game_says_so_at_power_up(mpy):
+    """Under a cap that leaves the game less than FLOOR_KB, the title says what the board has
+    and what the game needs, and the serial console too, at power-up; nothing is saved after."""
+    from lnr.memory import FLOOR_KB
+
+    r = mpy.play(floor_cap() - 3)
+    said = [line for line in r.run.stdout.splitlines()
+            if line.startswith("loknroll: This board has ")]
+    assert said and said[0].endswith("the game needs %d KB. Saving is off." % FLOOR_KB), said

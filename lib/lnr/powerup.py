@@ -49,13 +49,14 @@ def start(hw):
         app.writes = False  # and touches no save
         app.message = "This board has %d KB of heap; the game needs %d KB. Saving is off." % (
             has // 1024, FLOOR_KB)
+        print("loknroll: " + app.message)
         app.title()
     return app
 
 
 def heap(hw):
     """Returns the heap the app has in all, in bytes: what the board's heap holds beyond what it
-    held as the profile began (hw.base: the firmware's own), or 0 where the runtime does not
+    held before the app (hw.base, code.py: the firmware's own), or 0 where the runtime does not
     tell (CPython)."""
     import gc
 
