@@ -9,6 +9,7 @@
 #   make bench     bot strength and speed
 #   make pystack   the Python stack the app needs on a board (make flash sets it)
 #   make boardcheck what a connected board has (heap, speed, a hint's search): a table for an issue
+#   make waits     a player's waits on a board, from instructions counted (valgrind), not timed
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,7 +20,7 @@ FLASH_VENV := .venv-flash
 FLASH_PY := $(FLASH_VENV)/bin/python
 
 .PHONY: test pytest mpcheck cpcheck typecheck play flash bundle bench screenshots clean pystack \
-	boardcheck
+	boardcheck waits
 
 # The three at once (each one's output kept together), and on a fresh machine the two venvs
 # and the MicroPython VM set up at once too: the VM checks run while pytest's workers share
@@ -41,6 +42,12 @@ mpcheck: $(MPVM)
 # VM is missing (tools/vm/cpvm.py, docs/hardware.md).
 cpcheck: $(VENV)/.stamp
 	$(PY) -m tools.vm cpcheck
+
+# A player's waits on a board (a hint, a bot's turn, a game dealt, saved, resumed), each frame's
+# instructions counted on CircuitPython's VM under valgrind and turned into a SAMD51's time by
+# the speed loop's count: the same figures every run (tools/vm/waits.py, docs/memory.md).
+waits: $(VENV)/.stamp
+	$(PY) -m tools.vm waits
 
 # The Python stack the app needs, on MicroPython's VM with a board's pystack (tools/vm/pystack.py;
 # host_tests/test_pystack.py holds the size make flash sets in settings.toml).

@@ -320,3 +320,27 @@ def test_below_its_floor_the_game_says_so_at_power_up(mpy):
     said = [line for line in r.run.stdout.splitlines()
             if line.startswith("loknroll: This board has ")]
     assert said and said[0].endswith("the game needs %d KB. Saving is off." % FLOOR_KB), said
+
+
+def test_a_frames_count_is_the_same_every_run():
+    """python -m tools.vm waits (make waits): a frame's instructions on CircuitPython's VM under
+    callgrind, between the marks the harness stops at while the host has callgrind dump its
+    count, are the same in two runs (where its time here moves 2-5x with the machine's load)
+    but for the harness's polls while it waits for the host at each mark: within NOISE
+    instructions (under 5 ms of a board's time: the speed loop's count, 595 M, is 4.8-9.2 s)
+    or a thousandth of the frame: the new game's switch and the frame after it, counted twice."""
+    import shutil as which
+
+    if cpvm.vm() is None or cpvm.mpy_cross() is None:
+        pytest.skip(cpvm.MISSING_VM)
+    if which.which("valgrind") is None or which.which("callgrind_control") is None:
+        pytest.skip("valgrind not found (Debian's package valgrind)")
+    from tools.vm import waits
+    from tools.sim.simulator import key_script
+
+    frames = [-1 if k is None else k for k in key_script(["A", "A", "WAIT*3"])]
+    counts = [waits.count_frames(frames, [1, 2]) for _ in range(2)]
+    assert set(counts[0]) == {1, 2} and max(counts[0].values()) > 10 ** 6, counts
+    for frame in (1, 2):
+        slack = max(waits.NOISE, counts[0][frame] // 1000)
+        assert abs(counts[0][frame] - counts[1][frame]) <= slack, counts

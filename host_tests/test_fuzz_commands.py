@@ -244,6 +244,7 @@ COMMANDS = {
                          [("tools.vm.cpcheck", "engine_check"), ("tools.vm.cpapp", "spread"),
                           ("tools.vm.cpapp", "check")]),
     "tools.vm.pystack": (lambda s: [], {0, 1, 2}, [("tools.vm.pystack", "probe_frame")]),
+    "tools.vm.waits": (lambda s: [], {0, 2}, [("tools.vm.waits", "loop_count")]),
 }
 
 
@@ -447,6 +448,16 @@ def test_fuzz_command(module, tmp_path):
 
 
 # ---- the entry points without a parser of their own ----------------------------------------------
+
+def test_every_command_with_a_parser_is_fuzzed():
+    # A new command is fuzzed from the day it has a parser: each module that makes one
+    # (tools/cli.py's Parser) is a key of COMMANDS (engine.selfplay's is argparse's own).
+    made = sorted(
+        str(p.relative_to(ROOT).with_suffix("")).replace(os.sep, ".")
+        for folder in ("engine", "tools") for p in (ROOT / folder).rglob("*.py")
+        if "Parser(" in p.read_text(encoding="utf-8") and p.name != "cli.py")
+    assert [m for m in made if m not in COMMANDS] == []
+
 
 @pytest.mark.parametrize("package", ["tools.art", "tools.bots", "tools.vm"])
 def test_each_package_answers_no_command_or_an_unknown_one_with_one_line(package, monkeypatch,

@@ -5,6 +5,7 @@ cpcheck`, `make pystack`).
     cpcheck  python -m tools.vm.cpcheck
     mpcheck  node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py
     pystack  python -m tools.vm.pystack
+    waits    python -m tools.vm.waits
 """
 from tools.commands import dispatch
 
@@ -12,6 +13,7 @@ COMMANDS = {
     "cpcheck": "tools.vm.cpcheck",
     "mpcheck": ["node", "tools/vm/mpvm/run.mjs", "--tree", "engine", "tools/vm/mpcheck.py"],
     "pystack": "tools.vm.pystack",
+    "waits": "tools.vm.waits",
 }
 
 dispatch("vm", COMMANDS, __doc__)

@@ -22,6 +22,10 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
     expect     the base a session run's heap was sized for (the base varies a little with the
                heap's size); a base below it, or above it by more than BASE_SLACK, ends the
                run at once, exit status 3
+    marks      session: frames to count (tools/vm/waits.py, the VM under valgrind's callgrind):
+               before and after each, `MARK frame` and a wait until the file `go<k>` exists
+               in the current folder (k counts the marks from 0), the host's sign that it has
+               had callgrind dump its count
 
 The stand-ins are installed, the stand-in Group keeps its children (TrackedGroup: the display
 objects alive are found from the display's root_group), and the clock is the harness's own
@@ -94,6 +98,7 @@ COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame 
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
 INTERN = int(CONF.get("intern", "0"))  # session: names to intern before base (see below)
 STANDIN_TIME = CONF.get("standin") == "1"  # frames: the stand-in display's time measured too
+MARKS = [int(x) for x in CONF.get("marks", "").split(",") if x]  # session: frames counted
 # Where the app's objects land in the heap moves with these bytes, and with it what a value
 # left on the stack happens to point at, and keeps (tools/vm/cpapp.py spread()).
 LAYOUT = bytearray(int(CONF.get("layout", "0")))
@@ -411,9 +416,14 @@ def session():
             if i:
                 Ballast.before(i)
             Keys.feed(i)
+            counted = i in MARKS
+            if counted:
+                mark(i)
             main.step(hw, app)
             NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
             hw.wait_frame()
+            if counted:
+                mark(i)
             bad = Sheet.check(PARTS["board"].DISPLAY, i)
             if bad is not None:
                 print("FAIL " + bad)
@@ -447,6 +457,25 @@ def session():
     print("QSTR end")
     micropython.qstr_info()
     return 0
+
+
+MARKED = [0]  # the marks made so far
+
+
+def mark(frame):
+    """Says `MARK frame` and waits for the host's go (the file go<k>, k this mark's number):
+    the host has had callgrind dump the count since the last mark (tools/vm/waits.py)."""
+    import os
+
+    print("MARK", frame)
+    name = "go%d" % MARKED[0]
+    MARKED[0] += 1
+    while True:
+        try:
+            os.stat(name)
+            return
+        except OSError:
+            time.sleep(0.005)
 
 
 def time_standins(spent):

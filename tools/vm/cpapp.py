@@ -169,6 +169,15 @@ class Workdir:
             timeout=900, slot=0, standin=False, under=()):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
         the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
+        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin)
+        proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
+                        timeout=timeout, cwd=self.cwd, under=under)
+        return proc if mode == "frames" else Run(proc)
+
+    def conf(self, mode, collect=False, expect=0, ballast=(), intern=0, slot=0, standin=False,
+             marks=()):
+        """Writes the harness's run.conf for run slot `slot` (tools/vm/cp_app_session.py says
+        what each line is); returns its path."""
         names, _, sc_play, _, s_info = app_consts()
         screen = {v: k for k, v in names.items()}
         conf = self.slot(slot) / "run.conf"
@@ -185,11 +194,10 @@ class Workdir:
             "ballast " + str(self.slot(slot) / "ballast.txt"),
             "standin %d" % int(standin),
             "layout %d" % self.layout,
+            "marks " + ",".join(str(m) for m in marks),
         ]) + "\n")
         (self.slot(slot) / "ballast.txt").write_text("".join("%d %d %d\n" % b for b in ballast))
-        proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
-                        timeout=timeout, cwd=self.cwd, under=under)
-        return proc if mode == "frames" else Run(proc)
+        return conf
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -1009,16 +1017,16 @@ DOC_BEGIN = "<!-- make cpcheck writes from here: its own run's figures (tools/vm
 DOC_END = "<!-- make cpcheck writes up to here -->"
 
 
-def write_doc(lines, doc=DOC):
-    """Puts `lines` (the run's figures) between DOC_BEGIN and DOC_END in `doc`, the rest of it
-    as it is; a CpAppError if the doc lacks the two lines."""
+def write_doc(lines, doc=DOC, begin=DOC_BEGIN, end=DOC_END):
+    """Puts `lines` (the run's figures) between the lines `begin` and `end` in `doc`, the rest
+    of it as it is; a CpAppError if the doc lacks the two lines."""
     text = Path(doc).read_text(encoding="utf-8")
-    a, b = text.find(DOC_BEGIN), text.find(DOC_END)
+    a, b = text.find(begin), text.find(end)
     if a < 0 or b < a:
         raise CpAppError("%s has no lines %r and %r to write the figures between" % (
-            doc, DOC_BEGIN, DOC_END))
+            doc, begin, end))
     body = "\n".join(["", "```"] + lines + ["```", ""])
-    new = text[:a + len(DOC_BEGIN)] + "\n" + body + "\n" + text[b:]
+    new = text[:a + len(begin)] + "\n" + body + "\n" + text[b:]
     if new != text:
         Path(doc).write_text(new, encoding="utf-8")
 

@@ -55,15 +55,9 @@ def mpy_cross():
     return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
 
 
-def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None,
-        under=()):
-    """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
-    own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
-    and returns the CompletedProcess (text). heap_kb (or heap_bytes, to the byte) caps the heap
-    (-X heapsize): an app that does not fit raises MemoryError there, fragmentation included.
-    This build splits the heap into 4 equal areas (SPLIT_HEAPS): no single allocation can
-    take more than a quarter of it. `under`: a command that runs the VM in its turn (a
-    profiler: tools/bots/cost.py)."""
+def command(script, paths=(), heap_kb=None, args=(), heap_bytes=None, under=()):
+    """Returns (the command line, the environment) that runs a script file on CircuitPython's
+    VM as run() does (its arguments are run()'s)."""
     exe = vm()
     if exe is None:
         raise FileNotFoundError(MISSING_VM)
@@ -73,9 +67,22 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
     elif heap_kb:
         cmd += ["-X", "heapsize=%dK" % heap_kb]
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(str(p) for p in paths))
-    return subprocess.run(fixed_addresses() + list(under) + cmd + [str(script)]
-                          + [str(a) for a in args],
-                          capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
+    return (fixed_addresses() + list(under) + cmd + [str(script)] + [str(a) for a in args],
+            env)
+
+
+def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None,
+        under=()):
+    """Runs a script file on CircuitPython's VM with `paths` on sys.path (after the script's
+    own folder, as on the unix port; through MICROPYPATH, which replaces the port's defaults)
+    and returns the CompletedProcess (text). heap_kb (or heap_bytes, to the byte) caps the heap
+    (-X heapsize): an app that does not fit raises MemoryError there, fragmentation included.
+    This build splits the heap into 4 equal areas (SPLIT_HEAPS): no single allocation can
+    take more than a quarter of it. `under`: a command that runs the VM in its turn (a
+    profiler: tools/bots/cost.py)."""
+    cmd, env = command(script, paths, heap_kb, args, heap_bytes, under)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                          env=env)
 
 
 # The VM hashes an object with no __hash__ of its own by its address, so the order of a dict or
