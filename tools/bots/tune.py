@@ -335,7 +335,7 @@ def main(argv=None):
     with Pool(args.jobs) as pool:
         for it in range(args.iters + 1):
             t = time.time()
-            test = pool.map(play, [(args.mode, s, weights, args.player) for s in holdout],
+            test = pool.map(play, [(args.mode, s, weights, args.player, CAP) for s in holdout],
                             chunksize=8)
             score = objective(args.mode, test)
             print("iter %d held-out %s" % (it, summary(test)), flush=True)
@@ -344,7 +344,7 @@ def main(argv=None):
             if it == args.iters:
                 break
             seeds = seed_ranges.take("training", args.games, it * args.games)
-            games = pool.map(play, [(args.mode, s, weights, args.player) for s in seeds],
+            games = pool.map(play, [(args.mode, s, weights, args.player, CAP) for s in seeds],
                              chunksize=8)
             history.append([g[0] for g in games])
             pooled = []
