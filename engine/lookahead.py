@@ -75,9 +75,11 @@ class Search:
     """One decision of the seat to move, `weights` a table of engine/ai_weights.py, `rng`
     the bot's own engine.rng.Rng; `keep`: choose() keeps engine.ai's options of the decision
     (`options`: first action -> (value, chance of derailing, cards laid) of the best plan that
-    starts with it) and its best build's chance of derailing (`build_risk`), which
-    engine.advice explains the hint from. `cap`: the work this decision may do (the bots' turn
-    budget gives less once the turn has spent some, engine.bots)."""
+    starts with it), its best build's chance of derailing (`build_risk`) and the estimates of
+    the options it played on (`values`: action -> estimate, as the options' values; None if it
+    played none on), which engine.advice explains the hint from. `cap`: the work this
+    decision may do (the bots' turn budget gives less once the turn has spent some,
+    engine.bots)."""
 
     def __init__(self, state, weights, rng, keep=False, cap=CAP):
         self.s = state
@@ -92,6 +94,7 @@ class Search:
         self.keep = keep
         self.options = None
         self.build_risk = -1
+        self.values = None  # kept: the options it played on -> their estimates (_sample)
 
     def choose(self):
         """Returns the action to take."""
@@ -264,8 +267,12 @@ class Search:
         # Each option: its value by engine.ai plus the mean correction of its samples.
         bi = 0
         best = None
+        if self.keep:
+            self.values = {}
         for ci in range(n):
             v = base[ci] * self.samples + totals[ci]
+            if self.keep:
+                self.values[cands[ci]] = v // self.samples
             if best is None or v < best:
                 best = v
                 bi = ci
