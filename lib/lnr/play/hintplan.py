@@ -9,10 +9,13 @@ Search._plan). Each further step is one planner's work, not a search of its own 
 1.4 s each on a SAMD51). Its risk is the screen's own figure (the State's build_risk,
 docs/rules.md §5): what the side panel shows as "Roll" once the build is laid.
 """
+import sys
+
 from engine.cards import SHAPE, KIND, KIND_BROKEN, SHAPE_CURVE, card_name
 from engine.state import (
     A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, P_DICE, TURN, BEND_L, BEND_R,
 )
+import lnr
 from lnr import drop
 from lnr.ui import wrap, PANEL_W
 
@@ -45,9 +48,16 @@ def find(s):
             values = search.values
             w = search.w
         # The search is done: its code and engine.bots' go before the words and the plan load
-        # (RAM: they are loaded again for the next switch anyway, lnr/play/think.py).
+        # (RAM: they are loaded again for the next switch anyway, lnr/play/think.py), their
+        # globals emptied as the switch's end would (lnr.drop_new: a stale value on the stack
+        # that hits one of their functions keeps that function, not their whole code).
         search = hint = None
-        drop("engine.lookahead", "engine.bots")
+        for name in ("engine.lookahead", "engine.bots"):
+            mod = sys.modules.get(name)
+            drop(name)
+            if mod is not None and not lnr.KEEP:
+                mod.__dict__.clear()
+        mod = None
         from engine.advice import why
 
         head = []
