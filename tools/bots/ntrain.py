@@ -12,6 +12,7 @@ leave, --ridge on each entry), --sweeps times on the targets of the fit before, 
 --choose games of the choosing range, each paired by seed with today's `best` (iteration 0,
 tables of zeros, which plays as `best` does).
 """
+import ast
 import time
 
 from engine import ntuple
@@ -22,6 +23,7 @@ from tools.bots import learning
 from tools.bots import tune
 
 HEADER = '"""Tables of engine.ntuple\'s evaluation; written by tools.bots train --eval ntuple."""'
+TABLES_MAX = 64 * 1024  # a tables module is about 23 KB of text; a file this big is not one
 BACKFIT = 6  # passes of the backfitting over the tables per fit
 
 
@@ -68,13 +70,13 @@ def td_targets(games, weights, entries, lam):
     return out
 
 
-def fit(samples, entries, ridge):
+def fit(samples, entries, ridge, passes=BACKFIT):
     """Returns the entries (floats, 1/16 points) that fit the targets of `samples`
     (td_targets') less their linear value, least squares with `ridge` on each entry; from
     `entries` on, by backfitting: each table in turn fitted to what the others leave."""
     x = [e / ONE for e in entries]
     resid = [y - lin - sum(x[i] for i in tuples) for tuples, lin, y in samples]
-    for _ in range(BACKFIT):
+    for _ in range(passes):
         for j in range(len(ntuple.SIZES)):
             total = {}
             count = {}
@@ -110,6 +112,27 @@ def made_by_ntrain(path):
             return f.readline().rstrip("\n") == HEADER
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def read_tables(path):
+    """Returns the tables (bytes) of a module this tool wrote, read as data and never run;
+    raises cli.CliError with the line to say where it is not one."""
+    data = cli.read_bytes(path, TABLES_MAX, "the tables module")
+    try:
+        tree = ast.parse(data.decode("utf-8"), path)
+    except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        raise cli.CliError("%s is not a Python module: not a tables module" % path) from None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "SOLO"):
+            try:
+                value = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                value = None
+            if type(value) is bytes and len(value) == ntuple.TABLE_BYTES:
+                return value
+    raise cli.CliError("%s has no SOLO of %d bytes: not a tables module"
+                       % (path, ntuple.TABLE_BYTES))
 
 
 def run(args, pool, out):

@@ -5,6 +5,8 @@ writes the weights module and a learning curve.
                           [--choose 1000] [--lam 0.7] [--sweeps 3] [--step 0.5] [--seed 0]
                           [--player search] [--jobs 2] [--out engine/ai_weights.py]
                           [--png docs/learning_curve_MODE.png]
+    python -m tools.bots train --eval ntuple [the same options]
+                          [--tables engine/ntuple_weights.py]
 
 TD-Gammon's idea on engine.ai's evaluation: the value of the position at the end of one of the
 bot's turns is the expected rest of the game (what it will still add to the seat's score, in
@@ -25,6 +27,10 @@ iteration the weights play --choose games of the choosing range; the learning cu
 score against the training games played) goes to --png, and the weights that scored best there,
 today's included (the curve's first point), are written to --out: the learned weights replace
 today's for the mode only where they played better on the choosing range.
+
+--eval ntuple learns engine.ntuple's tables on top of the mode's linear weights instead
+(tools/bots/ntrain.py; solo; --player does not apply: `best` with the tables plays), writes them
+to --tables and the curve to docs/learning_curve_ntuple_MODE.png, and leaves --out alone.
 
 Deterministic for a command line (the same seeds, the same fits, any --jobs). Progress on
 stderr; bad arguments: one line and exit status 2. It writes --out only where it is a weights
