@@ -10,13 +10,15 @@ targets leave over the linear evaluation (backfitting: each table in turn to wha
 leave, --ridge on each entry), --sweeps times on the targets of the fit before, then damped
 (--step) and rounded to signed bytes in 1/16 points. After each iteration the tables play
 --choose games of the choosing range, each paired by seed with today's `best` (iteration 0,
-tables of zeros, which plays as `best` does).
+tables of zeros, which plays as `best` does); the training games' search has train's --cap of
+work a decision, the choosing games' engine.lookahead CAP, as the bot's.
 """
 import ast
 import time
 
 from engine import ntuple
 from engine.ai import ONE
+from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import learning
@@ -150,9 +152,8 @@ def run(args, pool, out):
         started = time.time()
         packed = (linear_table, pack(entries))
         player = "ntuple" if it else "search"  # iteration 0: today's `best`, tables of zeros
-        test = learning.run_games(pool, [(args.mode, s, packed if it else linear_table, player,
-                                       args.cap) for s in choosing],
-                               "choosing, iteration %d" % it)
+        tasks = [(args.mode, s, packed if it else linear_table, player, CAP) for s in choosing]
+        test = learning.run_games(pool, tasks, "choosing, iteration %d" % it)
         score, se, line = learning.measure(args.mode, test)
         played = it * args.games
         points.append((played, score, se))
@@ -167,8 +168,8 @@ def run(args, pool, out):
         started = time.time()
         block = (args.seed * args.iters + it) * args.games
         seeds = seed_ranges.take("training", args.games, block)
-        games = learning.run_games(pool, [(args.mode, s, packed, "ntuple", args.cap)
-                                       for s in seeds], "training, iteration %d" % (it + 1))
+        tasks = [(args.mode, s, packed, "ntuple", args.cap) for s in seeds]
+        games = learning.run_games(pool, tasks, "training, iteration %d" % (it + 1))
         history.append([learning.chains(g[0]) for g in games])
         pooled = []
         for h in history[-2:]:
