@@ -2,7 +2,8 @@
 new weights (tools/bots/train.py's, tune's) play better than others, to decide between them.
 
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
-                            [--range choosing] [--player search] [--cap N] [--jobs 2]
+                            [--range choosing] [--player search] [--cap N]
+                            [--tables engine/ntuple_weights.py] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
@@ -10,7 +11,8 @@ the choice's luck does not count twice), `best` with the one mode's table of eac
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
 NEW's `best` another budget of work a decision than engine.lookahead's CAP (OLD keeps CAP): with
-the same module on both sides, what a bigger or smaller search alone is worth. A module is
+the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
+`best` values with engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
@@ -25,7 +27,7 @@ from engine import planner_weights
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
-from tools.bots import train, tune
+from tools.bots import ntrain, train, tune
 
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach"}
 
@@ -57,10 +59,25 @@ def main(argv=None):
                         help="who plays the weights (default: `best`)")
     parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
+    parser.add_argument("--tables", default=None,
+                        help="NEW's `best` values with these n-tuple tables on top of its "
+                             "weights (a module train --eval ntuple wrote; solo)")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
     if args.cap != CAP and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
+    new_player = args.player
+    if args.tables is not None:
+        if args.player != "search" or args.mode != "solo":
+            parser.error("--tables: the n-tuple tables play `best` (--player search) in solo")
+        if not ntrain.made_by_ntrain(args.tables):
+            parser.error("--tables %s: not a tables module train --eval ntuple wrote"
+                         % args.tables)
+        try:
+            ntuple_tables = ntrain.read_tables(args.tables)
+        except cli.CliError as e:
+            parser.error(str(e))
+        new_player = "ntuple"
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
@@ -69,9 +86,12 @@ def main(argv=None):
     results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
-        for name, table, cap in zip(("new", "old"), tables, (args.cap, CAP)):
+        if new_player == "ntuple":
+            tables[0] = (tables[0], ntuple_tables)
+        for name, table, player, cap in zip(("new", "old"), tables, (new_player, args.player),
+                                            (args.cap, CAP)):
             results.append(train.run_games(
-                pool, [(args.mode, s, table, args.player, cap) for s in seeds], name))
+                pool, [(args.mode, s, table, player, cap) for s in seeds], name))
     finally:
         if pool:
             pool.close()
@@ -79,7 +99,8 @@ def main(argv=None):
     new, old = results
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
-    for name, path, cap, res in (("new", args.new, args.cap, new), ("old", args.old, CAP, old)):
+    new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
+    for name, path, cap, res in (("new", new_name, args.cap, new), ("old", args.old, CAP, old)):
         budget = ", cap %d" % cap if args.player == "search" else ""
         print("  %s %s%s: %s, %.1f ms a decision" % (
             name, path, budget, train.measure(args.mode, res)[2], decision_ms(res)))

@@ -118,12 +118,17 @@ def features(state, seat, hand):
 
 def decide(player, state, weights, rng, cap=CAP):
     """Returns the action of `player` ("planner": engine.ai alone; "search": `best`, engine.ai
-    with engine.lookahead, its work capped at `cap`; "coach": engine.coach, its rollouts by
-    engine.ai) with `weights`."""
+    with engine.lookahead, its work capped at `cap`; "ntuple": `best` with engine.ntuple's
+    evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
+    engine.coach, its rollouts by engine.ai) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
         return Search(state, weights, rng, False, cap).choose()
+    if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's tables)
+        from engine.ntuple import NTupleSearch
+
+        return NTupleSearch(state, weights[0], rng, False, cap, weights[1]).choose()
     from engine.coach import Coach
 
     return Coach(state, rng, weights).choose()
@@ -131,7 +136,8 @@ def decide(player, state, weights, rng, cap=CAP):
 
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won, seconds,
-    decisions): samples are (bucket, features, target, seat) at the end of each turn of a seat
+    decisions): samples are (bucket, features, target, seat, n-tuple entries: player
+    "ntuple"'s, else None) at the end of each turn of a seat
     the weights play, in the order of the game (tools/bots/train.py's temporal differences
     follow a seat's turns); seconds the time the weights' decisions took, decisions their
     number.
@@ -176,17 +182,23 @@ def play(args):
             score = sum(VALUE[c] for c in hand) + sum(VALUE[c] for c in state.piles[seat])
             deck = len(state.deck) + (0 if state.is_terminal() else 1)
             rival = len(state.piles[0]) if mode == "rival" else 0
+            tuples = None
+            if player == "ntuple":  # the n-tuple tables' entries of this position
+                from engine.ntuple import NTuplePlanner
+
+                tuples = NTuplePlanner(state, weights[0], seat, hand,
+                                       deck // state.players).settled_indices()
             samples.append((seat, bucket(deck // state.players),
-                            features(state, seat, hand), score, rival))
+                            features(state, seat, hand), score, rival, tuples))
     rival = state.score(0) if mode == "rival" else 0
     out = []
-    for seat, b, f, score, r in samples:
+    for seat, b, f, score, r, tuples in samples:
         y = state.score(seat) - score
         if mode == "challenge" and state.lost:
             y += ai.LOSS / ONE
         if mode == "rival":
             y -= rival - r
-        out.append((b, f, y, seat))
+        out.append((b, f, y, seat, tuples))
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0

@@ -2,6 +2,7 @@
 most 4 KB).
 
     python -m tools.bots weights-ram [--module engine/ai_weights.py]
+    python -m tools.bots weights-ram --module engine/ntuple_weights.py   (issue 39's tables)
 
 Compiles the weights module with CircuitPython's mpy-cross as the board gets it (.mpy, the
 deploy's flags), imports it on CircuitPython 10's VM (tools/vm/cpvm.py) between two collections
@@ -22,7 +23,7 @@ import sys
 import tempfile
 
 from tools import cli
-from tools.bots import tune
+from tools.bots import ntrain, tune
 from tools.flash.deploy import MPY_FLAGS
 from tools.vm import cpvm
 
@@ -67,12 +68,18 @@ def measure(module):
 def main(argv=None):
     parser = cli.Parser(prog="python -m tools.bots weights-ram",
                         description=__doc__.split("\n")[0])
-    parser.add_argument("--module", default=tune.OUT, help="a weights module (tune's, train's)")
+    parser.add_argument("--module", default=tune.OUT,
+                        help="a weights module (tune's, train's) or train --eval ntuple's tables")
     args = parser.parse_args(argv)
     try:
         tune.read_weights(args.module)
     except cli.CliError as e:
-        parser.error(str(e))
+        if not ntrain.made_by_ntrain(args.module):
+            parser.error(str(e))
+        try:  # engine.ntuple's tables (issue 39): its SOLO kept alone, as a game would
+            ntrain.read_tables(args.module)
+        except cli.CliError as e2:
+            parser.error(str(e2))
     try:
         got = measure(args.module)
     except (RuntimeError, subprocess.CalledProcessError) as e:
