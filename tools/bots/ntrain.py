@@ -108,12 +108,9 @@ def write(tables, path):
 
 
 def made_by_ntrain(path):
-    """Returns True if `path` is a tables module this tool wrote."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.readline().rstrip("\n") == HEADER
-    except (OSError, UnicodeDecodeError):
-        return False
+    """Returns True if `path` is a tables module this tool wrote (its first line is ours; only
+    the file's first bytes are read: /dev/zero is not)."""
+    return cli.head(path).startswith(HEADER.encode("utf-8") + b"\n")
 
 
 def read_tables(path):
