@@ -1,6 +1,6 @@
 """The words of advice, one set for the device's hint and the desktop's review of a game
 (tools/bots/review.py): why in a few words (reason(): engine.bots.hint gives them to the hint's
-panel) and an action in words (say(): the phrases lib/lnr/hint.py puts on the panel; card
+panel) and an action in words (say(): the phrases lib/lnr/play/hint.py puts on the panel; card
 names are engine.cards.card_name's for both; host_tests/test_review.py holds them equal)."""
 # Loaded only when advice is given (the hint's key press, the review): its strings cost RAM on
 # the device, which the table's bots do not need.
