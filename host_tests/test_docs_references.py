@@ -13,16 +13,17 @@ Four kinds of name, each resolved against the checkout:
   `engine/`, `lib/lnr/`, `tools/`, `host_tests/`, `requirements/`), or with `lnr/` (the app as
   the board's /lib holds it: lib/lnr/), must exist; `*` is a glob that must match. A path
   under another folder must end a path the repository has when that folder is one of the
-  repository's own (`vm/pystack.py` is tools/vm/pystack.py; `play/foo.py` is nothing).
+  repository's own (`vm/pystack.py` is tools/vm/pystack.py).
   A bare file name of the repository's kinds (`.py`, `.md`, `.mjs`) must be some file's
   name. A Markdown link is resolved from its page's folder;
-- a module, dotted: `lnr.x.y`, `engine.x`, `tools.x.y`, and after the module any name it
-  defines at its top level (and a class's name after that: `lnr.ui.Ui.put`);
+- a module, dotted, of lnr, engine or tools (`lnr.ui`, `engine.state`, `tools.vm.cpapp`), and
+  after the module any name it defines at its top level (and a class's name after that:
+  `lnr.ui.Ui.put`);
 - a make target: `make X` must be a target of the Makefile (X an English word that follows
   "make" in prose is not a target: ENGLISH);
-- a command: `python -m X` must run (a module of the repository that is a file or a package
-  with __main__.py, or a module the venv has), and `python -m tools.PKG COMMAND` must name a
-  command of the package's table (its __main__.py's COMMANDS).
+- a command: `python -m` and a module must run (a module of the repository that is a file or
+  a package with __main__.py, or a module the venv has), and `python -m tools.PKG COMMAND`
+  must name a command of the package's table (its __main__.py's COMMANDS).
 
 Not names of the repository, deliberately (NOT_OURS, with why): what lives on a board's drive or
 in CircuitPython's and MicroPython's sources, ../shared's files (they exist only beside the
