@@ -146,6 +146,20 @@ def test_third_party_sources_are_the_pinned_packages():
     assert files["neopixel.py"] == Path(neo.locate_file("neopixel.py"))
 
 
+def test_the_desktops_charts_are_installed_by_neither_the_board_nor_flashing():
+    # Issue 37: matplotlib draws the desktop tools' charts (requirements/charts.txt, in .venv
+    # through all.txt); .venv-flash and the bundle (flash.txt, installed --no-deps) and the
+    # board (device.txt) take none of its packages.
+    def pinned(name):
+        text = (ROOT / "requirements" / name).read_text()
+        return {line.split("==")[0].lower() for line in text.splitlines() if "==" in line}
+
+    charts = pinned("charts.txt")
+    assert "matplotlib" in charts
+    assert not charts & (pinned("flash.txt") | pinned("device.txt"))
+    assert "-r charts.txt" in (ROOT / "requirements" / "all.txt").read_text().splitlines()
+
+
 def test_a_wrong_library_version_is_refused(monkeypatch):
     monkeypatch.setattr(deploy, "pinned_versions",
                         lambda: {"adafruit-circuitpython-neopixel": "0.0.1"})
