@@ -1,102 +1,158 @@
-"""The words of advice, one set for the device's hint and the desktop's review of a game
-(tools/bots/review.py): why in a few words (reason(): engine.bots.hint gives them to the hint's
-panel) and an action in words (say(): the phrases lib/lnr/play/hint.py puts on the panel; card
-names are engine.cards.card_name's for both; host_tests/test_review.py holds them equal)."""
-# Loaded only when advice is given (the hint's key press, the review): its strings cost RAM on
-# the device, which the table's bots do not need.
-from engine.ai import open_ahead
-from engine.cards import VALUE, card_name
+"""Why `best` advises what it does, in the game's own terms (docs/rules.md): the words of the
+device's hint (lnr/play/hintplan.py puts them on the panel) and of the desktop's review of a game
+(tools/bots/review.py). What a pass costs (§4, §6), a build's chance of derailing and what a
+derailment would cost against the pass (§5), in a challenge the derailments left before the 4th
+loses (§8: the side panel's lives), and for a pass the safest build's risk and `best`'s estimate
+of the final score against it. Card names are engine.cards.card_name's."""
+# Loaded only when advice is given (the hint's switch, lnr/play/hintplan.py, once the search is
+# done; the review): its strings cost RAM on the device, which the table's bots do not need. What
+# only the review says (an action in words) is the review's. Every line fits the hint's panel line
+# (lnr.ui PANEL_W, 22 characters): host_tests/test_hint_words.py draws every line the bench's games
+# give rise to.
+from engine.cards import KIND, VALUE, KIND_BROKEN, card_name
+from engine.risk import derail_chance, wheel_counts
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_CHAOS, A_PILE, A_LAY, P_BEND, P_CHAOS, TURN, BEND_L,
+    A_PASS, A_STOP, A_CHAOS, A_PILE, A_LAY, P_CHAOS, P_TURN, MODE_CHALLENGE, CHALLENGE_DERAILS,
 )
 from engine.tops import pile_tops
 
 
-def bend(action):
-    """Returns a bend (A_BEND_L or A_BEND_R) in words: "bend left", "bend right"."""
-    return "bend left" if action == A_BEND_L else "bend right"
+def _least(pile, values):
+    # The least change of the pile's sum (values, its top last) that putting cards of
+    # `values` on it in some order reaches (§6, D3).
+    least = None
+    for t, d in pile_tops(pile, values):
+        if least is None or d < least:
+            least = d
+    return least
 
 
-def say(state, action):
-    """Returns `action` in words, as the hint panel shows it: "Pass", "Lay 4 curve",
-    "Bend left", "Roll the dice", "Discard chaos 2", "Pile 3 straight", "Stop discarding"."""
+def pass_cost(state):
+    """Returns (cards, points): the penalty cards a pass takes now and what they add to the
+    score, put on the pile in the best order (§4: the loco 1 card on, a broken card entered
+    costs 1 more, D1; §6: never the loco's card, D4)."""
+    loco = state.loco
+    track = state.track
+    m = 1 if state.ahead() > 0 else 0
+    earned = 1 + (1 if m and KIND[track[loco + 1]] == KIND_BROKEN else 0)
+    n = earned if earned < loco + m else loco + m
+    if n == 0:
+        return 0, 0
+    return n, _least([VALUE[c] for c in state.piles[state.seat]], [VALUE[c] for c in track[:n]])
+
+
+def derail_cost(state, k=0, v=0):
+    """Returns what a derailment of the build so far, with `k` more cards of value `v` laid,
+    would add to the score, on average over the rolls that derail (§5: a penalty card for
+    every move left and every broken card entered; §6: the cards behind the loco, put on the
+    pile in the best order), rounded; None if it cannot derail."""
+    dice = state.build_sum + k * v
+    ahead = state.ahead() + k
+    if dice <= ahead:
+        return None
+    track = state.track
+    hits = 0
+    for i in range(state.loco + 1, len(track)):
+        if KIND[track[i]] == KIND_BROKEN:
+            hits += 1
+    values = [VALUE[c] for c in track] + [v] * k
+    end = len(values) - 1  # the loco's card once it derails: the cards before it can go
+    pile = [VALUE[c] for c in state.piles[state.seat]]
+    counts = wheel_counts(dice)
+    num = den = 0
+    for w in range(ahead + 1, dice + 1):
+        n = hits + w - ahead
+        num += counts[w] * _least(pile, values[:n if n < end else end])
+        den += counts[w]
+    return (2 * num + den) // (2 * den)
+
+
+def lives(state):
+    """Returns the derailments a challenge has left before the 4th loses in the words of the
+    turn's result (§8: the side panel's lives), or "" in the other modes."""
+    if state.mode != MODE_CHALLENGE:
+        return ""
+    left = CHALLENGE_DERAILS - 1 - state.derails
+    return "Lives left: %d" % (left if left > 0 else 0)
+
+
+def _cost(state, derail, passing):
+    # What a derailment costs (None: the build cannot derail; where one more derailment
+    # loses, §8, that), against the pass's points (None: no pass to weigh it against, the
+    # turn's action has begun or is the pass).
+    if derail is None:
+        text = "Can't derail"
+    elif state.mode == MODE_CHALLENGE and state.derails >= CHALLENGE_DERAILS - 1:
+        text = "Derail loses"
+    else:
+        text = "Derail %+d" % derail
+    return text + ("" if passing is None else ", pass %+d" % passing)
+
+
+def why(state, action, options, values=None, after=None):
+    """Returns why `action` is `best`'s choice as (lives(), head, risk, tail): the lines that
+    name what it does beyond the build's cards (head: "Pass: 2 cards, +5", "Or lay 1
+    straight"), the chance of derailing to show with the screen's rounding (risk: (num, den,
+    (num, den) of entering a broken card or None) or None) and the lines after it (tail: "4
+    dice, 3 ahead", "Derail +3, pass +5"). `options` and `values`: those of the
+    engine.lookahead Search that chose it (or an engine.ai Planner's options, values None):
+    action -> (value, chance of derailing, cards) of its best plan, and the look-ahead's
+    estimates of those it played on; `after`: a build's copy of `state` with the cards it
+    names laid (None: the roll of the build so far)."""
+    # (Small functions: each one's code is a block of its own in RAM, which a device's heap in
+    # pieces has room for sooner.)
     if action == A_PASS:
-        return "Pass"
-    if action == A_STOP:
-        return "Stop discarding" if state.phase == P_CHAOS else "Roll the dice"
-    if action >= A_PILE:
-        return "Pile " + card_name(action - A_PILE)
-    if action >= A_CHAOS:
-        return "Discard " + card_name(action - A_CHAOS)
-    if action >= A_LAY:
-        return "Lay " + card_name(action - A_LAY)
-    return "Lay it, " + bend(action)  # the pending curve (P_BEND)
+        out = _pass(state, options, values)
+    elif action == A_STOP and state.phase == P_CHAOS:
+        out = [], None, ["Keep the rest"]
+    elif action >= A_CHAOS:  # a chaos card or a penalty card put on the pile
+        pile = [VALUE[c] for c in state.piles[state.seat]]
+        v = VALUE[action - A_PILE] if action >= A_PILE else VALUE[action - A_CHAOS]
+        if pile and pile[-1] == v:  # §6: both go to the box (a chaos card from the hand)
+            text = "Combines: -%d" % (v if action >= A_PILE else 2 * v)
+        elif action >= A_PILE:  # the best order's change of the pile's sum
+            text = "Pile %+d in all" % _least(pile, [VALUE[c] for c in state.penalty])
+        else:
+            text = "No dice, no penalty"
+        out = [], None, [text]
+    else:  # a build laid (`after`), or the roll of the build so far
+        t = state if after is None else after
+        out = (["Roll the dice"] if action == A_STOP else [], t.build_risk() + (t.broken_risk(),),
+               ["%d dice, %d ahead" % (t.build_sum, t.ahead()),  # why the risk (§5)
+                _cost(state, derail_cost(t), pass_cost(state)[1] if state.phase == P_TURN
+                      else None)])
+    return (lives(state),) + out
 
 
-def _pct(risk):
-    # A chance in 1/32768 as a whole percent, rounded.
-    return (risk * 100 + 16384) // 32768
-
-
-def reason(state, action, risk, cards, build_risk):
-    """Returns the few words (at most 20 characters) that say why `action` is good, e.g.
-    "risk 12%": `risk` the chance (in 1/32768) that its plan for the turn derails (docs/rules.md
-    §5), `cards` the cards that plan lays, `build_risk` the best-valued build's chance of
-    derailing (-1: no build fits), as engine.ai's Planner found them."""
-    p = state.phase
-    pile = state.piles[state.seat]
-    top = VALUE[pile[-1]] if pile else 0
-    if action == A_PASS:
-        if build_risk < 0:
-            return "no card fits"
-        if state.loco == 0 and state.ahead() == 0:
-            return "free: no penalty"  # D4: nothing behind the loco to take
-        pct = _pct(build_risk)
-        # A low risk is not why: holding the cards is worth more than laying them now.
-        return "builds risk %d%%" % pct if pct >= 20 else "keep cards for later"
-    if action >= A_PILE:
-        v = VALUE[action - A_PILE]
-        if v == top:
-            return "combines: -%d" % v  # §6: both cards go to the box
-        least = None
-        for t, d in pile_tops([VALUE[c] for c in pile], [VALUE[c] for c in state.penalty]):
-            if least is None or d < least:
-                least = d
-        return "pile %+d in all" % least  # the best order's change of the pile's sum
-    if action >= A_CHAOS:
-        v = VALUE[action - A_CHAOS]
-        if v == top:
-            return "combines: -%d" % (2 * v)  # the card leaves the hand, the top the pile
-        return "no dice, no risk"
-    if action == A_STOP:
-        if p == P_CHAOS:
-            return "keep the rest"
-        return "roll: risk %d%%" % _pct(risk)
-    if p == P_BEND:
-        cells = state.cells[:]
-        cells.append(state.target())
-        bend = action - A_BEND_L + BEND_L
-        free = open_ahead(cells, (state.head + TURN[bend]) & 3)
-        return "%d free ahead" % free if free < 4 else "open ahead"
-    if cards > 1:
-        return "%d cards, risk %d%%" % (cards, _pct(risk))
-    return "risk %d%%" % _pct(risk)
-
-
-def explain(state, action, planner):
-    """Returns reason() for `action` from `planner`'s `options` and `build_risk`: an engine.ai
-    Planner of `state` that has chosen with its options recorded, or an engine.lookahead
-    Search that kept them. The risk and cards of its best plan that starts with `action` (or
-    with a card of the same kind, the same plan)."""
+def _pass(state, options, values):
+    # A pass: what it costs, and the build least likely to derail (the better valued first):
+    # its risk, what its derailment would cost, and how much lower `best` expects the final
+    # score after the pass, in tenths of a point (the look-ahead's estimates where it played
+    # both on, else engine.ai's).
+    n, d = pass_cost(state)
+    head = ["Pass: %d card%s, %+d" % (n, "" if n == 1 else "s", d) if n else "Pass: no penalty"]
     found = None
-    if planner.options:
-        found = planner.options.get(action)
-        if found is None and action >= A_LAY and action < A_CHAOS:
-            c = action - A_LAY
-            for a in planner.options:
-                if A_LAY <= a < A_CHAOS and VALUE[a - A_LAY] == VALUE[c]:
-                    found = planner.options[a]
-                    break
-    risk = found[1] if found else 0
-    cards = found[2] if found else 1
-    return reason(state, action, risk, cards, planner.build_risk)
+    for a in options:  # in no fixed order (MicroPython's dicts): ties go to the lower action
+        if A_LAY <= a < A_CHAOS:
+            o = options[a]
+            if found is None or (o[1], o[0], a) < found:
+                found = (o[1], o[0], a)
+    if found is None:
+        return head, None, ["No card fits"]
+    a = found[2]
+    k = options[a][2]
+    v = VALUE[a - A_LAY]
+    head.append("Or lay " + card_name(a - A_LAY) if k == 1 else "Or lay %d cards of %d" % (k, v))
+    derail = derail_cost(state, k, v)
+    tail = [_cost(state, derail, None)]
+    if not (values and A_PASS in values and a in values):
+        values = None
+        if A_PASS in options and a in options:
+            values = {A_PASS: options[A_PASS][0], a: options[a][0]}
+    # (Where a derailment would lose, §8, that is why, whatever the estimates.)
+    if values and not (derail is not None and state.mode == MODE_CHALLENGE and
+                       state.derails >= CHALLENGE_DERAILS - 1):
+        gap = ((values[a] - values[A_PASS]) * 10 + 262144) // 524288  # 1/16 x 32768, tenths
+        if gap >= 0:
+            tail.append("Pass ends %d.%d lower" % (gap // 10, gap % 10))
+    return head, derail_chance(k * v, state.ahead() + k) + (None,), tail

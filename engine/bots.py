@@ -13,9 +13,10 @@
 # A bot plans the whole rest of its turn and returns its next step; the next call plans
 # again from there (at the table `best` carries a build's plan: see best_bot). Elsewhere
 # its look-ahead has CAP per decision (counted in engine.lookahead's units of work, so every
-# runtime decides alike). hint(state) says what `best` would do at the decision at hand,
-# and why in a few words (engine.advice; the desktop's review uses the same words). The desktop's
-# deep player, engine.coach, is not here: it never goes to the board.
+# runtime decides alike). hint(state) says what `best` would do at the decision at hand
+# with the search that found it, which engine.advice explains (the desktop's review uses the
+# same words). The desktop's deep player, engine.coach, is not here: it never goes to the
+# board.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -169,21 +170,20 @@ _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 
 
 
 def hint(state, rng=None, lookahead=True):
-    """Returns (action, reason): what `best` would do now and why, e.g. "risk 12%" (at most
-    20 characters, engine.advice); (None, "") where nobody decides (dice, game over, the
-    rival). Without `rng`, the look-ahead draws from a stream of its own seeded by the turn's
-    number, so that asking twice gives the same hint. Without `lookahead`: engine.ai's plan
-    alone (a device short of heap: lnr/play/plan.py)."""
+    """Returns (action, search): what `best` would do now, and the engine.lookahead Search that
+    chose it, its options kept, from which engine.advice says why; (None, None) where nobody
+    decides (dice, game over, the rival). Without `rng`, the look-ahead draws from a stream of
+    its own seeded by the turn's number, so that asking twice gives the same hint. Without
+    `lookahead`: engine.ai's Planner alone, its options kept (a device short of heap:
+    lnr/play/plan.py)."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
-        return None, ""
+        return None, None
     if not lookahead:
         p = Planner(state, weights(state.mode))
         p.options = {}
         action = p.choose()
         _hint[0] = p.work
-        from engine.advice import explain  # its words load with the hint only (RAM)
-
-        return action, explain(state, action, p)
+        return action, p
     if rng is None:
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget
@@ -192,6 +192,4 @@ def hint(state, rng=None, lookahead=True):
     action = search.choose()
     _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)
-    from engine.advice import explain  # its words load with the hint only (RAM)
-
-    return action, explain(state, action, search)
+    return action, search

@@ -74,9 +74,11 @@ class Search:
     """One decision of the seat to move, `weights` a table of engine/ai_weights.py, `rng`
     the bot's own engine.rng.Rng; `keep`: choose() keeps engine.ai's options of the decision
     (`options`: first action -> (value, chance of derailing, cards laid) of the best plan that
-    starts with it) and its best build's chance of derailing (`build_risk`), which
-    engine.advice explains the hint from. `cap`: the work this decision may do (the bots' turn
-    budget gives less once the turn has spent some, engine.bots)."""
+    starts with it), its best build's chance of derailing (`build_risk`) and the estimates of
+    the options it played on (`values`: action -> estimate, as the options' values; None if it
+    played none on), which engine.advice explains the hint from. `cap`: the work this
+    decision may do (the bots' turn budget gives less once the turn has spent some,
+    engine.bots)."""
 
     def __init__(self, state, weights, rng, keep=False, cap=CAP):
         self.s = state
@@ -92,6 +94,7 @@ class Search:
         self.keep = keep
         self.options = None
         self.build_risk = -1
+        self.values = None  # kept: the options it played on -> their estimates (_sample)
 
     def choose(self):
         """Returns the action to take."""
@@ -115,12 +118,15 @@ class Search:
             self.build_risk = p.build_risk
         self.work = p.work
         self.unit = p.work  # the most work one planner has done in this search
+        if s.mode == MODE_CHALLENGE and s.derails == CHALLENGE_DERAILS - 1:
+            # One more derailment loses (§8): no plan that can derail, however small its
+            # chance (a pass never can; a build's dice can only when they outnumber the cards
+            # ahead, and a shorter build of the same cards can no sooner), unless every one can
+            # (a build a person began): then the least likely to. No samples: they would miss
+            # or overstate a small chance. (The penalty order's options are empty: engine.ai's.)
+            return _safest(p.options, best, p.risk)
         if s.phase == P_ORDER or turns_left(s) == 0:
             return best  # the order is engine.ai's; the last turn it values exactly
-        if s.mode == MODE_CHALLENGE and s.derails == CHALLENGE_DERAILS - 1:
-            # One more derailment loses (§8): a few samples of this turn's dice would miss
-            # or overstate a small chance of that; engine.ai values it exactly.
-            return best
         # The candidates: engine.ai's choice first (it stands if the search cannot finish a
         # round), then the next best by its value; an equal value is the same plan begun with
         # another card of the same kind.
@@ -272,8 +278,12 @@ class Search:
         # Each option: its value by engine.ai plus the mean correction of its samples.
         bi = 0
         best = None
+        if self.keep:
+            self.values = {}
         for ci in range(n):
             v = base[ci] * self.samples + totals[ci]
+            if self.keep:
+                self.values[cands[ci]] = v // self.samples
             if best is None or v < best:
                 best = v
                 bi = ci
@@ -386,6 +396,23 @@ class Search:
         if c.mode == MODE_RIVAL:
             v -= ONE * _PROB * len(c.piles[0])
         return v
+
+
+def _safest(options, best, risk):
+    # The best-valued of engine.ai's options (first action -> (value, chance of derailing,
+    # cards)) that cannot derail; if none, the least likely to; `best` (its chance `risk`)
+    # where it is one of them.
+    if risk == 0:
+        return best
+    found = None
+    for a in options:  # in no fixed order (MicroPython's dicts): ties go to the lower action
+        o = options[a]
+        key = (o[1], o[0], a)
+        if found is None or key < found:
+            found = key
+    if found is None or found[0] >= risk:
+        return best
+    return found[2]
 
 
 def _release(c):

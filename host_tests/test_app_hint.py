@@ -1,6 +1,6 @@
-"""The hint (lnr/play/hint.py, START then Hint): engine.bots.hint(state) may have nothing to say
-(it returns (None, "") where nobody decides, e.g. while the dice wait to be rolled); the app
-then says so and the game goes on, as when the hint fails.
+"""The hint (lnr/play/hint.py, START then Hint). While a person's dice wait to be rolled, rolling
+is the move, and the hint says so (issue 35). Should engine.bots.hint(state) have nothing to say
+(it returns (None, None) where nobody decides) or fail, the app says so and the game goes on.
 """
 import os
 
@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE  # noqa: E402
-from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, card_name  # noqa: E402
+from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, SHAPE, SHAPE_CURVE, card_name  # noqa: E402
 from engine.state import (  # noqa: E402
     A_BEND_L, A_BEND_R, A_CHAOS, A_LAY, MODE_SOLO, P_DICE,
 )
@@ -28,10 +28,27 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
     def hint(state, *args):
         if answer == "raises":
             raise RuntimeError("no plan")
-        return None, ""
+        return None, None
 
     monkeypatch.setattr(engine.bots, "hint", hint, raising=False)
-    # A build whose dice wait to be rolled (seed 5: a card that takes the build to P_DICE).
+    # The first turn of seed 5 (a hint is asked where the bot's search decides).
+    m = Model(MODE_SOLO, 5)
+    s = m.state.clone()
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT, seed=5)
+    assert r.ok, r.error
+    app = r.app
+    assert app.game.state == s  # nothing changed
+    assert app.play.step == S_HAND
+    assert line_text(app.ui.toast) == "No hint now" and not app.ui.toast.hidden
+
+
+def test_the_hint_says_roll_while_the_dice_wait():
+    # Issue 35 row 14: "No hint now" where rolling the dice was the move (a build of the most
+    # cards that fit goes straight to its dice, P_DICE). The hint says to roll, with the
+    # screen's risk of the build and why: its dice against the cards ahead.
+    from lnr.play.view import risk_text
+
     m = Model(MODE_SOLO, 5)
     s = m.state
     for c in s.hands[0]:
@@ -50,8 +67,12 @@ def test_a_hint_with_nothing_to_say_keeps_the_game_going(monkeypatch, answer):
     assert r.ok, r.error
     app = r.app
     assert app.game.state == t  # nothing changed
-    assert app.play.step == S_HAND
-    assert line_text(app.ui.toast) == "No hint now" and not app.ui.toast.hidden
+    lines = lines_text(app.ui.plines)
+    assert not app.ui.panel.hidden, line_text(app.ui.toast)
+    assert lines[1] == "Roll the dice"
+    num, den = t.build_risk()
+    assert lines[2].split(",")[0] == risk_text(num, den, "Roll")
+    assert lines[3] == "%d dice, %d ahead" % (t.build_sum, t.ahead())
 
 
 def _plan(s):
@@ -84,7 +105,10 @@ def _named(steps, s):
     for a in steps:
         t.apply(a)
         if a >= A_LAY:
-            names.append(card_name(a - A_LAY))
+            name = card_name(a - A_LAY)
+            if names and KIND[a - A_LAY] != KIND_BROKEN:
+                name = name[2:]  # an added card: the build's value goes without saying
+            names.append(name)
         else:
             names[-1] += " " + ("right", "down", "left", "up")[t.head]
     return names
@@ -92,9 +116,10 @@ def _named(steps, s):
 
 def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
     # Issue 11 and issue 24 finding 7: the hint names every card of the build it recommends
-    # in order (not "then 3 more"), the way each curve turns, added ones too, and quotes the
-    # risk the screen shows for it (lnr/play/view.py risk_text of state.build_risk, §5) with
-    # why: its dice against the cards ahead.
+    # in order (not "then 3 more"), the way each curve turns, added ones too (issue 35: their
+    # value, the build's, goes without saying), and quotes the risk the screen shows for it
+    # (lnr/play/view.py risk_text of state.build_risk, §5) with why: its dice against the
+    # cards ahead, and what a derailment would cost against the pass.
     from lnr.play.view import risk_text
 
     checked = set()
@@ -116,16 +141,16 @@ def test_the_hint_names_the_whole_build_each_curves_turn_and_why_the_risk():
         assert r.ok, r.error
         lines = lines_text(r.app.ui.plines)
         names = _named(steps, s)
-        said = " ".join(x for x in lines[1:4] if x)
+        roll = [i for i in range(len(lines)) if lines[i].startswith("Roll ")][0]
+        said = " ".join(lines[1:roll])
         expect = "Lay " + names[0]
         if len(names) > 1:
             expect += ", then " + ", ".join(names[1:])
         assert said == expect, (seed, lines)
         num, den = after.build_risk()
-        assert lines[4].split(",")[0] == risk_text(num, den, "Roll")
-        ahead = after.ahead()
-        assert lines[5] == "%d dice, %d card%s ahead" % (after.build_sum, ahead,
-                                                       "" if ahead == 1 else "s")
+        assert lines[roll].split(",")[0] == risk_text(num, den, "Roll")
+        assert lines[roll + 1] == "%d dice, %d ahead" % (after.build_sum, after.ahead())
+        assert lines[roll + 2].startswith(("Derail ", "Can't derail")), lines
         if len(cards) == 1:
             # The cursor is on that card: once the hint is closed, the side panel shows the
             # same figure for it.

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from engine import ai
+from engine.advice import derail_cost, why
 from engine.bots import BOTS, HINT_CAP, hint, weights
 from engine.lookahead import Search
 from engine.cards import VALUE, KIND, KIND_CHAOS
@@ -19,8 +20,8 @@ from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.selfplay import play
 from engine.state import (
-    A_ROLL0, A_ROLL1, MODE_NAMES, P_DICE, P_TURN, P_BEND, P_BUILD, P_CHAOS,
-    P_ORDER, new_game,
+    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_ROLL1, MODE_NAMES, P_DICE, P_TURN,
+    P_BEND, P_BUILD, P_CHAOS, P_ORDER, new_game,
 )
 from tools.bots.tune import features, pack, unpack
 
@@ -139,34 +140,39 @@ def test_dice_weights_are_the_exact_odds_rounded():
 # ------------------------------------------------------------------ hint
 
 
-def test_hint_is_best_and_says_why_briefly():
+def test_hint_is_best_and_says_why():
     # The device's hint: for every decision a person makes (turn, bend, build, chaos, order),
-    # what `best` would do, with a reason of at most 20 characters. Its look-ahead draws
-    # from the hint's own stream, seeded by the turn: asked twice, the same hint.
+    # what `best` would do, and why (engine.advice: at least a line, none longer than the
+    # hint's panel line, lnr.ui PANEL_W). Its look-ahead draws from the hint's own stream,
+    # seeded by the turn: asked twice, the same hint.
     seen = set()
     for mode, players in CONFIGS:
         for s in positions(mode, players, range(3)):
-            action, why = hint(s)
+            action, search = hint(s)
             assert action in s.legal_actions()
             # `best`'s search with the hint's budget (engine.bots HINT_CAP), at the table too,
             # where a bot's own decisions have none (engine.bots best_bot).
             assert action == Search(s, weights(s.mode), Rng(s.turn, 2), False,
                                     HINT_CAP).choose()
-            assert (action, why) == hint(s)
-            assert 0 < len(why) <= 20, why
+            assert action == hint(s)[0]
+            if not A_LAY <= action < A_CHAOS and action not in (A_BEND_L, A_BEND_R):
+                title, head, risk, tail = why(s, action, search.options, search.values)
+                assert tail and all(0 < len(x) <= 22 for x in [title] * bool(title) + head + tail)
             seen.add(s.phase)
     assert seen == {P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER}
 
 
 def test_hint_reasons_name_the_risk():
-    # A build's hint gives its chance of derailing (§5) as a percentage: a build with no card
-    # ahead and 4+ dice is almost sure to derail, so its risk reads high.
+    # A roll's hint gives the build's exact chance of derailing (§5) and why: its dice against
+    # the cards ahead, and what a derailment would add to the score.
     for s in positions("solo", None, range(10)):
-        action, why = hint(s)
-        if s.phase == P_BUILD and why.startswith("roll: risk "):
-            pct = int(why[len("roll: risk "):-1])
-            num, den = s.build_risk()
-            assert abs(pct - num * 100 / den) <= 1, (why, num, den)
+        action, search = hint(s)
+        if s.phase == P_BUILD and action == A_STOP:
+            title, head, risk, tail = why(s, action, search.options, search.values)
+            assert head == ["Roll the dice"] and risk[:2] == s.build_risk()
+            assert tail[0] == "%d dice, %d ahead" % (s.build_sum, s.ahead())
+            cost = derail_cost(s)
+            assert tail[1] == ("Can't derail" if cost is None else "Derail %+d" % cost)
             return
     pytest.fail("no build stopped in these games")
 
@@ -174,7 +180,7 @@ def test_hint_reasons_name_the_risk():
 def test_no_hint_where_nobody_decides():
     s = new_game(MODE_NAMES.index("rival"), Rng(3))
     assert s.is_rival(s.seat)
-    assert hint(s) == (None, "")
+    assert hint(s) == (None, None)
 
 
 # ------------------------------------------------------------------ tuner consistency

@@ -34,12 +34,14 @@ def test_bench_prints_a_row_per_bot():
     rows = {}
     for line in res.stdout.splitlines():
         m = re.match(r"(greedy|best)\s+([\d.]+) ± [\d.]+\s+([\d.]+)\s+([\d.]+)"
-                     r"\s+([\d.]+) ± [\d.]+%\s+([\d.]+) ± [\d.]+%"
+                     r"\s+([\d.]+) ± [\d.]+\s+([\d.]+) ± [\d.]+%"
+                     r"\s+([\d.]+) ± [\d.]+\s+([\d.]+) ± [\d.]+%"
                      r"\s+([\d.]+) / ([\d.]+)\s+([\d.]+) / (\d+)", line)
         if m:
             rows[m.group(1)] = [float(x) for x in m.groups()[1:]]
     assert set(rows) == {"greedy", "best"}, res.stdout
-    for name, (mean, median, derails, survived, won, cmean, cmax, vmean, vmax) in rows.items():
-        assert 0 < mean < 100 and 0 < median < 100
+    for name, row in rows.items():
+        mean, median, derails, chal, survived, rival, won, cmean, cmax, vmean, vmax = row
+        assert 0 < mean < 100 and 0 < median < 100 and 0 < chal < 100 and 0 < rival < 100
         assert 0 <= survived <= 100 and 0 <= won <= 100
         assert 0 < cmean <= cmax and vmean <= vmax

@@ -26,14 +26,19 @@ import json, sys
 import mpvm
 from engine.selfplay import play
 from engine.bots import hint
+from engine.advice import why
 from engine.rng import Rng
 from engine.state import new_game
 for item in json.loads(sys.argv[1]):
     bot, mode, players, seed = item
     print(json.dumps(play(mode, seed, players, bot)))
     await mpvm.collect()
-# The hint on a fresh solo game, as the device asks for it.
-print(json.dumps(hint(new_game(0, Rng(5)))))
+# The hint on a fresh game of each mode, as the device asks for it, and why (none on the
+# rival's first turn: nobody decides).
+for mode in range(4):
+    s = new_game(mode, Rng(5))
+    action, search = hint(s)
+    print(json.dumps([action, search and why(s, action, search.options, search.values)]))
 """
 
 
@@ -53,15 +58,20 @@ def vm_output(tmp_path_factory):
 
 def test_vm_plays_the_same_games_as_cpython(vm_output):
     # Same seed, same game on every runtime: every step of every turn, every roll, the result.
-    assert len(vm_output) == len(GAMES) + 1
+    assert len(vm_output) == len(GAMES) + 4
     for (bot, mode, players, seed), line in zip(GAMES, vm_output):
         assert json.loads(line) == play(mode, seed, players, bot), (bot, mode, seed)
 
 
-def test_vm_gives_the_same_hint(vm_output):
+def test_vm_gives_the_same_hint_and_words(vm_output):
+    from engine.advice import why
     from engine.bots import hint
     from engine.rng import Rng
     from engine.state import new_game
 
-    action, why = hint(new_game(0, Rng(5)))
-    assert json.loads(vm_output[-1]) == [action, why]
+    for mode in range(4):
+        s = new_game(mode, Rng(5))
+        action, search = hint(s)
+        said = json.loads(json.dumps([action, search and why(s, action, search.options,
+                                                             search.values)]))
+        assert json.loads(vm_output[len(GAMES) + mode]) == said, mode

@@ -325,10 +325,10 @@ def test_below_its_floor_the_game_says_so_at_power_up(mpy):
 def test_a_frames_count_is_the_same_every_run():
     """python -m tools.vm waits (make waits): a frame's instructions on CircuitPython's VM under
     callgrind, between the marks the harness stops at while the host has callgrind dump its
-    count, are the same in two runs (where its time here moves 2-5x with the machine's load)
-    but for the harness's polls while it waits for the host at each mark: within NOISE
-    instructions (under 5 ms of a board's time: the speed loop's count, 595 M, is 4.8-9.2 s)
-    or a thousandth of the frame: the new game's switch and the frame after it, counted twice."""
+    count, are the same in two runs (where its time here moves 2-5x with the machine's load),
+    the harness's wait at each mark a blocking read that runs no instruction: within NOISE
+    instructions (what reads the clock) or a thousandth of the frame: the new game's switch and
+    the frame after it, counted twice."""
     import shutil as which
 
     if cpvm.vm() is None or cpvm.mpy_cross() is None:

@@ -6,7 +6,6 @@ import io
 import json
 from pathlib import Path
 
-from engine.advice import say
 from engine.cards import VALUE
 from engine.rng import Rng
 from engine.selfplay import play
@@ -41,8 +40,8 @@ def test_the_review_finds_the_golden_solo_story_s_costly_passes():
     assert "Biggest mistakes:" in text and "turn %d (turn)" % worst.turn in text
     total = sum(d.lost() for d in decisions)
     assert "Total: %.1f points lost over %d decisions" % (total, len(decisions)) in text
-    # The words of a row are the hint's: the action by engine.advice.say.
-    assert "Pass (free: no penalty)" in text  # docs/rules.md D4: the loco on the start
+    # The words of a row are the hint's: the action by review.say, why by engine.advice.
+    assert "Pass (no penalty, Or lay " in text  # docs/rules.md D4: the loco on the start
 
 
 def test_the_review_is_reproducible_and_draws_its_picture(tmp_path):
@@ -70,19 +69,19 @@ def test_the_review_of_a_coach_game_loses_little():
 
 def test_the_hint_and_the_review_name_cards_alike():
     # The hint's panel names cards with engine.cards.card_name; the review says an action with
-    # engine.advice.say: the same words for every card.
+    # tools/bots/review.py say(): the same words for every card.
     chance = Rng(1, 0)
     s = new_game(MODE_NAMES.index("solo"), chance, None)
     while s.is_chance():
         s.apply(s.sample_chance(chance))
     for c in range(len(VALUE)):
-        assert say(s, A_LAY + c) == "Lay " + card_name(c)
-        assert say(s, A_CHAOS + c) == "Discard " + card_name(c)
+        assert review.say(s, A_LAY + c) == "Lay " + card_name(c)
+        assert review.say(s, A_CHAOS + c) == "Discard " + card_name(c)
     lays = [a for a in s.legal_actions() if A_LAY <= a < A_CHAOS]
     assert lays
     for a in lays:
-        assert say(s, a) == "Lay " + card_name(a - A_LAY)
-    assert say(s, A_PASS) == "Pass"
+        assert review.say(s, a) == "Lay " + card_name(a - A_LAY)
+    assert review.say(s, A_PASS) == "Pass"
 
 
 def test_the_coach_and_the_review_never_go_to_the_board():

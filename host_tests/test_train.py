@@ -129,7 +129,7 @@ def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
     foreign = tmp_path / "notes.py"
     foreign.write_text("keep me\n")
     for args in (["--lam", "2"], ["--games", "0"], ["--out", str(foreign)],
-                 ["--png", str(foreign)], ["--seed", "99999999"]):
+                 ["--png", str(foreign)], ["--seed", "99999999"], ["--cap", "0"]):
         r = subprocess.run([sys.executable, "-m", "tools.bots", "train"] + args, cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)

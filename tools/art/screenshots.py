@@ -84,13 +84,12 @@ def _hint_curve_and_more(m):
     from lnr.play.hintplan import find as find_hint
 
     found = find_hint(m.state.clone())
-    if found is None or found[2] is None:
+    if found is None:
         return None
-    action, _, plan, _ = found
-    more = plan[1]  # the cards added, each with where it turns (a pair of bytes a card)
+    action, _, head, _, _ = found
     if not A_LAY <= action < A_CHAOS or SHAPE[action - A_LAY] != SHAPE_CURVE:
         return None  # not a card laid (a chaos card's action is past the cards laid)
-    return len(more) > 0 or None
+    return ", then " in " ".join(head) or None  # cards added after it
 
 
 def runs():

@@ -13,9 +13,12 @@ Every bot plays the same seeded games (the first N seeds of the reported range,
 tools/bots/seeds.py: deals no weights were fitted or chosen on; --range choosing is the one to
 decide between versions with; chance from stream 0 of the seed, the bot's rng from stream 1, as
 engine.selfplay does) of each mode, and the bench prints per bot: the mean and median solo
-score (docs/rules.md §7) and the derailments per solo game, the share of challenge games
-survived (§8: no 4th derailment), the share of rival games won (§8), each mean and share with
-its standard error (± the standard deviation over the square root of the games), and the
+score (docs/rules.md §7) and the derailments per solo game, the mean challenge score and the
+share of challenge games survived (§8: no 4th derailment; a lost game's score is its score when
+it ended), the mean rival-mode score (the player's, not the rival's count) and the share of
+rival games won (§8), each mean and share with its standard error (± the standard deviation
+over the square root of the games); the challenge's score less the solo's, paired by seed (the
+same deal and dice: a challenge is a solo game with a limit); and the
 time per decision: on CPython (time.perf_counter around each call) and on the real MicroPython
 VM (tools/bots/bench_mp.py under tools/vm/mpvm: time.ticks_ms around each call; this port's clock
 ticks in whole milliseconds) and on CircuitPython 10's own VM where it exists
@@ -309,11 +312,11 @@ def main(argv=None):
                   "of its runs' fastest, %d-%d us) = %.0f" % (
                       SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
     print()
-    row = "%-11s %12s %6s %8s %12s %12s  %-15s %-15s %-17s %-15s"
-    print(row % ("bot", "solo", "median", "derails", "challenge", "rival", "CPython ms",
-                 "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
-    print(row % ("", "mean ± se", "", "per game", "survived", "won", "mean / max",
-                 "mean / max", "mean / max", "mean / max"))
+    row = "%-11s %13s %6s %8s %13s %11s %13s %11s  %-15s %-15s %-17s %-15s"
+    print(row % ("bot", "solo", "median", "derails", "challenge", "challenge", "rival",
+                 "rival", "CPython ms", "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
+    print(row % ("", "mean ± se", "", "per game", "mean ± se", "survived", "mean ± se", "won",
+                 "mean / max", "mean / max", "mean / max", "mean / max"))
     for b in bots + (["best-prior"] if args.prior else []) + (["coach"] if coach_modes else []):
         modes = MODES if b != "coach" else coach_modes
         if b == "best-prior":
@@ -346,10 +349,19 @@ def main(argv=None):
             b, "%.2f ± %.2f" % mean_se([r[0] for r in solo]) if solo else "-",
             "%.1f" % statistics.median(r[0] for r in solo) if solo else "-",
             "%.2f" % statistics.mean(r[1] for r in solo) if solo else "-",
+            "%.2f ± %.2f" % mean_se([r[0] for r in challenge]) if challenge else "-",
             "%.1f ± %.1f%%" % mean_se([0 if r[2] else 100 for r in challenge])
             if challenge else "-",
+            "%.2f ± %.2f" % mean_se([r[0] for r in rival]) if rival else "-",
             "%.1f ± %.1f%%" % mean_se([100 if r[3] else 0 for r in rival])
             if rival else "-", cpy, vms, cps, est))
+    paired = [b for b in bots if results.get((b, "solo")) and results.get((b, "challenge"))]
+    if paired:
+        print()
+        print("challenge less solo, paired by seed (the same deals and dice):")
+        for b in paired:
+            print("  %-11s %+.2f ± %.2f points" % ((b,) + mean_se(
+                [c[0] - s[0] for c, s in zip(results[b, "challenge"], results[b, "solo"])])))
     if coach_modes:
         print()
         print("coach: %d games (seeds %d-%d) in %s; the others: %d." % (

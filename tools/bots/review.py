@@ -27,15 +27,19 @@ import json
 import sys
 import time
 
-from engine.advice import explain, say
+from engine.advice import why
 from engine.ai import Planner
+from engine.cards import card_name
 from engine.coach import SAMPLES, Coach, options, outcome, playout_table, same_choice
 from engine.codes import PHASE_NAMES
 from engine.record import RecordError, replay
 from engine.replay import RECORD_MAX
 from engine.rng import Rng
 from engine.selfplay import SEED_MAX
-from engine.state import MODE_CHALLENGE, MODE_RIVAL, P_BEND, P_BUILD, P_CHAOS, P_ORDER, P_TURN
+from engine.state import (
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, MODE_CHALLENGE, MODE_RIVAL,
+    P_BEND, P_BUILD, P_CHAOS, P_ORDER, P_TURN,
+)
 from tools import cli
 
 _DECISIONS = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
@@ -113,13 +117,55 @@ def decide(state, played, rng, samples):
             mine = e
     if same_choice(s, played, best.action):
         best = mine
-    words = (_words(s, played, planner), _words(s, best.action, planner))
+    words = (_words(s, played, planner, table), _words(s, best.action, planner, table))
     return Decision(s, played, mine, best, words)
 
 
-def _words(state, action, planner):
-    # The hint's words: what the action is and why (engine.advice).
-    return "%s (%s)" % (say(state, action), explain(state, action, planner))
+def say(state, action):
+    """Returns `action` in words, as the hint names it: "Pass", "Lay 4 curve", "Lay it, bend
+    left", "Roll the dice", "Discard chaos 2", "Pile 3 straight", "Stop discarding"."""
+    if action == A_PASS:
+        return "Pass"
+    if action == A_STOP:
+        return "Stop discarding" if state.phase == P_CHAOS else "Roll the dice"
+    if action >= A_PILE:
+        return "Pile " + card_name(action - A_PILE)
+    if action >= A_CHAOS:
+        return "Discard " + card_name(action - A_CHAOS)
+    if action >= A_LAY:
+        return "Lay " + card_name(action - A_LAY)
+    return "Lay it, bend " + ("left" if action == A_BEND_L else "right")  # the pending curve
+
+
+def _after(state, action, table):
+    # A build's copy of `state`: `action` and the cards and bends engine.ai's plan with `table`
+    # lays after it, up to its dice (as the hint names a build, lnr/play/hintplan.py).
+    t = state.clone()
+    t.log = None
+    t.apply(action)
+    while t.phase == P_BEND or t.phase == P_BUILD:
+        a = Planner(t, table).choose()
+        if a == A_STOP:
+            break
+        t.apply(a)
+    return t
+
+
+def _words(state, action, planner, table):
+    # The hint's words (engine.advice): what the action is, and why in one line ("2 cards,
+    # +5, Or lay 1 straight, risk 0%, Can't derail, Pass ends 0.7 lower").
+    after = None
+    if A_LAY <= action < A_CHAOS or action == A_BEND_L or action == A_BEND_R:
+        after = _after(state, action, table)
+    said, head, risk, tail = why(state, action, planner.options, None, after)
+    name = say(state, action)
+    parts = []
+    for text in head:
+        if text != name:  # "Roll the dice"
+            parts.append(text[6:] if text.startswith("Pass: ") else text)
+    if risk is not None:
+        parts.append("risk %d%%" % ((risk[0] * 100 + risk[1] // 2) // risk[1]))
+    return "%s (%s)" % (name, ", ".join(parts + tail + ([said] if said else [])))
 
 
 def _expect(e, mode):

@@ -3,7 +3,7 @@ writes the weights module and a learning curve.
 
     python -m tools.bots train [--mode solo|challenge|rival|table] [--iters 5] [--games 1000]
                           [--choose 1000] [--lam 0.7] [--sweeps 3] [--step 0.5] [--seed 0]
-                          [--player search] [--jobs 2] [--out engine/ai_weights.py]
+                          [--player search] [--cap N] [--jobs 2] [--out engine/ai_weights.py]
                           [--png docs/learning_curve_MODE.png]
 
 TD-Gammon's idea on engine.ai's evaluation: the value of the position at the end of one of the
@@ -15,12 +15,14 @@ the learned weights cost the board no more RAM and no more time per outcome than
 
 Each iteration plays --games games of the training range (tools/bots/seeds.py; the block by
 --seed and the iteration) with the current weights (--player search: `best` itself, its
-look-ahead included), and fits the weights to TD(λ) targets over each seat's sequence of
-positions: the λ-return G_t = d_t + (1 - λ) V(s_t+1) + λ G_t+1, d_t what the seat's turn t+1
-added, the last position's target what the game still added (λ 1: the final outcome, as
-tune fits; lower: less noise from later dice, more trust in the evaluation). The fit is least
-squares per bucket (tune.fit) on the games of the last two iterations, the targets worked out
-again from each fit (--sweeps times: fitted TD), then damped (--step) as tune's. After each
+look-ahead included, with --cap of work a decision: a bigger search than the bot's plays better
+games, whose values the bot's own search can then follow), and fits the weights to TD(λ)
+targets over each seat's sequence of positions: the λ-return G_t = d_t + (1 - λ) V(s_t+1) +
+λ G_t+1, d_t what the seat's turn t+1 added, the last position's target what the game still
+added (λ 1: the final outcome, as tune fits; lower: less noise from later dice, more trust in
+the evaluation). The fit is least squares per bucket (tune.fit) on the games of the last two
+iterations, the targets worked out again from each fit (--sweeps times: fitted TD), then
+damped (--step) as tune's. After each
 iteration the weights play --choose games of the choosing range; the learning curve (that
 score against the training games played) goes to --png, and the weights that scored best there,
 today's included (the curve's first point), are written to --out: the learned weights replace
@@ -274,6 +276,10 @@ def main(argv=None):
                         help="which block of the training range the games come from")
     parser.add_argument("--player", default="search", choices=("planner", "search"),
                         help="who plays the training games: engine.ai alone, or `best`")
+    parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
+                        help="the search's work a decision in the training games (default: "
+                        "engine.lookahead CAP, %d, as the choosing games play): a bigger "
+                        "search's games teach the values of better play" % CAP)
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     parser.add_output("--out", default=tune.OUT, mine=tune.made_by_tune,
                       help="the weights module to write")
@@ -312,7 +318,8 @@ def main(argv=None):
                 break
             block = (args.seed * args.iters + it) * args.games
             seeds = seed_ranges.take("training", args.games, block)
-            games = run_games(pool, [(args.mode, s, packed, args.player, CAP) for s in seeds],
+            games = run_games(pool, [(args.mode, s, packed, args.player, args.cap)
+                                     for s in seeds],
                               "training, iteration %d" % (it + 1))
             history.append([chains(g[0]) for g in games])
             pooled = []

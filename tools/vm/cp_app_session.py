@@ -459,23 +459,12 @@ def session():
     return 0
 
 
-MARKED = [0]  # the marks made so far
-
-
 def mark(frame):
-    """Says `MARK frame` and waits for the host's go (the file go<k>, k this mark's number):
-    the host has had callgrind dump the count since the last mark (tools/vm/waits.py)."""
-    import os
-
+    """Says `MARK frame` and waits for the host's go (a line on stdin): the host has had
+    callgrind dump the count since the last mark (tools/vm/waits.py). A blocking read runs no
+    instruction while it waits, so the count is the frame's however long the host takes."""
     print("MARK", frame)
-    name = "go%d" % MARKED[0]
-    MARKED[0] += 1
-    while True:
-        try:
-            os.stat(name)
-            return
-        except OSError:
-            time.sleep(0.005)
+    sys.stdin.readline()
 
 
 def time_standins(spent):

@@ -11,9 +11,10 @@ them (tools/vm/cpapp.py frames, timed) finds the frames worth counting: those of
 play screen's code dropped, the work, the next screen loaded: a bot's plan, the hint, a game
 dealt, saved, resumed) and any of 5 ms or more here. A second run, under callgrind, stops before
 and after each of them (tools/vm/cp_app_session.py `marks`) while the host has callgrind dump its
-count, so each frame's instructions are its own: the same in every run but for the harness's
-polls while it waits for the host at a mark, NOISE instructions at most (a few ms of a board's
-time; host_tests/test_cp_app.py counts a frame twice). The speed loop, `for i in range(1000000):
+count, so each frame's instructions are its own: the same in every run (the session waits for
+the host's go on a blocking read, which runs no instruction) but for what reads the clock (the
+LEDs' sign), NOISE instructions at most (under a third of a millisecond of a board's time;
+host_tests/test_cp_app.py counts a frame twice). The speed loop, `for i in range(1000000):
 pass` at module level, is counted the same way: its SAMD51 times (CircuitPython 5.3: 4.784 s;
 5.4 on, with the background hook at every backward jump: 9.219 s, tools/bots/bench.py) turn a
 count into the range of a board's time. Counts are x86 instructions of CircuitPython's VM: as
@@ -46,7 +47,7 @@ LOOP = "for i in range(1000000):\n    pass\n"
 EMPTY = "pass\n"
 DOC_BEGIN = "<!-- make waits writes from here: its own run's figures (tools/vm/waits.py) -->"
 DOC_END = "<!-- make waits writes up to here -->"
-NOISE = 300000  # the harness's polls at two marks: a frame's count moves by up to this
+NOISE = 20000  # what reads the clock: a frame's count moves by up to this between runs
 LONG_US = 5000  # a frame this long here is counted, whatever it does (a board: about 1 s)
 _SUMMARY = re.compile(r"^(?:summary|totals): (\d+)", re.M)
 
@@ -110,8 +111,8 @@ def count_frames(frames, marks):
         conf = work.conf("session", marks=marks)
         cmd, env = cpvm.command(work.script, paths=["./lib"], args=[conf], under=[
             "valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % out_dir])
-        proc = subprocess.Popen(cmd, cwd=work.cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(cmd, cwd=work.cwd, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         order = []  # the frame of each mark, in order
         for line in proc.stdout:
             if not line.startswith("MARK "):
@@ -126,7 +127,8 @@ def count_frames(frames, marks):
                     raise RuntimeError("callgrind did not dump the count at frame %d"
                                        % order[-1])
                 time.sleep(0.05)
-            (work.cwd / ("go%d" % (len(order) - 1))).write_text("")
+            proc.stdin.write("\n")  # the go: the session reads it at its mark
+            proc.stdin.flush()
         proc.wait(timeout=600)
         counts = {}
         for k in range(1, len(order) + 1):

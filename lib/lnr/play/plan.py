@@ -103,22 +103,27 @@ def _run(game, kind, feature, ns, start):
 
     if kind == W_HINT:
         from engine.bots import HINT_CAP, hint
+        from engine.state import A_STOP, P_DICE
 
         _one_table(game.state.mode)
         sign()  # the search begins
         set_clock(clock, HINT_CAP)
         s = game.state
         try:
-            action, reason = hint(s, None, feature == LOOKAHEAD)
+            if s.phase == P_DICE and s.dice_left == s.build_sum:
+                action, search = A_STOP, None  # a person's dice wait (hintplan.py find())
+            else:
+                action, search = hint(s, None, feature == LOOKAHEAD)
         except MemoryError:
             raise
         except Exception:  # noqa: BLE001 - a hint must never end the game
             return None
         hint = None
-        # What it found, in the play screen's terms: its code loads after the search (RAM).
+        # What it found and why, in the play screen's terms: its code loads after the search
+        # (RAM), and drops the search's.
         from lnr.play.hintplan import explain
 
-        return explain(s, action, reason)
+        return explain(s, action, search)
     if feature == PLAN:
         from engine.bots import BOTS
 
