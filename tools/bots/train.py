@@ -34,7 +34,9 @@ module tune or train wrote (engine/ai_weights.py is one) or a file it does not f
 where it is a picture of these tools (tools/cli.py: its mark) or a file it does not find,
 unless --force.
 """
+import math
 import os
+import statistics
 import sys
 import time
 from multiprocessing import Pool
@@ -201,13 +203,11 @@ def curve_png(points, today, path, title):
 
 
 def mean_se(xs):
-    """Returns (mean, standard error) of the numbers `xs`."""
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, (var / n) ** 0.5
+    """Returns (mean, standard error of the mean) of the numbers `xs` (the sample's standard
+    deviation over the square root of its size; 0 for one number)."""
+    if len(xs) < 2:
+        return statistics.fmean(xs), 0.0
+    return statistics.fmean(xs), statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 def judged(mode, r):
