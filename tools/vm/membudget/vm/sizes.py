@@ -1,7 +1,8 @@
-"""What a display object takes in CircuitPython 10's heap, from the firmware's C structs: the VM
-scripts' meter of the stand-ins (vm/prelude.py: display objects made after start-up, such as
-the menus' Labels, charged while they live) and tools/vm/cpapp.py's harness on CircuitPython's
-VM (which copies this file) use the same numbers. Runs on CPython, MicroPython and CircuitPython."""
+"""What a display object takes in CircuitPython 10's heap, by the formulas of
+tools/vm/membudget/__init__.py (1): the host's census of Blinka's objects (census.py), the VM
+scripts' meter of the stand-ins (display objects made after start-up, such as the menus'
+Labels, charged while they live) and tools/vm/cpapp.py's harness on CircuitPython's VM (which
+copies this file) use the same numbers. Runs on CPython, MicroPython and CircuitPython."""
 BLOCK = 16  # MicroPython's heap allocates in 16-byte blocks
 BITMAP_OBJ = 48  # displayio_bitmap_t: base, size, data pointer, stride, masks, dirty area
 TILEGRID_OBJ = 112  # displayio_tilegrid_t: geometry, transforms, three areas, flags
