@@ -4,11 +4,11 @@ device's hint (lnr/play/hintplan.py puts them on the panel) and of the desktop's
 derailment would cost against the pass (§5), in a challenge the derailments left before the 4th
 loses (§8: the side panel's lives), and for a pass the safest build's risk and `best`'s estimate
 of the final score against it. Card names are engine.cards.card_name's."""
-# Loaded only when advice is given (the hint's switch, lnr/play/think.py, once the search is done;
-# the review): its strings cost RAM on the device, which the table's bots do not need. What only
-# the review says (an action in words) is the review's. Every line fits the hint's panel line
-# (lnr.ui PANEL_W, 22 characters): host_tests/test_hint_words.py draws every line the bench's
-# games give rise to.
+# Loaded only when advice is given (the hint's switch, lnr/play/hintplan.py, once the search is
+# done; the review): its strings cost RAM on the device, which the table's bots do not need. What
+# only the review says (an action in words) is the review's. Every line fits the hint's panel line
+# (lnr.ui PANEL_W, 22 characters): host_tests/test_hint_words.py draws every line the bench's games
+# give rise to.
 from engine.cards import KIND, VALUE, KIND_BROKEN, card_name
 from engine.risk import derail_chance, wheel_counts
 from engine.state import (

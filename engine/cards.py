@@ -2,7 +2,7 @@
 
 This is the one place that fixes counts, values, shapes and chaos values (D10): a corrected
 count changes these tables and nothing else. Tables are `bytes` literals so that importing
-costs a few bytes of flash and no work; `host_tests/test_cards.py` checks them against the
+costs a few bytes of flash and no work; `host_tests/test_rules.py` checks them against the
 table in docs/rules.md §1.
 """
 try:

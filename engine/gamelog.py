@@ -7,7 +7,7 @@ none for a forced step, 1 for two choices, 4 for up to 16. A whole game takes a 
 (`python -m tools.bots records --capacity` measures it), where a loknroll/1 record takes kilobytes.
 
 A State keeps its log in `state.log` (None: not logged, as the bots' and tests' states), which
-apply() feeds and clone() copies, so an undone build (lnr/play.py restores a clone) undoes its
+apply() feeds and clone() copies, so an undone build (lnr/play/screen.py restores a clone) undoes its
 log too. engine.record.from_log() turns a log back into the game's record (desktop only: the
 reading side lives there, so that the device carries only what writes a log).
 """

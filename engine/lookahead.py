@@ -39,7 +39,7 @@ SAMPLES = const(3)  # samples per option
 MARGIN = const(5242880)  # options rated over 10 points (x16 x32768) worse are not played on
 CAP = const(1300)  # ticks per decision: units of work (engine.ai Planner.work units,
 # WORK_CLONE, WORK_STEP) where the work is the clock, else the board's time for so many
-# A tick is the time a SAMD51 takes for a unit of work at the estimated pace (engine.ai
+# A tick is the time a SAMD51 takes for a unit of work at the estimated pace (engine.budget
 # UNITS_PER_S); the LEDs' sign comes every engine.budget SIGN_WORK units of work.
 
 # The Planner and the State that every planner and every copy of a search are, from one

@@ -13,6 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The engine's modules the board never imports (docs/engine.md "What runs where").
+DESKTOP_ENGINE = ("record", "replay", "selfplay", "setup", "coach", "planner_weights", "playout",
+                  "ntuple", "ntuple_weights")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -82,10 +85,10 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     for src in (clone / "engine").glob("*.py"):
         shipped = "lib/engine/" + src.stem + ".py" in tree or \
             "lib/engine/" + src.stem + ".mpy" in tree
-        # The engine's desktop tools (json, argparse) and the desktop's deep player (issue 12)
-        # with its rollouts' weights never reach the board.
-        assert shipped == (src.stem not in ("record", "replay", "selfplay", "setup", "coach",
-                                          "planner_weights", "playout")), \
+        # The engine's desktop tools (json, argparse), the desktop's deep player (issue 12)
+        # with its rollouts' weights, and the n-tuple evaluation (issue 39) never reach the
+        # board.
+        assert shipped == (src.stem not in DESKTOP_ENGINE), \
             src.name
         assert shipped or src.stem not in device_engine, src.name
     reach = imports.reachable(clone)
@@ -106,8 +109,7 @@ def test_tree_layout_from_sources(tmp_path):
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"] == (ROOT / "boot.py").read_bytes()
     for p in (src / "engine").glob("*.py"):
-        if p.stem not in ("record", "replay", "selfplay", "setup", "coach",
-                          "planner_weights", "playout"):  # desktop-only
+        if p.stem not in DESKTOP_ENGINE:
             assert tree.files["lib/engine/" + p.name] == p.read_bytes()
     reach = imports.reachable(src)
     for p in (src / "lib").rglob("*.py"):
@@ -144,6 +146,20 @@ def test_third_party_sources_are_the_pinned_packages():
     files = dict(deploy.third_party_files())
     neo = importlib.metadata.distribution("adafruit-circuitpython-neopixel")
     assert files["neopixel.py"] == Path(neo.locate_file("neopixel.py"))
+
+
+def test_the_desktops_charts_are_installed_by_neither_the_board_nor_flashing():
+    # Issue 37: matplotlib draws the desktop tools' charts (requirements/charts.txt, in .venv
+    # through all.txt); .venv-flash and the bundle (flash.txt, installed --no-deps) and the
+    # board (device.txt) take none of its packages.
+    def pinned(name):
+        text = (ROOT / "requirements" / name).read_text()
+        return {line.split("==")[0].lower() for line in text.splitlines() if "==" in line}
+
+    charts = pinned("charts.txt")
+    assert "matplotlib" in charts
+    assert not charts & (pinned("flash.txt") | pinned("device.txt"))
+    assert "-r charts.txt" in (ROOT / "requirements" / "all.txt").read_text().splitlines()
 
 
 def test_a_wrong_library_version_is_refused(monkeypatch):

@@ -74,7 +74,7 @@ def test_a_game_on_the_device_comes_off_as_a_record_replay_accepts(tmp_path, mod
     st.load()
     me = 1 if mode == MODE_RIVAL else 0
     won = me in result["winners"]
-    # A table game's score is a record whoever won (lnr.storage.finish_game).
+    # A table game's score is a record whoever won (lnr.storage Storage.finish_game).
     counts = won or mode == MODE_TABLE
     assert st.best[mode] == (result["scores"][me] if counts else None)
     assert shown["best"][("solo", "challenge", "rival", "table")[mode]] == st.best[mode]

@@ -78,7 +78,7 @@ def test_tables_of_zeros_play_as_best():
 
 def test_the_fit_recovers_tables_that_make_the_targets():
     # Least squares by backfitting: where the targets are the linear value plus the entries
-    # of known tables (no noise, no ridge), the fit finds entries that make them again.
+    # of known tables (no noise, no ridge), the fit finds entries that give them again.
     rng = Rng(3)
     true = [rng.randbelow(200) - 100 for _ in range(ntuple.TABLE_BYTES)]
     samples = []

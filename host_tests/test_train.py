@@ -77,6 +77,31 @@ def _train(tmp_path, name, seed):
     return out.read_text(), re.sub(r"\(\d+ s\)", "", r.stdout.replace(name + ".", "NAME."))
 
 
+def test_the_fit_is_least_squares_per_bucket_with_the_ridge_on_all_but_the_constant():
+    # tune.fit, which train's TD fits and tune's both use: per bucket of turns left the weights
+    # that predict the targets best (exact here: the targets are linear in the features), in
+    # 1/ONE points; a feature a bucket never saw weighs 0; no turn left (bucket 0) is the exact
+    # score, no weights; a huge ridge leaves only the constant, the targets' mean.
+    rng = Rng(37, 0)
+    true = [[(rng.randbelow(64) - 32) / ONE for _ in range(N_FEATURES)] for _ in range(N_BUCKETS)]
+    samples = []
+    for b in range(N_BUCKETS):
+        for _ in range(120):
+            f = [1] + [rng.randbelow(6) for _ in range(N_FEATURES - 1)]
+            f[7] = 0  # never seen
+            samples.append((b, f, sum(w * x for w, x in zip(true[b], f))))
+    got = tune.fit([samples], 0.0)
+    assert got[:N_FEATURES] == [0] * N_FEATURES
+    for b in range(1, N_BUCKETS):
+        row = got[b * N_FEATURES:(b + 1) * N_FEATURES]
+        assert row == [0 if i == 7 else round(true[b][i] * ONE) for i in range(N_FEATURES)], b
+    flat = tune.fit([samples], 1e12)
+    for b in range(1, N_BUCKETS):
+        ys = [y for bb, _, y in samples if bb == b]
+        assert flat[b * N_FEATURES] == round(sum(ys) / len(ys) * ONE)
+        assert flat[b * N_FEATURES + 1:(b + 1) * N_FEATURES] == [0] * (N_FEATURES - 1)
+
+
 def test_training_is_reproducible_from_its_seed(tmp_path):
     a, log_a = _train(tmp_path, "a", 0)
     b, log_b = _train(tmp_path, "b", 0)

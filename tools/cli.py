@@ -10,7 +10,8 @@ of the user's replaced.
 - read_bytes(): a file's bytes, refused past a size (a device such as /dev/zero never ends).
 - write_output(): an output written through a file beside it and renamed over, so that a
   stopped write leaves the old file or none, never half of one.
-- png(): a pygame Surface as PNG bytes carrying PNG_MARK; is_our_png().
+- png(), figure_png(): a pygame Surface, a matplotlib Figure as PNG bytes carrying PNG_MARK;
+  is_our_png().
 """
 import argparse
 import io
@@ -210,6 +211,14 @@ def png(surface):
 
     out = io.BytesIO()
     pygame.image.save(surface, out, "picture.png")
+    return mark_png(out.getvalue())
+
+
+def figure_png(figure):
+    """Returns a matplotlib Figure as PNG bytes carrying PNG_MARK (in place of matplotlib's own
+    Software line)."""
+    out = io.BytesIO()
+    figure.savefig(out, format="png", metadata={"Software": None})
     return mark_png(out.getvalue())
 
 

@@ -27,7 +27,7 @@ Logical layout (multi-byte ints big-endian):
     23     2   games won against the rival
     25     2   length of the saved game (0: none)
     27     2   bytes of the history in use
-    29   355   the saved game (lnr/moves.py's bytes), then zeros
+    29   355   the saved game (lnr/games.py pack()'s bytes), then zeros
    384  7788   the history: finished games, oldest first, each as entry() below; then zeros
   8172     4   the CRC-32 (physical bytes 8188..8191)
 

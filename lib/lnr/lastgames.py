@@ -1,5 +1,5 @@
-"""The history's last games as the Records screen lists them (lnr/menus.py): read by a move
-(lnr/moves.py), with the menus' code dropped, so that the saves' code never shares RAM with the
+"""The history's last games as the Records screen lists them (lnr/menus/screen.py): read by a
+switch's work (lnr/games.py), with the menus' code dropped, so that the saves' code never shares RAM with the
 menus' code and text (docs/memory.md)."""
 import gc
 

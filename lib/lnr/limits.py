@@ -12,7 +12,7 @@ except ImportError:  # CPython
 
 
 IMAGE_SIZE = const(8192)  # the saves' image: the NVM's one erase block (lnr/image.py SIZE)
-SAVE_MAX = const(355)  # bytes for a saved game in the image (lnr/moves.py's largest fits)
+SAVE_MAX = const(355)  # bytes for a saved game in the image (lnr/games.py pack()'s largest fits)
 N_MODES = const(4)  # solo, challenge, rival, table (engine/state.py MODE_*)
 NO_BEST = const(0xFF)  # a mode's best score as stored when it has none: a best is 0..254
 BRIGHTNESS_MAX = const(4)

@@ -107,7 +107,7 @@ class Storage:
         return self._saves().finish_game(self, mode, score, won, seed, players, log)
 
     def save_game(self, saved):
-        """Keeps `saved` (lnr.moves' bytes) as the game to resume, and commits. Returns False,
+        """Keeps `saved` (lnr.games pack()'s bytes) as the game to resume, and commits. Returns False,
         writing nothing, if it is empty or too long (SAVE_MAX, lnr/limits.py)."""
         if not 0 < len(saved) <= SAVE_MAX:
             return False

@@ -54,6 +54,7 @@ from engine.state import MODE_NAMES
 from tools import cli
 from tools.bots.best_before import best_before_bot, best_each_bot
 from tools.bots import seeds as seed_ranges, tune
+from tools.bots.learning import mean_se
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODES = ("solo", "challenge", "rival")
@@ -63,13 +64,6 @@ TIMED_MODES = MODES + ("table",)  # the VMs time the table's bots too (tools/bot
 # 4.784 s (adafruit/circuitpython#2929; 5.4.0-beta.0, which checked its background tasks more
 # often, took 9.219 s). No later figure for this loop on a SAMD51 was found.
 SAMD51_LOOP_US = 4784000
-
-
-def mean_se(xs):
-    """Returns (mean, standard error of the mean) of the numbers `xs`."""
-    n = len(xs)
-    m = statistics.mean(xs)
-    return m, (statistics.stdev(xs) / n ** 0.5 if n > 1 else 0.0)
 
 
 def cp_runs(bots, first, games):
@@ -262,9 +256,8 @@ def main(argv=None):
                 print("  table of %d: %+.2f ± %.2f points, won %d of %d (a fair share: %.0f); "
                       "its longest turn's work %d units, %.1f s on a SAMD51 (seed %d, seat %d, "
                       "turn %d)" % (
-                          n, statistics.mean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5,
-                          wins, len(got), len(got) / n, work, work / UNITS_PER_S, seed, seat,
-                          turn))
+                          (n,) + mean_se(diffs) + (wins, len(got), len(got) / n, work,
+                                                   work / UNITS_PER_S, seed, seat, turn)))
         if args.table_only:
             return 0
     print("%d seeded games per bot and mode (seeds %d-%d, the %s range)" % (

@@ -2,7 +2,8 @@
 weights; tools/bots/ntrain.py: engine.ntuple's tables): the games played with a progress bar,
 each seat's positions in the order of its turns, how a game and a pair of runs are judged, and
 the learning curve's picture."""
-import os
+import math
+import statistics
 import sys
 
 from engine.ai import N_FEATURES, ONE
@@ -87,83 +88,29 @@ def run_games(pool, tasks, label):
 def curve_png(points, today, path, title):
     """Writes a PNG of the choosing range's score (mean ± standard error) against the training
     games played, today's weights as a dashed line."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+    from matplotlib.figure import Figure
 
-    pygame.font.init()
-    w, h = 720, 400
-    left, right, top, bottom = 70, 24, 50, 56
-    surf = pygame.Surface((w, h))
-    surf.fill((255, 255, 255))
-    font = pygame.font.Font(None, 20)
-    big = pygame.font.Font(None, 24)
-    ink = (40, 40, 40)
-    x_max = max([p[0] for p in points] + [1])
-    lows = [p[1] - p[2] for p in points] + [today]
-    highs = [p[1] + p[2] for p in points] + [today]
-    y_min, y_max = min(lows), max(highs)
-    pad = max(0.2, (y_max - y_min) * 0.15)
-    y_min -= pad
-    y_max += pad
-
-    def xy(x, y):
-        return (int(left + (w - left - right) * x / x_max),
-                int(h - bottom - (h - top - bottom) * (y - y_min) / (y_max - y_min)))
-
-    span = y_max - y_min
-    step = 0.1 if span < 1.2 else 0.25 if span < 3 else 0.5 if span < 6 else 1 if span < 12 \
-        else 5
-    v = int(y_min / step) * step
-    while v <= y_max:
-        if v >= y_min:
-            _, y = xy(0, v)
-            pygame.draw.line(surf, (228, 228, 228), (left, y), (w - right, y))
-            label = font.render("%.2f" % v, True, ink)
-            surf.blit(label, (left - 8 - label.get_width(), y - 7))
-        v += step
-    for p in points:
-        x, _ = xy(p[0], y_min)
-        label = font.render("%d" % p[0], True, ink)
-        surf.blit(label, (x - label.get_width() // 2, h - bottom + 6))
-    pygame.draw.line(surf, ink, (left, h - bottom), (w - right, h - bottom))
-    pygame.draw.line(surf, ink, (left, top), (left, h - bottom))
-    text = font.render("training games played", True, ink)
-    surf.blit(text, ((w - text.get_width()) // 2, h - bottom + 26))
-    surf.blit(big.render(title, True, ink), (left, 14))
-    _, yt = xy(0, today)
-    grey = (130, 130, 130)
-    for x in range(left, w - right, 12):
-        pygame.draw.line(surf, grey, (x, yt), (min(x + 6, w - right), yt), 2)
-    blue = (40, 90, 200)
-    pts = [xy(p[0], p[1]) for p in points]
-    if len(pts) > 1:
-        pygame.draw.lines(surf, blue, False, pts, 2)
-    for p, (x, y) in zip(points, pts):
-        _, lo = xy(0, p[1] - p[2])
-        _, hi = xy(0, p[1] + p[2])
-        pygame.draw.line(surf, blue, (x, lo), (x, hi), 1)
-        pygame.draw.line(surf, blue, (x - 4, lo), (x + 4, lo), 1)
-        pygame.draw.line(surf, blue, (x - 4, hi), (x + 4, hi), 1)
-        pygame.draw.circle(surf, blue, (x, y), 4)
-    x = left + 10
-    for colour, text in ((blue, "choosing range: mean ± standard error"),
-                         (grey, "today's weights (%.2f)" % today)):
-        pygame.draw.rect(surf, colour, (x, top - 18, 12, 12))
-        label = font.render(text, True, ink)
-        surf.blit(label, (x + 16, top - 19))
-        x += label.get_width() + 34
-    cli.write_output(path, cli.png(surf))
+    fig = Figure(figsize=(7.2, 4), dpi=100, layout="constrained")
+    ax = fig.subplots()
+    ax.axhline(today, color="#828282", linestyle="--", label="today's weights (%.2f)" % today)
+    ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
+                fmt="o-", color="#285ac8", capsize=4,
+                label="choosing range: mean ± standard error")
+    ax.set_xticks([p[0] for p in points])
+    ax.set_xlabel("training games played")
+    ax.grid(axis="y", color="#e4e4e4")
+    ax.set_axisbelow(True)
+    ax.set_title(title, loc="left")
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small", frameon=False)
+    cli.write_output(path, cli.figure_png(fig))
 
 
 def mean_se(xs):
-    """Returns (mean, standard error) of the numbers `xs`."""
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, (var / n) ** 0.5
+    """Returns (mean, standard error of the mean) of the numbers `xs` (the sample's standard
+    deviation over the square root of its size; 0 for one number)."""
+    if len(xs) < 2:
+        return statistics.fmean(xs), 0.0
+    return statistics.fmean(xs), statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 def judged(mode, r):

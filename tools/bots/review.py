@@ -24,7 +24,6 @@ did not write), with one line on standard error, all checked before the review's
 work.
 """
 import json
-import os
 import sys
 import time
 
@@ -234,82 +233,32 @@ def per_turn(decisions):
 def picture(decisions, final_score, path, title):
     """Writes a PNG of the expected final score turn by turn (per_turn) to `path`: your choice
     and the coach's, the points each turn lost as bars, the final score as a dashed line."""
-    import os
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    pygame.font.init()
     points = per_turn(decisions)
     losses = {}
     for d in decisions:
         losses[d.turn] = losses.get(d.turn, 0.0) + d.lost()
-    w, h = 800, 420
-    left, right, top, bottom = 60, 20, 40, 50
-    surf = pygame.Surface((w, h))
-    surf.fill((255, 255, 255))
-    font = pygame.font.Font(None, 20)
-    big = pygame.font.Font(None, 24)
-    last_turn = max([p[0] for p in points] + [1])
-    ys = [p[1] for p in points] + [p[2] for p in points] + [final_score] + list(losses.values())
-    y_min = min(ys + [0.0])
-    y_max = max(ys + [1.0]) * 1.1
-    ink = (40, 40, 40)
-
-    def xy(turn, value):
-        x = left + (w - left - right) * (turn - 1) / max(1, last_turn - 1)
-        y = h - bottom - (h - top - bottom) * (value - y_min) / (y_max - y_min)
-        return int(x), int(y)
-
-    # Axes and grid.
-    step = 10 if y_max - y_min > 60 else (5 if y_max - y_min > 20 else 2)
-    v = int(y_min) // step * step
-    while v <= y_max:
-        _, y = xy(1, v)
-        pygame.draw.line(surf, (225, 225, 225), (left, y), (w - right, y))
-        label = font.render("%d" % v, True, ink)
-        surf.blit(label, (left - 8 - label.get_width(), y - 7))
-        v += step
-    for t in range(1, last_turn + 1, 5 if last_turn > 20 else 1):
-        x, _ = xy(t, 0)
-        label = font.render("%d" % t, True, ink)
-        surf.blit(label, (x - label.get_width() // 2, h - bottom + 6))
-    pygame.draw.line(surf, ink, (left, h - bottom), (w - right, h - bottom))
-    pygame.draw.line(surf, ink, (left, top), (left, h - bottom))
-    surf.blit(font.render("turn", True, ink), (w // 2 - 12, h - bottom + 24))
-    _, y0 = xy(1, 0)
-    pygame.draw.line(surf, ink, (left, y0), (w - right, y0))
-    surf.blit(big.render(title, True, ink), (left, 10))
-    # Points lost per turn, as bars from zero.
-    bar = min(14, max(2, (w - left - right) // max(1, last_turn) // 2))
-    for t, lost in losses.items():
-        if lost > 0:
-            x, y = xy(t, lost)
-            _, y0 = xy(t, 0)
-            pygame.draw.rect(surf, (235, 120, 110), (x - bar // 2, y, bar, y0 - y))
-    # The final score, dashed.
-    _, yf = xy(1, final_score)
-    for x in range(left, w - right, 12):
-        pygame.draw.line(surf, (120, 120, 120), (x, yf), (min(x + 6, w - right), yf), 2)
-    # The two lines.
-    for index, colour in ((2, (40, 150, 70)), (1, (40, 90, 200))):
-        pts = [xy(p[0], p[index]) for p in points]
-        if len(pts) > 1:
-            pygame.draw.lines(surf, colour, False, pts, 2)
-        for p in pts:
-            pygame.draw.circle(surf, colour, p, 3)
-    legend = [((40, 90, 200), "expected after your choice"),
-              ((40, 150, 70), "after the coach's choice"),
-              ((235, 120, 110), "points lost that turn"),
-              ((120, 120, 120), "final (%d)" % final_score)]
-    x = left + 10
-    for colour, text in legend:
-        pygame.draw.rect(surf, colour, (x, top + 4, 12, 12))
-        label = font.render(text, True, ink)
-        surf.blit(label, (x + 16, top + 3))
-        x += label.get_width() + 34
-    cli.write_output(path, cli.png(surf))
+    lost = [t for t in sorted(losses) if losses[t] > 0]
+    fig = Figure(figsize=(8, 4.2), dpi=100, layout="constrained")
+    ax = fig.subplots()
+    ax.bar(lost, [losses[t] for t in lost], width=0.6, color="#eb786e",
+           label="points lost that turn")
+    ax.axhline(final_score, color="#787878", linestyle="--", label="final (%d)" % final_score)
+    turns = [p[0] for p in points]
+    ax.plot(turns, [p[2] for p in points], "o-", color="#289646", markersize=4,
+            label="after the coach's choice")
+    ax.plot(turns, [p[1] for p in points], "o-", color="#285ac8", markersize=4,
+            label="expected after your choice")  # on top: where the two agree, yours
+    ax.axhline(0, color="#282828", linewidth=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("turn")
+    ax.grid(axis="y", color="#e1e1e1")
+    ax.set_axisbelow(True)
+    ax.set_title(title, loc="left")
+    fig.legend(loc="outside lower center", ncols=4, fontsize="small", frameon=False)
+    cli.write_output(path, cli.figure_png(fig))
 
 
 class ReviewError(Exception):

@@ -45,7 +45,6 @@ import sys
 import time
 from multiprocessing import Pool
 
-from engine.ai import N_FEATURES, ONE
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges

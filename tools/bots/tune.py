@@ -23,6 +23,8 @@ import sys
 import time
 from multiprocessing import Pool
 
+import numpy
+
 from engine import ai
 from engine.ai import Planner, N_FEATURES, N_BUCKETS, ONE, bucket
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
@@ -205,50 +207,22 @@ def play(args):
     return out, state.score(me), state.derails, state.lost, won, thought, decisions
 
 
-def solve(a, b):
-    """Returns x with a x = b (Gaussian elimination with partial pivoting; a is small)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[piv] = m[piv], m[col]
-        p = m[col][col]
-        if abs(p) < 1e-12:
-            continue
-        for r in range(n):
-            if r != col and m[r][col]:
-                k = m[r][col] / p
-                row = m[r]
-                pr = m[col]
-                for c in range(col, n + 1):
-                    row[c] -= k * pr[c]
-    return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
-
-
 def fit(games, ridge):
-    """Returns flat int weights (in 1/16 points), least squares per bucket of turns left."""
-    xtx = [[[0.0] * N_FEATURES for _ in range(N_FEATURES)] for _ in range(N_BUCKETS)]
-    xty = [[0.0] * N_FEATURES for _ in range(N_BUCKETS)]
+    """Returns flat int weights (in 1/16 points): per bucket of turns left, the least squares
+    fit of the targets on the features (numpy.linalg.lstsq), every weight but the constant's
+    pulled towards 0 by `ridge` (ridge regression, as rows of sqrt(ridge) under the samples')."""
+    rows = [[] for _ in range(N_BUCKETS)]
+    targets = [[] for _ in range(N_BUCKETS)]
     for samples in games:
         for sample in samples:
-            b, f, y = sample[0], sample[1], sample[2]
-            a = xtx[b]
-            for i in range(N_FEATURES):
-                fi = f[i]
-                if fi:
-                    row = a[i]
-                    for j in range(N_FEATURES):
-                        if f[j]:
-                            row[j] += fi * f[j]
-                    xty[b][i] += fi * y
-    weights = []
-    for b in range(N_BUCKETS):
-        a = xtx[b]
-        for i in range(1, N_FEATURES):
-            a[i][i] += ridge
-        a[0][0] += 1e-6
-        w = solve(a, xty[b]) if b else [0.0] * N_FEATURES  # no turn left: the exact score
-        weights += [int(round(x * ONE)) for x in w]
+            rows[sample[0]].append(sample[1])
+            targets[sample[0]].append(sample[2])
+    pull = numpy.sqrt(ridge) * numpy.eye(N_FEATURES)[1:]
+    weights = [0] * N_FEATURES  # no turn left: the exact score
+    for b in range(1, N_BUCKETS):
+        x = numpy.vstack([numpy.array(rows[b], dtype=float).reshape(-1, N_FEATURES), pull])
+        y = numpy.concatenate([targets[b], numpy.zeros(N_FEATURES - 1)])
+        weights += [int(round(w * ONE)) for w in numpy.linalg.lstsq(x, y, rcond=None)[0]]
     return weights
 
 
