@@ -552,7 +552,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     if board_speed is not None:
         hw.monotonic_ns = board_clock(board_speed)
     hw.player = speaker(window=True)
-    install(hw)
+    uninstall = install(hw)
     with _Seeded(seed):
         try:
             (load_app(app) if isinstance(app, str) else app)(hw)
@@ -561,6 +561,8 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
         except Exception as e:  # pylint: disable=broad-except
             traceback.print_exception(type(e), e, e.__traceback__)
             return e
+        finally:
+            uninstall()  # as run_headless: a second run in this process starts as the first
     return hw.error
 
 
