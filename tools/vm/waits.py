@@ -18,8 +18,7 @@ pass` at module level, is counted the same way: its SAMD51 times (CircuitPython 
 5.4 on, with the background hook at every backward jump: 9.219 s, tools/bots/bench.py) turn a
 count into the range of a board's time. Counts are x86 instructions of CircuitPython's VM: as
 the loop's are, so the ratio stands for the board, as far as the loop's mix of work is the
-frame's (the Cortex-M4 count, ../micropython-m4 in the project's workplace, agrees within it:
-docs/memory.md).
+frame's (the emulated Cortex-M4's count agrees within it: docs/memory.md).
 
 A search's share of a frame is not the frame's: on a board it stops by the board's own clock
 (engine.budget, lnr/play/plan.py) at HINT_CAP (the hint) or PLAN_CAP (a bot's plan) ticks,
