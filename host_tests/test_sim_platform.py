@@ -18,15 +18,9 @@ from tools.sim import simulator as sim  # noqa: E402
 from tools.sim.parts import SimNvm, SimPixels  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
+from helpers import rgb, rgb565  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def rgb565(colour):
-    """The colour a 0xRRGGBB palette entry shows on the ST7735R (5-6-5 bits), as Blinka's
-    display expands it back to 8 bits."""
-    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
-    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
 
 
 # ---------------------------------------------------------------- throwaway apps
@@ -319,11 +313,6 @@ def test_cli_exit_status_and_traceback(tmp_path):
 def _leds(count=5):
     px = SimPixels(5)
     return L.Leds(px, count), px
-
-
-def rgb(colour):
-    """Returns lnr.leds' 0xRRGGBB colour as the (r, g, b) the strip shows it as."""
-    return (colour >> 16, (colour >> 8) & 255, colour & 255)
 
 
 def strip(*colours):
