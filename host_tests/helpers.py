@@ -45,3 +45,23 @@ def count(result, box, colour):
     want = rgb565(colour)
     x0, y0, x1, y1 = box
     return sum(1 for y in range(y0, y1) for x in range(x0, x1) if result.pixel(x, y) == want)
+
+
+INTO_A_GAME = ["A", "A", "WAIT*200"]  # from the title into a solo game, the hand up
+# From the title into a table of two people (the modes' 4th; the table screen: P2 a person,
+# then Start), the first person's handoff up.
+INTO_A_HOT_SEAT = ["A", "DOWN", "DOWN", "DOWN", "A", "LEFT", "DOWN", "RIGHT", "DOWN", "A",
+                   "WAIT*200"]
+
+
+def app_in_a_game(keys=INTO_A_GAME, seed=3):
+    """Returns the App (lnr/app.py) of a headless run (tools.sim.simulator, the real displayio
+    of Blinka) left where `keys` lead: by default the player's first turn of a solo game of
+    `seed`. A real Play, Ui and Game for a module's test to call into."""
+    from tools.sim import fast as sim_fast, simulator as sim
+
+    with sim_fast.fast():
+        r = sim.run_headless(keys, seed=seed, settle=5)
+    assert r.ok, r.error
+    assert r.app.play is not None and r.app.game is not None
+    return r.app
