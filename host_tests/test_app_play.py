@@ -44,6 +44,7 @@ def line_box(i):
 
 
 def run(keys, seed, fast=True, **kw):
+    kw.setdefault("render_every", 0)  # the final screen drawn: what the tests read of pixels
     if fast:
         with sim_fast.fast():
             r = sim.run_headless(keys, seed=seed, **kw)

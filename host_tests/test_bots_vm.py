@@ -28,6 +28,10 @@ from engine.selfplay import play
 from engine.bots import hint
 from engine.rng import Rng
 from engine.state import new_game
+
+# One pytest worker runs the module (make pytest: --dist loadgroup): the bots' games on
+# MicroPython's VM run once for the module.
+pytestmark = pytest.mark.xdist_group("test_bots_vm")
 for item in json.loads(sys.argv[1]):
     bot, mode, players, seed = item
     print(json.dumps(play(mode, seed, players, bot)))

@@ -36,6 +36,10 @@ GAMES = ([("random", mode, players, seed)
 RECORDS_SCRIPT = """
 import json, sys
 from engine.selfplay import play
+
+# One pytest worker runs the module (make pytest: --dist loadgroup): the VM and mpy-cross found
+# once for the module.
+pytestmark = pytest.mark.xdist_group("test_circuitpython")
 with open(sys.argv[1]) as f:
     games = json.load(f)
 for bot, mode, players, seed in games:

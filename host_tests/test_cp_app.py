@@ -18,6 +18,10 @@ if str(ROOT) not in sys.path:
 from tools.flash import deploy, imports  # noqa: E402
 from tools.vm import cpapp, cpvm  # noqa: E402
 
+# One pytest worker runs the module (make pytest: --dist loadgroup): the CircuitPython VM's
+# session (frames, mpy) run once for the module.
+pytestmark = pytest.mark.xdist_group("test_cp_app")
+
 
 @pytest.fixture(scope="module")
 def keys():
