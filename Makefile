@@ -29,8 +29,10 @@ test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target pytest mpcheck cpcheck
 
 # The flashing venv too: host_tests/test_readme.py runs make flash and make bundle as shown.
+# --dist loadgroup: a module marked xdist_group runs on one worker, so that what its
+# module-scoped fixtures make (a VM's session, a game) is made once, not once a worker.
 pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp $(FLASH_VENV)/.stamp
-	$(PY) -m pytest -q -rs -n auto host_tests/
+	$(PY) -m pytest -q -rs -n auto --dist loadgroup host_tests/
 
 # The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
 mpcheck: $(MPVM)

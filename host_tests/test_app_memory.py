@@ -110,7 +110,7 @@ def session(keys=KEYS):
             shots.append(hashlib.md5(d.screen.get_buffer().raw).hexdigest())
 
     with sim_fast.fast():
-        r = sim.run_headless(keys, seed=5, on_frame=on_frame)
+        r = sim.run_headless(keys, seed=5, on_frame=on_frame, render_every=1)  # every screen
     assert r.ok, r.error
     assert not r.hw.overflowed
     return shots, r.leds, r.nvm

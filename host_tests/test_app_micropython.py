@@ -2,7 +2,8 @@
 games of every mode played through lnr.main.run with the same key scripts as the simulator
 tests, with the pinned libraries the board gets (adafruit_display_text's bitmap_label,
 adafruit_ticks), the stand-ins of displayio and terminalio (tools/standins: no pixels, but as
-strict as the firmware about indices, tile numbers and colours) and a scripted hw.
+strict as the firmware about indices, tile numbers and colours) and the VM's board
+(tools/vm/membudget/vm/board.py, make pystack's too).
 MicroPython-only mistakes (a formatting flag, a str or list method it lacks, a long int where a
 small one is meant) show up here before a board runs the code. Each run checks the game reached
 its end and was counted once in the NVM.
@@ -27,85 +28,22 @@ install(("displayio", "terminalio"))
 
 from lnr.main import run
 from lnr.storage import Storage
+from tools.vm.membudget.vm.board import Hw  # the VM's board, as make pystack's session has it
 
-# A key number or nothing per frame, as text: a list literal of thousands of frames would
+# A key number or -1 (none) per frame, as text: a list literal of thousands of frames would
 # exhaust the VM's compiler stack (pystack), a whole game being longer than that.
-FRAMES = [int(k) if k else None for k in %(frames)r.split(",")]
+FRAMES = [int(k) if k else -1 for k in %(frames)r.split(",")]
 SEED = %(seed)d
 
 
-class _Display:
-    def __init__(self):
-        self.root_group = None
-        self.refreshes = 0
-
-    def refresh(self):
-        self.refreshes += 1
-
-
-class _Pixels:
-    def __init__(self):
-        self.p = [(0, 0, 0)] * 5
-        self.brightness = 1.0
-
-    def __len__(self):
-        return 5
-
-    def __setitem__(self, i, v):
-        self.p[i] = v
-
-    def show(self):
-        pass
-
-
-class Hw:
-    name = "vm"
-    width = 160
-    height = 128
-    max_pixels = 5
-
-    def __init__(self):
-        self.display = _Display()
-        self.pixels = _Pixels()
-        self.nvm = bytearray(b"\\xff" * 8192)
-        self.drive = "/drive"  # a folder of the VM stands for CIRCUITPY
-        self.drive_writable = True
-        self.seed = SEED
-        self.now = 0x1FFF0000  # 65 s before the clock wraps, as the board
-        self.i = 0
-        self.queue = []
-        self.idle = 0
-        self.app = None
-
-    def ticks_ms(self):
-        return self.now
-
-    def next_key(self):
-        return self.queue.pop(0) if self.queue else -1
-
-    def wait_frame(self):
-        if self.i < len(FRAMES):
-            k = FRAMES[self.i]
-            self.i += 1
-            if k is not None:
-                self.queue.append(k)
-        else:
-            self.idle += 1
-            if self.idle > 60 and not self.queue:
-                return False
-        self.now = (self.now + 30) & 0x1FFFFFFF
-        return True
-
-
 import os
-os.mkdir("/drive")
+hw = Hw(FRAMES, SEED)  # its drive folder made
 for path, size in %(saves)r:  # the drive as make flash leaves it (the game makes no file)
     if size is None:
         os.mkdir("/drive/" + path)
     else:
         with open("/drive/" + path, "wb") as f:
             f.write(bytes(size))
-hw = Hw()
 run(hw)
 st = Storage(None, "/drive", True)  # the drive's copy alone
 st.load()
@@ -127,7 +65,8 @@ def _vm(tmp_path, device_libs, frames, seed):
     script.write_text(SCRIPT % {"frames": text, "seed": seed, "saves": SAVE_FILES})
     out = subprocess.run(
         ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
-         "--tree", "tools/standins:/lib/tools/standins", "--tree", "%s:/lib" % device_libs,
+         "--tree", "tools/standins:/lib/tools/standins",
+         "--tree", "tools/vm/membudget/vm:/lib/tools/vm/membudget/vm", "--tree", "%s:/lib" % device_libs,
          str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

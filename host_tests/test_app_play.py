@@ -32,32 +32,10 @@ from lnr import sprites  # noqa: E402
 from engine.order import orders, pile_after  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_HANDOFF, S_ORDER, side_text  # noqa: E402
 from lnr.ui import RED, GREEN, YELLOW, MAP_W, MAP_H  # noqa: E402
+from helpers import count, rgb  # noqa: E402
 
 PANEL = (16, 8, 144, 90)  # inside the panel drawn over the map (lnr/ui.py)
 HAND = (0, 96, 160, 128)
-
-
-def rgb(colour):
-    """An LED colour of lnr.leds (0xRRGGBB) as the simulator's strip records it: (r, g, b)."""
-    return (colour >> 16, (colour >> 8) & 255, colour & 255)
-
-
-def rgb565(colour):
-    """The colour a 0xRRGGBB palette entry shows on the ST7735R, as the simulator reads it."""
-    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
-    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
-
-
-def count(result, box, colour):
-    """Returns how many pixels in box (x0, y0, x1, y1) show `colour` (0xRRGGBB)."""
-    want = rgb565(colour)
-    x0, y0, x1, y1 = box
-    n = 0
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            if result.pixel(x, y) == want:
-                n += 1
-    return n
 
 
 def line_box(i):
@@ -66,6 +44,7 @@ def line_box(i):
 
 
 def run(keys, seed, fast=True, **kw):
+    kw.setdefault("render_every", 0)  # the final screen drawn: what the tests read of pixels
     if fast:
         with sim_fast.fast():
             r = sim.run_headless(keys, seed=seed, **kw)

@@ -17,24 +17,9 @@ from lnr import sprites  # noqa: E402
 from lnr.screens import SC_OVER, SC_TITLE, SC_SETTINGS, SC_ERROR  # noqa: E402
 from lnr.storage import Storage  # noqa: E402
 from lnr.ui import GREEN, RED, YELLOW, CYAN  # noqa: E402
+from helpers import count, rgb  # noqa: E402
 
 TEXT_TITLE = (4, 2, 124, 26)  # the big title (scale 2)
-
-
-def rgb(colour):
-    """An LED colour of lnr.leds (0xRRGGBB) as the simulator's strip records it: (r, g, b)."""
-    return (colour >> 16, (colour >> 8) & 255, colour & 255)
-
-
-def rgb565(colour):
-    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
-    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
-
-
-def count(result, box, colour):
-    want = rgb565(colour)
-    x0, y0, x1, y1 = box
-    return sum(1 for y in range(y0, y1) for x in range(x0, x1) if result.pixel(x, y) == want)
 
 
 def line(i):

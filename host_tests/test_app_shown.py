@@ -31,14 +31,15 @@ from lnr.play.result import seats  # noqa: E402
 from lnr.play.screen import ROLLED_MS  # noqa: E402
 from lnr.play.view import S_BEND, S_RUN, side_text  # noqa: E402
 from lnr.ui import GREY, MAP_W, MAP_H  # noqa: E402
+from helpers import rgb  # noqa: E402
+
+# One pytest worker runs the module (make pytest: --dist loadgroup): the headless game played once
+# for the module.
+pytestmark = pytest.mark.xdist_group("test_app_shown")
 
 
 def _app(hw):
     return hw.caller.f_locals.get("app") if hw.caller is not None else None
-
-
-def rgb(colour):
-    return (colour >> 16, (colour >> 8) & 255, colour & 255)
 
 
 # ---------------------------------------------------------------- row 2: the last die

@@ -15,6 +15,10 @@ RUN = ROOT / "tools" / "vm" / "mpvm" / "run.mjs"
 VM_PACKAGE = ROOT / "tools" / "vm" / "mpvm" / "node_modules" / "@micropython" / \
     "micropython-webassembly-pyscript"
 
+# One pytest worker runs the module (make pytest: --dist loadgroup): the bots' games on
+# MicroPython's VM run once for the module.
+pytestmark = pytest.mark.xdist_group("test_bots_vm")
+
 GAMES = [(bot, mode, players, seed)
          for bot in ("greedy", "best")
          for mode, players in (("solo", None), ("challenge", None), ("rival", None),
@@ -29,6 +33,7 @@ from engine.bots import hint
 from engine.advice import why
 from engine.rng import Rng
 from engine.state import new_game
+
 for item in json.loads(sys.argv[1]):
     bot, mode, players, seed = item
     print(json.dumps(play(mode, seed, players, bot)))

@@ -31,11 +31,16 @@ GAMES = ([("random", mode, players, seed)
                                   ("table", 3))
             for seed in (11, 12)])
 
+# One pytest worker runs the module (make pytest: --dist loadgroup): the VM and mpy-cross found
+# once for the module.
+pytestmark = pytest.mark.xdist_group("test_circuitpython")
+
 # The games go in a file: the unix port's argv strings are interned, and one of 256 characters or
 # more ends the VM with "FATAL: uncaught NLR" before the script starts.
 RECORDS_SCRIPT = """
 import json, sys
 from engine.selfplay import play
+
 with open(sys.argv[1]) as f:
     games = json.load(f)
 for bot, mode, players, seed in games:

@@ -11,11 +11,12 @@ import pytest
 
 from engine.bots import BOTS
 from engine.cards import SHAPE, SHAPE_CURVE, VALUE, KIND, KIND_CHAOS
-from engine.codec import FORMAT, MAX_META, crc16, pack, unpack, _walk
+from engine.codec import FORMAT, MAX_META, crc16, pack, unpack
 from engine.playout import play_out, seeded, steps
 from engine.rng import Rng
-from engine.codes import BEND_L, BEND_R, BEND_S, EAST, P_OVER, P_SETUP, PHASE_NAMES, TURN
+from engine.codes import BEND_L, BEND_R, BEND_S, EAST, P_OVER, P_SETUP, PHASE_NAMES
 from engine.state import MODE_SOLO, MODE_TABLE, State, deal
+from helpers import assert_accounted
 
 CONFIGS = [(0, None), (1, None), (2, None), (3, 2), (3, 3), (3, 4)]  # every mode, table 2-4
 EXTRA = ("moved", "hits", "derail_left", "earned", "taken")  # screen fields outside __eq__
@@ -121,17 +122,12 @@ def worst_case_state():
     track = []
     for v in (1, 2, 3, 4):
         track += [c for c in range(50) if VALUE[c] == v and KIND[c] != KIND_CHAOS]
-    head = EAST
-    bends = []
-    for c in track:
+    for c in track:  # laid as the game lays a card: its cell ahead of the end (state.target())
         if SHAPE[c] == SHAPE_CURVE:
-            b = BEND_L if head == EAST else BEND_R  # east -> north, north -> east
+            b = BEND_L if s.head == EAST else BEND_R  # east -> north, north -> east
         else:
             b = BEND_S
-        bends.append(b)
-        head = (head + TURN[b]) & 3
-    s.track, s.bends, s.head = track, bends, head
-    _walk(-20, 20, EAST, bends, s.cells, "test")
+        s.extend_track(c, b)
     s.deck = [50]
     s.hands = [[51], [52], [53], [54]]
     s.seat, s.turn, s.phase, s.loco = 3, 30, 0, 40
@@ -204,7 +200,7 @@ def test_damage_behind_the_checksum_is_refused_or_is_a_valid_state():
                 refused += 1
                 continue
             accepted += 1
-            assert sorted(s.deck + s.track + s.box + s.penalty + sum(s.hands, []) + sum(s.piles, [])) == list(range(55))
+            assert_accounted(s)
             assert len(set(s.cells)) == len(s.cells)
             assert 0 <= s.loco < len(s.track)
             s.legal_actions()  # must not fail on a state unpack() let through
@@ -280,13 +276,9 @@ def solo_state_with_track(track, bends=None):
     """Returns a solo state in its turn phase with `track` laid from (0, 0) heading east,
     cells consistent with the bends (so pack accepts it), every other card in the deck."""
     s = State(MODE_SOLO, 1)
-    s.track = list(track)
-    s.bends = list(bends) if bends else [BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S for c in track]
-    head = EAST
-    for b in s.bends:
-        head = (head + TURN[b]) & 3
-    s.head = head
-    _walk(0, 0, EAST, s.bends, s.cells, "test")
+    for c, b in zip(track, bends or [BEND_L if SHAPE[c] == SHAPE_CURVE else BEND_S
+                                     for c in track]):
+        s.extend_track(c, b)  # from (0, 0) heading east, as a new State starts
     s.hands = [[c for c in range(55) if c not in track][:1]]
     s.deck = [c for c in range(55) if c not in track and c not in s.hands[0]]
     s.turn, s.phase = 1, 0

@@ -18,6 +18,10 @@ if str(ROOT) not in sys.path:
 from tools.flash import deploy, imports  # noqa: E402
 from tools.vm import cpapp, cpvm  # noqa: E402
 
+# One pytest worker runs the module (make pytest: --dist loadgroup): the CircuitPython VM's
+# session (frames, mpy) run once for the module.
+pytestmark = pytest.mark.xdist_group("test_cp_app")
+
 
 @pytest.fixture(scope="module")
 def keys():
@@ -46,7 +50,8 @@ def offline_tree(keys, tmp_path_factory):
     patch = pytest.MonkeyPatch()
     patch.delenv("CIRCUITPYTHON_MPY_CROSS", raising=False)
     patch.delenv("MPY_CROSS", raising=False)
-    patch.setattr(deploy, "_build_tools", lambda: None)  # offline: nothing to download
+    # circuitpython-build-tools not installed (its import fails): nothing to download.
+    patch.setitem(sys.modules, "circuitpython_build_tools", None)
     (tmp / "drive").mkdir()  # a mounted CIRCUITPY drive, empty
     try:
         status = deploy.main(["--to", str(tmp / "drive"), "--build-dir", str(tmp / "build")])
@@ -219,22 +224,25 @@ def test_idle_frames_of_the_main_loop_allocate_nothing(frames):
 def test_the_board_waits_take_the_stand_ins_out_for_a_lower_bound(frames):
     """docs/memory.md, Board waits: the stand-ins of the firmware's C code (displayio's Group
     and TileGrid, the LEDs' pixel buffer) are timed in a run of their own and their share taken
-    out of each frame: a frame that draws spends time there, and a bot's plan, which loads
-    code, spends most of its time elsewhere (the switch is mostly the loading of code, a
-    board's work too)."""
+    out of each frame, for a lower bound. What is taken out is held in counted work, the same
+    every run (the shares read on a clock moved with the machine's load: a plan's read 0.9
+    alone and 0.61 beside another run): a frame that calls no stand-in keeps its whole time, a
+    frame that draws calls them, and every bot's plan does too (its screen switched away and
+    back, the LEDs' sign while it searches)."""
     from lnr.screens import W_PLAN
 
     rows = frames.rows
     for r in rows:
         assert 0 <= r["net"] <= r["us"] and r["netgap"] <= r["gap"], r
-    drawing = frames.by_kind()[cpapp.EVENTS]
-    assert sum(r["us"] - r["net"] for r in drawing) > 0.2 * sum(r["us"] for r in drawing)
-    # Over all the plans, as for the drawing frames: one frame's share is at the mercy of one
-    # stall by another process inside a stand-in's call (a plan read 0.9 alone, under 0.7 with
-    # two CI runs beside it).
+    kinds = frames.by_kind()
+    for idle in cpapp.IDLE:  # nothing drawn: no call, nothing taken out of the frame
+        assert kinds[idle] and all(r["calls"] == 0 and r["net"] == r["us"]
+                                   for r in kinds[idle]), idle
+    drawing = kinds[cpapp.EVENTS]
+    assert sum(1 for r in drawing if r["calls"]) > 0.9 * len(drawing)
+    assert all(r["calls"] for r in kinds[cpapp.ANIMATIONS[1]])  # a die lands: drawn
     plans = [r for r in rows if r["asked"] == W_PLAN]
-    assert plans and sum(r["net"] for r in plans) > 0.7 * sum(r["us"] for r in plans), [
-        (r["i"], r["net"] / r["us"]) for r in plans]
+    assert plans and all(r["calls"] > 0 for r in plans), [(r["i"], r["calls"]) for r in plans]
     line = cpapp.waits_line(frames)
     assert line[0].startswith("board waits (SAMD51 estimate): bot turn max ")
     assert "without the stand-ins" in line[-1], line
@@ -278,7 +286,8 @@ def test_a_stretch_counts_its_frames_share_of_cpu_time():
 
     def frames(wall, cpu):
         # F i screen step busy fx key refresh bytes wall cpu asked gap search standin netgap
-        out = "L 0 31000\nF 0 1 0 0 0 1 1 0 %d %d 6 %d %d 0 0\nL 1 31000\n" % (
+        # calls
+        out = "L 0 31000\nF 0 1 0 0 0 1 1 0 %d %d 6 %d %d 0 0 0\nL 1 31000\n" % (
             wall, cpu, wall * 2 // 5, wall // 2)
         return cpapp.Frames(subprocess.CompletedProcess([], 0, out, "")).rows[0]
 

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_deploy import fake_mpy_cross, files_under, source_root  # noqa: E402
 
 MPREMOTE = [sys.executable, "-m", "mpremote"]
+HANG_S = 600  # seconds of polls after which a board that got nowhere has hung
 
 
 class Board:
@@ -44,13 +45,19 @@ class Board:
         os.kill(self.proc.pid, signal.SIGUSR1)
         self.wait_for(lambda ev: len(ev) > n and ev[-1]["event"] == "code.py")
 
-    def wait_for(self, cond, timeout=10):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if cond(self.events()):
-                return
+    def wait_for(self, cond):
+        """Waits until the board's events meet `cond`; fails at once if the board's process
+        ended first. No time limit is the check (a busy machine took more than 10 s): a hang is
+        caught by HANG_S, as each command's subprocess timeout catches one."""
+        polls = 0
+        while not cond(self.events()):
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the fake board ended before it got there: "
+                                     f"{self.events()[-5:]}")
+            polls += 1
+            if polls * 0.02 > HANG_S:
+                raise AssertionError(f"the fake board hung: {self.events()[-5:]}")
             time.sleep(0.02)
-        raise AssertionError(f"fake board never got there: {self.events()[-5:]}")
 
     def stop(self):
         if self.proc.poll() is None:

@@ -22,6 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_SELECT, K_START, K_UP  # noqa: E402
+from helpers import assert_accounted  # noqa: E402
 
 PRESSES = 20000
 # A lot of A (it moves the game on), the D-pad often, the keys that go back or open menus
@@ -92,12 +93,7 @@ class Checker:
             return
         s = game.state
         self.frames_in_game += 1
-        cards = s.deck + s.track + s.box + s.penalty
-        for seat in range(s.players):
-            cards = cards + s.hands[seat] + s.piles[seat]
-        assert sorted(cards) == list(range(55)), (
-            "docs/rules.md §1: the 55 cards are not each in one place (turn %d, phase %d): %s" % (
-                s.turn, s.phase, sorted(cards)))
+        assert_accounted(s, "turn %d, phase %d" % (s.turn, s.phase))
         if not s.is_terminal():
             assert s.legal_actions(), "no legal action before the end (turn %d, phase %d)" % (
                 s.turn, s.phase)

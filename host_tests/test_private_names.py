@@ -1,7 +1,7 @@
 """No module reaches into another module's `_private` names (docs/style.md, "Small modules with
 one job each ... no reaching into another module's `_private` names"; issue 23: "no import of
 another module's private names anywhere"), read with `ast` from the engine (engine/), the app
-(lib/lnr/) and the host tools (tools/):
+(lib/lnr/), the host tools (tools/) and their tests (host_tests/):
 
 - `from x import _name` is a reach;
 - `mod._name` where `mod` is a name an import bound is a reach;
@@ -10,8 +10,11 @@ another module's private names anywhere"), read with `ast` from the engine (engi
   a module global): an object of a class of this module may be handled here, another module's
   may not. A name this module defines as well may hide a reach; the rule errs that way so that
   it never flags a module's own class;
-- `getattr(x, "_name")` (or set-, has-, delattr) is a reach; in the app, so is `getattr(x,
-  name)` with the name computed at run time (lnr.storage once called lnr.slots' functions by a name built from a string).
+- `getattr(x, "_name")` (or set-, has-, delattr) is a reach, and so is a method of those names
+  given one (a test's `monkeypatch.setattr(mod, "_name", ...)` replaces a private function: the
+  test then holds the module to its insides, not to what it does); in the app, so is
+  `getattr(x, name)` with the name computed at run time (lnr.storage once called lnr.slots'
+  functions by a name built from a string).
 Dunder names (`__name__`, `__init__`) are public. ALLOWED lists the few reaches into a library
 outside the repository that has no public way to the same thing, each with its reason.
 """
@@ -21,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = ("engine", "lib/lnr", "tools")
+TREES = ("engine", "lib/lnr", "tools", "host_tests")
 
 # (file, what reaches()) reports: a library's private name with no public way to it.
 ALLOWED = {
@@ -80,12 +83,14 @@ def reaches(source, filename="<module>", app=False):
         elif node.attr not in own:
             out.append((node.lineno, "%s.%s" % (ast.unparse(base), node.attr)))
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
-                and len(node.args) >= 2):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func.id if isinstance(node.func, ast.Name) else (
+            node.func.attr if isinstance(node.func, ast.Attribute) else None)
+        if func in ("getattr", "setattr", "hasattr", "delattr") and len(node.args) >= 2:
             name = node.args[1]
             computed = not (isinstance(name, ast.Constant) and isinstance(name.value, str))
-            if (computed and app and node.func.id == "getattr") or (
+            if (computed and app and func == "getattr" and isinstance(node.func, ast.Name)) or (
                     not computed and _private(name.value)):
                 out.append((node.lineno, ast.unparse(node)))
     return sorted(out)
@@ -113,10 +118,13 @@ def test_the_rule_finds_each_kind_of_reach_and_spares_a_module_its_own():
         "def peek(o, slots, name):\n"
         "    getattr(o, '_seq')\n"  # 19: a private name by getattr
         "    return getattr(slots, name)(o), getattr(o, 'seq')\n"  # 20: computed (app only)
+        "def test_it(monkeypatch):\n"
+        "    monkeypatch.setattr(ai, '_open', None)\n"  # 22: a test replacing a private name
+        "    monkeypatch.setattr(ai, 'open_ahead', None)\n"  # a public one: fine
     )
     got = [line for line, _ in reaches(source)]
-    assert got == [2, 13, 14, 15, 16, 19]
-    assert [line for line, _ in reaches(source, app=True)] == [2, 13, 14, 15, 16, 19, 20]
+    assert got == [2, 13, 14, 15, 16, 19, 22]
+    assert [line for line, _ in reaches(source, app=True)] == [2, 13, 14, 15, 16, 19, 20, 22]
 
 
 def test_the_rule_finds_what_the_old_storage_and_slots_did():

@@ -198,9 +198,10 @@ def play(cmd, tmp_path):
         SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        end = time.monotonic() + TIMEOUT
+        polls = 0  # counted, not timed: a hang is caught after TIMEOUT seconds of polls
         while not (copy / "sim-drive").is_dir() and proc.poll() is None \
-                and time.monotonic() < end:
+                and polls * 0.2 < TIMEOUT:
+            polls += 1
             time.sleep(0.2)
         time.sleep(5)
         running = proc.poll() is None

@@ -16,6 +16,7 @@ from engine import state as st
 from engine.risk import derail_chance, permille, wheel_counts
 from engine.rng import Rng
 from engine.setup import from_setup
+from helpers import assert_accounted
 from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1, A_STOP,
     P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, P_TURN,
@@ -135,16 +136,6 @@ def straight_track(values, loco=2, **kw):
             track.append((STRAIGHT[v][used[v]], "S"))
             used[v] += 1
     return situation(track, loco=loco, **kw)
-
-
-def assert_accounted(s):
-    """docs/rules.md §1, §10: all 55 cards are somewhere, each once."""
-    every = s.deck + s.track + s.box + s.penalty
-    for h in s.hands:
-        every = every + h
-    for p in s.piles:
-        every = every + p
-    assert sorted(every) == list(range(55))
 
 
 def roll(s, wheels):

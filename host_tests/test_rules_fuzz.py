@@ -14,6 +14,7 @@ import pytest
 
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
+from helpers import assert_accounted
 from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1,
     P_BEND, P_DICE, P_ORDER, P_OVER, cell_xy,
@@ -32,12 +33,7 @@ UNTURN = (0, 1, 3)  # undo S, L (-1), R (+1): heading before = after + UNTURN[be
 
 
 def check_invariants(s):
-    every = s.deck + s.track + s.box + s.penalty
-    for h in s.hands:
-        every = every + h
-    for p in s.piles:
-        every = every + p
-    assert sorted(every) == list(range(55)), "§1: a card is lost or doubled"
+    assert_accounted(s)
     assert len(s.track) == len(s.bends) == len(s.cells) >= 1
     assert 0 <= s.loco < len(s.track)
     assert len(set(s.cells)) == len(s.cells), "§2: two cards in one cell"

@@ -18,15 +18,9 @@ from tools.sim import simulator as sim  # noqa: E402
 from tools.sim.parts import SimNvm, SimPixels  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
+from helpers import rgb, rgb565  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def rgb565(colour):
-    """The colour a 0xRRGGBB palette entry shows on the ST7735R (5-6-5 bits), as Blinka's
-    display expands it back to 8 bits."""
-    r, g, b = colour >> 16, (colour >> 8) & 255, colour & 255
-    return ((r >> 3) * 255 // 31, (g >> 2) * 255 // 63, (b >> 3) * 255 // 31)
 
 
 # ---------------------------------------------------------------- throwaway apps
@@ -321,11 +315,6 @@ def _leds(count=5):
     return L.Leds(px, count), px
 
 
-def rgb(colour):
-    """Returns lnr.leds' 0xRRGGBB colour as the (r, g, b) the strip shows it as."""
-    return (colour >> 16, (colour >> 8) & 255, colour & 255)
-
-
 def strip(*colours):
     """Returns what the strip shows for these colours of lnr.leds, one a pixel."""
     return tuple(rgb(c) for c in colours)
@@ -591,30 +580,44 @@ def test_open_hardware_refuses_an_unknown_board(monkeypatch):
         open_hardware()
 
 
-def test_window_maps_the_keyboard_and_draws_the_board(monkeypatch):
+def window(tmp_path, app, scale=1):
+    """Runs `app` in the simulator's window as `make play` does (run_window), its NVM and
+    drive in tmp_path; returns what run_window returns."""
+    return sim.run_window(nvm_path=str(tmp_path / "nvm.bin"), drive=str(tmp_path / "drive"),
+                          scale=scale, app=app)
+
+
+def test_window_maps_the_keyboard_and_draws_the_board(tmp_path):
     # `make play`: keyboard keys become presses (README/iface key map); closing the window
     # makes wait_frame() return False; the window is the scaled screen plus the LED band.
     import pygame
 
-    display = sim._new_display(scale=2, window=True)
-    hw = sim.WindowHardware(display, SimNvm())
-    assert display.window.get_size() == (320, 2 * (128 + sim.sim_display.STRIP_H))
-    for key in (pygame.K_x, pygame.K_z, pygame.K_RETURN, pygame.K_SPACE, pygame.K_LEFT,
-                pygame.K_q, pygame.K_a, pygame.K_b, pygame.K_TAB):
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    hw.pixels[2] = (255, 0, 0)
-    hw.pixels.show()
-    assert hw.wait_frame()
-    got = []
-    k = hw.next_key()
-    while k >= 0:
-        got.append(NAMES[k])
+    seen = {}
+
+    def app(hw):
+        seen["size"] = hw.display.window.get_size()
+        for key in (pygame.K_x, pygame.K_z, pygame.K_RETURN, pygame.K_SPACE, pygame.K_LEFT,
+                    pygame.K_q, pygame.K_a, pygame.K_b, pygame.K_TAB):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+        hw.pixels[2] = (255, 0, 0)
+        hw.pixels.show()
+        seen["frame"] = hw.wait_frame()
+        seen["keys"] = []
         k = hw.next_key()
-    assert got == ["A", "B", "START", "SELECT", "LEFT", "A", "B", "SELECT"]
-    led = display.window.get_at((2 * 80, 2 * 128 + sim.sim_display.STRIP_H))  # LED 2's centre
-    assert led[0] > 100 and led[1] == 0
-    pygame.event.post(pygame.event.Event(pygame.QUIT))
-    assert hw.wait_frame() is False
+        while k >= 0:
+            seen["keys"].append(NAMES[k])
+            k = hw.next_key()
+        # LED 2's centre
+        seen["led"] = hw.display.window.get_at((2 * 80, 2 * 128 + sim.sim_display.STRIP_H))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        seen["closed"] = hw.wait_frame()
+
+    assert window(tmp_path, app, scale=2) is None
+    assert seen["size"] == (320, 2 * (128 + sim.sim_display.STRIP_H))
+    assert seen["frame"] is True
+    assert seen["keys"] == ["A", "B", "START", "SELECT", "LEFT", "A", "B", "SELECT"]
+    assert seen["led"][0] > 100 and seen["led"][1] == 0
+    assert seen["closed"] is False
 
 
 def test_display_objects_are_counted_by_the_hardware_formula():
@@ -679,19 +682,25 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs
     assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1] / False"
 
 
-def test_window_keeps_showing_the_error_screen_and_reports_the_crash(capsys):
+def test_window_keeps_showing_the_error_screen_and_reports_the_crash(tmp_path, capsys):
     # In the window the player should see the app's error screen (iface §5); the crash is
     # printed at once and the run still ends with it.
     import pygame
 
-    display = sim._new_display(scale=1, window=True)
-    hw = sim.WindowHardware(display, SimNvm())
-    try:
-        raise ZeroDivisionError("on purpose")
-    except ZeroDivisionError:
-        assert hw.wait_frame()  # the error screen keeps running
-        assert hw.wait_frame()
-    assert isinstance(hw.error, ZeroDivisionError)
-    assert capsys.readouterr().err.count("ZeroDivisionError: on purpose") == 1
-    pygame.event.post(pygame.event.Event(pygame.QUIT))
-    assert hw.wait_frame() is False
+    seen = {}
+
+    def app(hw):
+        try:
+            raise ZeroDivisionError("on purpose")
+        except ZeroDivisionError:
+            seen["frames"] = [hw.wait_frame(), hw.wait_frame()]  # the error screen keeps running
+        seen["error"] = hw.error
+        seen["err"] = capsys.readouterr().err
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        seen["closed"] = hw.wait_frame()
+
+    error = window(tmp_path, app)
+    assert seen["frames"] == [True, True]
+    assert isinstance(seen["error"], ZeroDivisionError) and error is seen["error"]
+    assert seen["err"].count("ZeroDivisionError: on purpose") == 1
+    assert seen["closed"] is False

@@ -10,6 +10,7 @@ from engine.record import Recorder, replay
 from engine.codes import A_END, P_OVER
 from engine.state import IllegalAction, MODE_NAMES, MODE_CHALLENGE, MODE_RIVAL
 from engine.bots import random_bot
+from helpers import assert_accounted
 
 # (mode, players) and how many seeded games of each: 2 000 in all.
 CONFIGS = [
@@ -22,19 +23,8 @@ CONFIGS = [
 ]
 
 
-def where_are_the_cards(state):
-    """Returns every card id in every zone; the 55 cards must each appear exactly once."""
-    cards = state.deck + state.track + state.box + state.penalty
-    for hand in state.hands:
-        cards = cards + hand
-    for pile in state.piles:
-        cards = cards + pile
-    return cards
-
-
 def check_invariants(state):
-    cards = where_are_the_cards(state)
-    assert sorted(cards) == list(range(55)), "docs/rules.md §1: 55 cards, each exactly once"
+    assert_accounted(state)
     assert len(state.bends) == len(state.track) == len(state.cells)
     assert len(set(state.cells)) == len(state.cells), "docs/rules.md §2: one card per cell"
     assert 0 <= state.loco < len(state.track), "the loco stands on a track card"

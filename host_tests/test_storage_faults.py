@@ -25,6 +25,10 @@ from engine.playout import play_out, seeded
 from lnr import copies
 from lnr.storage import Storage
 
+# One pytest worker runs the module (make pytest: --dist loadgroup): the recorded games and counts
+# made once for the module.
+pytestmark = pytest.mark.xdist_group("test_storage_faults")
+
 BLOCKS = 420  # a 210 KB FAT12 volume: the game's files, the save files, a little room
 # What `make flash` leaves on the drive before the save file (sizes in bytes, about the game's):
 # our files land across cluster 341, whose FAT12 entry straddles two FAT sectors.

@@ -303,9 +303,13 @@ class Model:
 
 def run_checked(keys, seed=1, **kw):
     """Runs `keys` in the headless simulator at full speed (tools/sim/fast.py) and returns its
-    Result, failing (AssertionError) if the app crashed or a key was lost to a full queue."""
+    Result, failing (AssertionError) if the app crashed or a key was lost to a full queue. The
+    final screen alone is drawn unless `render_every` says otherwise: what a test reads during
+    the run is the display objects (their tiles, lines and colours), and Blinka's drawing of
+    each refresh was nine tenths of a run's time."""
     from tools.sim import fast, simulator
 
+    kw.setdefault("render_every", 0)
     with fast.fast():
         r = simulator.run_headless(keys, seed=seed, **kw)
     assert r.ok, r.error

@@ -470,7 +470,7 @@ def board_clock(speed):
 
 
 def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_APP,
-                 render_every=1, max_frames=None, on_frame=None, drive=None,
+                 render_every=0, max_frames=None, on_frame=None, drive=None,
                  drive_readonly=False, audio_log=None, board_speed=None):
     """Runs the app headless through a key script (a text for parse_keys, a list of key
     names / numbers / None, or an iterator of key numbers / None asked for the next press
@@ -480,7 +480,8 @@ def run_headless(keys=(), seed=None, nvm_path=None, settle=SETTLE, app=DEFAULT_A
     after the run: Result.drive_copy keeps the saves' file), read-only to the game if
     `drive_readonly`; `board_speed`: the searches stop by board_clock(board_speed) (default:
     by the work they count); `app` is "module:function" or a function; `render_every` = N renders
-    only every Nth refresh (the final screen is always rendered); `on_frame(hw)` runs at each
+    every Nth refresh (default 0: the final screen alone, which is always rendered; Blinka's
+    drawing of each refresh is most of a run's time, and a test reads the display objects); `on_frame(hw)` runs at each
     frame's end (hw.caller is the app's frame that waits); `audio_log` a file to write the
     sounds started to, one `<ms> <name>` line each (Result.audio has them too)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -552,7 +553,7 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
     if board_speed is not None:
         hw.monotonic_ns = board_clock(board_speed)
     hw.player = speaker(window=True)
-    install(hw)
+    uninstall = install(hw)
     with _Seeded(seed):
         try:
             (load_app(app) if isinstance(app, str) else app)(hw)
@@ -561,6 +562,8 @@ def run_window(seed=None, nvm_path=DEFAULT_NVM, scale=4, app=DEFAULT_APP, drive=
         except Exception as e:  # pylint: disable=broad-except
             traceback.print_exception(type(e), e, e.__traceback__)
             return e
+        finally:
+            uninstall()  # as run_headless: a second run in this process starts as the first
     return hw.error
 
 

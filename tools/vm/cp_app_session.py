@@ -46,10 +46,11 @@ pools (QSTR), then:
                on a board (`collect 1`: a collection after every frame), the ballast held; a
                MemoryError ends it (FAIL)
     frames     `F frame screen step busy effect key refreshes bytes us cpu asked gap search
-               standin netgap`: each frame with the collector off, the bytes it allocated,
-               its time and the longest stretch of it with no sign of life; with `standin 1`,
-               the time spent in the stand-ins of the firmware's C code, and the longest
-               stretch with no sign less that time (else 0 and the stretch); and `L frame
+               standin netgap calls`: each frame with the collector off, the bytes it
+               allocated, its time and the longest stretch of it with no sign of life; with
+               `standin 1`, the time spent in the stand-ins of the firmware's C code, the
+               longest stretch with no sign less that time and the calls of them counted (else
+               0, the stretch and 0); and `L frame
                us` before every cp_loop.EVERY-th frame, after a frame of cp_loop.AFTER_US or
                more and after the last: the SAMD51 factor's loop timed beside the frames
 
@@ -471,14 +472,16 @@ def time_standins(spent):
     """Times every call of the stand-ins that are C code in the firmware: displayio's Group
     and TileGrid (Python here: tools/standins/displayio.py) and adafruit_pixelbuf's PixelBuf
     (the LEDs). spent[0] and spent[1] add each outermost call's µs (a call that the stand-in
-    makes of itself is in its caller's); spent[2] is the depth. The timing itself slows the
-    run: only the share of a frame spent there is read from it (tools/vm/cpapp.py)."""
+    makes of itself is in its caller's); spent[2] is the depth; spent[3] counts the outermost
+    calls (what the timing is of, the same every run). The timing itself slows the run: only
+    the share of a frame spent there is read from it (tools/vm/cpapp.py)."""
 
     def timed(fn):
         def call(*args, **kwargs):
             if spent[2]:
                 return fn(*args, **kwargs)
             spent[2] = 1
+            spent[3] += 1
             t = time.ticks_us()
             try:
                 return fn(*args, **kwargs)
@@ -520,8 +523,9 @@ def frames():
     sign = [0, 0, 0]  # the longest gap in µs, the time of the last sign, the longest net gap
     marks = []  # this frame's signs: (time, work told)
     give = app.leds.sign
-    # µs in the stand-ins this frame and since the last sign, and time_standins()'s depth
-    spent = [0, 0, 0]
+    # µs in the stand-ins this frame and since the last sign, time_standins()'s depth, and its
+    # calls this frame
+    spent = [0, 0, 0, 0]
     if STANDIN_TIME:
         time_standins(spent)
 
@@ -572,7 +576,7 @@ def frames():
         sign[0] = 0
         sign[1] = t0
         sign[2] = 0
-        spent[0] = spent[1] = 0
+        spent[0] = spent[1] = spent[3] = 0
         main.step(hw, app)
         NOW[0] = (NOW[0] + FRAME_MS) & TICKS_MASK
         hw.wait_frame()
@@ -590,7 +594,7 @@ def frames():
         cpu = (ms + 1) * 1000 if ms >= 0 else -1
         print("F", i, screen, step, int(busy), int(fx), int(key),
               display.refreshes - refreshes, b - a, time.ticks_diff(t1, t0), cpu, asked[0],
-              max(gap, sign[0]), search_us(t0, t1), spent[0], max(net, sign[2]))
+              max(gap, sign[0]), search_us(t0, t1), spent[0], max(net, sign[2]), spent[3])
         long = time.ticks_diff(t1, t0) >= AFTER_US
         i += 1
     print("L", i, loop_us())

@@ -678,7 +678,7 @@ class Frames:
                 loops.append((int(parts[1]), int(parts[2])))
             elif parts[0] == "F":
                 (i, screen, step, busy, fx, key, refresh, nbytes, wall, cpu, asked, gap,
-                 search, standin, netgap) = [int(x) for x in parts[1:]]
+                 search, standin, netgap, calls) = [int(x) for x in parts[1:]]
                 # The least of two upper bounds of the frame's time: its wall time, which a
                 # stall by another process inflates (a 15 ms frame read 50 ms while pytest
                 # ran beside it), and its CPU time to the next ms, which no stall adds to.
@@ -700,7 +700,9 @@ class Frames:
                                   # firmware's C code, and of its longest stretch with no
                                   # sign less its time in them
                                   "standin": standin / wall if wall else 0.0,
-                                  "netgap": netgap / wall if wall else 0.0})
+                                  "netgap": netgap / wall if wall else 0.0,
+                                  # the stand-ins' calls it timed: counted, not timed
+                                  "calls": calls})
         if not self.rows:
             raise CpAppError("the frames run printed no frame:\n" + proc.stdout[-2000:])
         self.samd51(loops)
@@ -1001,6 +1003,7 @@ def play_frames(frames_keys=None, runs=2, standin=False):
                 row["est_gap"] = min(row["est_gap"], other["est_gap"])
                 row["est_netgap"] = min(row["est_gap"], row["est"] * other["netgap"])
                 row["net"] = row["us"] * (1 - other["standin"])
+                row["calls"] = other["calls"]
                 # Its stretches are slower, never faster: one more chance against a stall.
                 row["gap"] = min(row["gap"], other["gap"])
                 row["netgap"] = min(row["gap"], row["us"] * other["netgap"])

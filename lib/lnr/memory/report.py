@@ -36,7 +36,7 @@ def page(hw):
     f = FIGURES
     return (version(),
             "Board: " + hw.name,
-            "Heap free at start: %s" % kb(f[F_START]),
+            "Free at start: %s" % kb(f[F_START]),
             "Least free: %s" % kb(f[F_LEAST]),
             "The game needs %d KB" % FLOOR_KB,
             "Search: %s units/s" % speed(),

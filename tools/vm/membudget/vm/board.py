@@ -1,15 +1,16 @@
-"""The board the app runs on in membudget's VM scripts (vm/pystack.py): a display
-that draws nothing, five pixels, an 8 KB NVM, a folder for the drive, and the session's keys one
-frame at a time."""
+"""The board the app runs on in MicroPython's VM (vm/pystack.py, host_tests/test_app_micropython.py):
+a display that draws nothing (its refreshes counted), five pixels, an 8 KB NVM, a folder for the
+drive, and the session's keys one frame at a time."""
 import os
 
 
 class _Display:
     def __init__(self):
         self.root_group = None
+        self.refreshes = 0  # a test counts the screen's refreshes (test_app_micropython.py)
 
     def refresh(self):
-        pass
+        self.refreshes += 1
 
 
 class _Pixels:
