@@ -353,3 +353,29 @@ def test_a_frames_count_is_the_same_every_run():
     for frame in (1, 2):
         slack = max(waits.NOISE, counts[0][frame] // 1000)
         assert abs(counts[0][frame] - counts[1][frame]) <= slack, counts
+
+
+def test_a_searchs_wait_is_its_switch_and_its_deadline():
+    """make waits: a hint's or a bot's plan's frame is counted (its switch, and what little
+    search callgrind's pace allowed before the deadline); the player waits for the search to
+    its deadline on the board's clock beyond that (engine.bots HINT_CAP, PLAN_CAP ticks at
+    UNITS_PER_S), so those lines add it, at the loop's both factors; another switch has no
+    search."""
+    from engine.bots import HINT_CAP, PLAN_CAP
+    from engine.budget import UNITS_PER_S
+    from lnr import screens
+    from tools.vm import waits
+
+    loop = 595070385
+    lines = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, loop // 10),
+                                        ("solo", 9, screens.W_HINT, loop // 20),
+                                        ("solo", 15, -1, loop // 5),
+                                        ("table", 3, screens.W_PLAN, loop // 10)])
+    hint = [line for line in lines if line.split()[0] == "hint"]
+    assert len(hint) == 1 and "frame 7" in hint[0]  # the longest of its kind
+    ms = HINT_CAP * 1000 // UNITS_PER_S
+    assert hint[0].endswith("at most %d-%d ms" % (478 + ms, 921 + ms)), hint
+    plan = [line for line in lines if line.split()[0] == "plan"][0]
+    assert "(%d ms)" % (PLAN_CAP * 1000 // UNITS_PER_S) in plan
+    other = [line for line in lines if line.startswith("  another switch")][0]
+    assert "deadline" not in other and " 956- 1843 ms" in other, other

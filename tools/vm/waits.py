@@ -161,11 +161,21 @@ def estimate_lines(loop, found):
     out = ["board waits from counted work (callgrind; a SAMD51 at the speed loop's CircuitPython "
            "5.3 to 5.4 times, %d instructions for %d us to %d us):" % (
                loop, SAMD51_LOOP_US, slow_us)]
+    # The search's deadline on the board's clock, whatever its speed: what a player waits for
+    # beyond the switch (at most: the count holds what little search callgrind's pace allowed).
+    from engine.bots import HINT_CAP, PLAN_CAP
+    from engine.budget import UNITS_PER_S
+
+    deadline = {"hint": HINT_CAP * 1000 // UNITS_PER_S, "plan": PLAN_CAP * 1000 // UNITS_PER_S}
     for what in sorted(worst, key=lambda w: -worst[w][0]):
         count, game, frame = worst[what]
-        out.append("  %-14s %5d-%5d ms  (%d instructions, %s game, frame %d)" % (
-            what, count * SAMD51_LOOP_US // loop // 1000, count * slow_us // loop // 1000, count,
-            game, frame))
+        fast, slow = count * SAMD51_LOOP_US // loop // 1000, count * slow_us // loop // 1000
+        line = "  %-14s %5d-%5d ms  (%d instructions, %s game, frame %d)" % (
+            what, fast, slow, count, game, frame)
+        if what in deadline:
+            line += "; with its search to its deadline (%d ms): at most %d-%d ms" % (
+                deadline[what], fast + deadline[what], slow + deadline[what])
+        out.append(line)
     return out
 
 
