@@ -148,8 +148,8 @@ def test_the_hint_fits_over_whole_games(cut):
     # bot's and the app's: card names, bends, the build's order, the risk): one play screen
     # per mode, shown a copy of the game at each turn the model reaches.
     from lnr.play import hint
+    from lnr.play import hintplan
     from lnr.game import Game
-    from tools.sim.app_script import hint_found
 
     shown = 0
     for mode, seed in ((MODE_SOLO, 4), (MODE_RIVAL, 9), (MODE_TABLE, 6)):
@@ -162,7 +162,7 @@ def test_the_hint_fits_over_whole_games(cut):
             if not m.game.human(m.state.seat):
                 continue
             play.game = Game(m.state.clone(), m.copy_rng(), m.game.seed, m.game.roles)
-            hint.show(play, hint_found(play.game.state))
+            hint.show(play, hintplan.find(play.game.state))
             shown += 1
     assert shown >= 15 and cut == []
 

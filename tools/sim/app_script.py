@@ -301,21 +301,6 @@ class Model:
             turns -= 1
 
 
-def hint_found(state, lookahead=True):
-    """Returns what the hint shows at `state` (lnr/play/hint.py show()'s `found`), worked out
-    as the board's switch does (lnr/play/plan.py: engine.bots hint(), or the roll where a
-    person's dice wait; then lnr/play/hintplan.py explain()) without the switch. (The board
-    keeps those steps in the switch alone: its modules' bytes are RAM at the hint's moment.)"""
-    from engine.bots import hint
-    from lnr.play.hintplan import explain
-
-    if state.phase == P_DICE and state.dice_left == state.build_sum:
-        action, search = A_STOP, None
-    else:
-        action, search = hint(state, None, lookahead)
-    return explain(state, action, search)
-
-
 def run_checked(keys, seed=1, **kw):
     """Runs `keys` in the headless simulator at full speed (tools/sim/fast.py) and returns its
     Result, failing (AssertionError) if the app crashed or a key was lost to a full queue. The

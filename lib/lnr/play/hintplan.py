@@ -13,7 +13,7 @@ import sys
 
 from engine.cards import SHAPE, KIND, KIND_BROKEN, SHAPE_CURVE, card_name
 from engine.state import (
-    A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, TURN, BEND_L, BEND_R,
+    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, P_DICE, TURN, BEND_L, BEND_R,
 )
 from lnr.memory import drop, KEEP
 from lnr.ui import wrap, PANEL_W
@@ -23,17 +23,35 @@ NAMES = 3  # panel lines a build's cards may take: the panel's 7 less the title,
 _TO = ("right", "down", "left", "up")  # where a curve turns on the screen, by its exit heading
 
 
+def find(s, lookahead=True):
+    """Returns what `best` would do at State `s` and why: explain()'s answer for engine.bots'
+    hint (`lookahead`: its own). On the board the search runs before this module loads
+    (lnr/play/plan.py: RAM), and explain() says what it found; a MemoryError is the caller's
+    to answer (lnr/play/plan.py turns the hint down)."""
+    try:
+        from engine.bots import hint
+
+        if s.phase == P_DICE and s.dice_left == s.build_sum:
+            action, search = A_STOP, None  # a person's dice wait: rolling is the move
+        else:
+            action, search = hint(s, None, lookahead)  # the look-ahead's choice
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - a hint must never end the game
+        return None
+    return explain(s, action, search)
+
+
 def explain(s, action, search):
-    """Returns why `action`, lnr/play/plan.py's choice at State `s` by `search` (engine.bots
-    hint()'s engine.lookahead Search, an engine.ai Planner without the look-ahead,
-    or None where the dice wait), is the move, as (action, title, head, risk, tail): the title's
-    words beside "Hint" (a challenge's lives, or ""), the lines that say the action (head: a
-    build's cards, with where each curve turns), the chance of derailing (risk: (num, den, (num,
-    den) of entering a broken card or None) of the build named, of the roll, or of the build a
-    pass is weighed against; or None) and the lines after it (tail), each within lnr.ui PANEL_W
+    """Returns why `action`, engine.bots hint()'s choice at State `s` by `search` (its
+    engine.lookahead Search, an engine.ai Planner without the look-ahead, or None where the
+    dice wait), is the move, as (action, title, head, risk, tail): the title's words beside
+    "Hint" (a challenge's lives, or ""), the lines that say the action (head: a build's cards,
+    with where each curve turns), the chance of derailing (risk: (num, den, (num, den) of
+    entering a broken card or None) of the build named, of the roll, or of the build a pass is
+    weighed against; or None) and the lines after it (tail), each within lnr.ui PANEL_W
     (engine.advice why()); while a person's dice wait, "Roll the dice". None where it has no
-    hint (bots.hint: e.g. the rival's turn) or failed (a hint must never end the game); a
-    MemoryError is its caller's to answer (lnr/play/plan.py turns the hint down)."""
+    hint (bots.hint: e.g. the rival's turn) or failed (a hint must never end the game)."""
     try:
         if action is None:
             return None

@@ -111,7 +111,7 @@ def _run(game, kind, feature, ns, start):
         s = game.state
         try:
             if s.phase == P_DICE and s.dice_left == s.build_sum:
-                action, search = A_STOP, None  # a person's dice wait: rolling is the move
+                action, search = A_STOP, None  # a person's dice wait (hintplan.py find())
             else:
                 action, search = hint(s, None, feature == LOOKAHEAD)
         except MemoryError:
