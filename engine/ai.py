@@ -804,3 +804,22 @@ class Planner(Valuer):
         """Valuer.done(), and the last build's cards and path too."""
         Valuer.done(self)
         self.cards = self.deepest = None
+
+
+def follow(state, action, weights=None):
+    """Returns the steps of engine.ai's plan after `action` at `state` (bytes: the cards it
+    adds to the build and their curves' bends, up to its dice; empty where `action` begins no
+    build), each step one planner's work with `weights`: the continuation engine.lookahead
+    weighed for that action (Search._plan). The hint names it (lnr/play/hintplan.py), once this
+    module's code is out of RAM; the review too (tools/bots/review.py)."""
+    t = state.clone()
+    t.log = None
+    t.apply(action)
+    out = bytearray()
+    while t.phase == P_BEND or t.phase == P_BUILD:
+        a = Planner(t, weights).choose()
+        if a is None or a == A_STOP:
+            break  # it rolls (or, past its time, plans no bend)
+        out.append(a)
+        t.apply(a)
+    return bytes(out)

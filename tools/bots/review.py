@@ -28,7 +28,7 @@ import sys
 import time
 
 from engine.advice import why
-from engine.ai import Planner
+from engine.ai import Planner, follow
 from engine.cards import card_name
 from engine.coach import SAMPLES, Coach, options, outcome, playout_table, same_choice
 from engine.codes import PHASE_NAMES
@@ -139,14 +139,11 @@ def say(state, action):
 
 def _after(state, action, table):
     # A build's copy of `state`: `action` and the cards and bends engine.ai's plan with `table`
-    # lays after it, up to its dice (as the hint names a build, lnr/play/hintplan.py).
+    # lays after it, up to its dice (engine.ai follow(), as the hint names a build).
     t = state.clone()
     t.log = None
     t.apply(action)
-    while t.phase == P_BEND or t.phase == P_BUILD:
-        a = Planner(t, table).choose()
-        if a == A_STOP:
-            break
+    for a in follow(state, action, table):
         t.apply(a)
     return t
 

@@ -50,7 +50,7 @@ def go(app):
                 continue
             rng = game.bot_rng.getstate()
             try:
-                found = _run(game, kind, rung, ns, start)
+                found = _run(game, kind, rung, ns, start, had)
                 break
             except MemoryError:
                 if not rung:
@@ -81,7 +81,7 @@ def go(app):
     app.next = (SC_PLAY, (kind, found))
 
 
-def _run(game, kind, feature, ns, start):
+def _run(game, kind, feature, ns, start, had):
     # One attempt: the hint with its look-ahead (LOOKAHEAD), from engine.ai's plan alone (HINT)
     # or none (0: False); a bot's plan by its own bot (-1, WEIGHTS), by `greedy` (PLAN) or by
     # the first legal steps (0).
@@ -102,7 +102,8 @@ def _run(game, kind, feature, ns, start):
             return (ns() - start) // tick  # a small int: ticks since the switch began
 
     if kind == W_HINT:
-        from engine.bots import HINT_CAP, hint
+        from engine.ai import follow
+        from engine.bots import HINT_CAP, hint, weights
         from engine.state import A_STOP, P_DICE
 
         _one_table(game.state.mode)
@@ -110,20 +111,29 @@ def _run(game, kind, feature, ns, start):
         set_clock(clock, HINT_CAP)
         s = game.state
         try:
+            options = values = None
+            steps = b""
             if s.phase == P_DICE and s.dice_left == s.build_sum:
-                action, search = A_STOP, None  # a person's dice wait (hintplan.py find())
+                action = A_STOP  # a person's dice wait: rolling is the move (hintplan.py find())
             else:
                 action, search = hint(s, None, feature == LOOKAHEAD)
+                if action is None:
+                    return None
+                options = search.options
+                values = getattr(search, "values", None)  # an engine.ai Planner keeps none
+                search = None
+                steps = follow(s, action, weights(s.mode))  # the table the search played with
         except MemoryError:
             raise
         except Exception:  # noqa: BLE001 - a hint must never end the game
             return None
-        hint = None
-        # What it found and why, in the play screen's terms: its code loads after the search
-        # (RAM), and drops the search's.
+        # The search's code (engine.ai, the app's biggest) goes before the words' loads (RAM:
+        # lnr/play/hintplan.py); engine.budget stays for go()'s figures.
+        hint = follow = weights = None
+        drop_since(had + ["engine.budget"])
         from lnr.play.hintplan import explain
 
-        return explain(s, action, search)
+        return explain(s, action, options, values, steps)
     if feature == PLAN:
         from engine.bots import BOTS
 
