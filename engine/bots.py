@@ -169,13 +169,15 @@ _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
-def hint(state, rng=None, lookahead=True):
+def hint(state, rng=None, lookahead=True, cap=HINT_CAP):
     """Returns (action, search): what `best` would do now, and the engine.lookahead Search that
     chose it, its options kept, from which engine.advice says why; (None, None) where nobody
     decides (dice, game over, the rival). Without `rng`, the look-ahead draws from a stream of
     its own seeded by the turn's number, so that asking twice gives the same hint. Without
     `lookahead`: engine.ai's Planner alone, its options kept (a device short of heap:
-    lnr/play/plan.py)."""
+    lnr/play/plan.py). `cap`: the look-ahead's samples' budget (engine.lookahead Search), less
+    than HINT_CAP where the board's switch leaves less of the hint's wait (lnr/play/plan.py); its
+    first plan, engine.ai's, is made whatever the cap."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, None
     if not lookahead:
@@ -188,7 +190,7 @@ def hint(state, rng=None, lookahead=True):
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget
 
-    search = Search(state, weights(state.mode), rng, True, HINT_CAP)
+    search = Search(state, weights(state.mode), rng, True, cap)
     action = search.choose()
     _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)

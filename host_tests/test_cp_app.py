@@ -357,13 +357,15 @@ def test_a_frames_count_is_the_same_every_run():
 
 def test_a_searchs_wait_is_its_switch_and_its_deadline():
     """make waits: a hint's or a bot's plan's frame is counted (its switch, and what little
-    search callgrind's pace allowed before the deadline); the player waits for the search to
-    its deadline on the board's clock beyond that (engine.bots HINT_CAP, PLAN_CAP ticks at
-    UNITS_PER_S), so those lines add it, at the loop's both factors; another switch has no
-    search."""
-    from engine.bots import HINT_CAP, PLAN_CAP
+    search callgrind's pace allowed before the deadline); the player waits for a bot's search
+    to its deadline on the board's clock beyond that (engine.bots PLAN_CAP ticks at
+    UNITS_PER_S), so its line adds it, at the loop's both factors; the hint's search ends where
+    its wait (lnr/play/plan.py HINT_MS from the key) leaves the rest of its switch, so it waits
+    HINT_MS, or its switch where that is longer; another switch has no search."""
+    from engine.bots import PLAN_CAP
     from engine.budget import UNITS_PER_S
     from lnr import screens
+    from lnr.play.plan import HINT_MS
     from tools.vm import waits
 
     loop = 595070385
@@ -373,8 +375,9 @@ def test_a_searchs_wait_is_its_switch_and_its_deadline():
                                         ("table", 3, screens.W_PLAN, loop // 10)])
     hint = [line for line in lines if line.split()[0] == "hint"]
     assert len(hint) == 1 and "frame 7" in hint[0]  # the longest of its kind
-    ms = HINT_CAP * 1000 // UNITS_PER_S
-    assert hint[0].endswith("at most %d-%d ms" % (478 + ms, 921 + ms)), hint
+    assert hint[0].endswith("at most %d-%d ms" % (HINT_MS, HINT_MS)), hint
+    slow = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, loop // 3)])
+    assert slow[1].endswith("at most 1594-3073 ms"), slow  # a switch longer than the wait
     plan = [line for line in lines if line.split()[0] == "plan"][0]
     assert "(%d ms)" % (PLAN_CAP * 1000 // UNITS_PER_S) in plan
     other = [line for line in lines if line.startswith("  another switch")][0]

@@ -330,3 +330,40 @@ def test_a_bots_plan_ends_by_its_deadline_on_a_board_of_another_speed(speed):
                         s.apply(s.sample_chance(g.rng))
                     s.apply(action)
     assert 0 < ms(most) <= TURN_MS - SWITCH_MS, (speed, most)
+
+
+@pytest.mark.parametrize("speed", [0.5, 2.0])
+def test_the_hints_search_gets_what_the_switch_leaves_of_its_wait(speed):
+    """Issue 38 item 5: the hint's whole wait, from its key to its panel, is lnr/play/plan.py
+    HINT_MS on the board's clock. Its search stops where the time the switch has run and the
+    time the board measured for the rest (the play screen's code loaded: FIGURES' F_BACK, set
+    here as a board would have measured it; the words: half of it until one hint has named
+    them) leave of it, never over HINT_CAP; with nothing left, engine.ai's plan alone. Played
+    in the app on a board `speed` times the estimate (the simulator's --board-speed clock)."""
+    from engine import bots
+    from lnr import memory
+    from lnr.play.plan import HINT_MS as WAIT_MS
+    from tools.sim import fast as sim_fast, simulator as sim
+    from tools.sim.app_script import Model
+    from engine.state import MODE_SOLO
+
+    m = Model(MODE_SOLO, 5)
+    keys = m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]
+    work = {}
+    for back in (0, 400, 700, WAIT_MS):
+        def on_frame(hw, back=back):  # the board measured that load before the hint's key
+            memory.FIGURES[memory.F_BACK] = back
+            memory.FIGURES[memory.F_WORDS] = 0
+
+        with sim_fast.fast():
+            r = sim.run_headless(keys, seed=5, board_speed=speed, on_frame=on_frame)
+        assert r.ok, r.error
+        assert not r.app.ui.panel.hidden  # the hint is up
+        work[back] = bots.hint_work()
+    # The search's ticks (its work at the counted clock's pace, scaled by the board's speed).
+    ticks = {back: w / speed for back, w in work.items()}
+    left = {back: (WAIT_MS - back - back // 2) * UNITS_PER_S // 1000 for back in work}
+    assert ticks[0] <= HINT_CAP * 1.1  # never over HINT_CAP (a planner's overrun at most)
+    assert ticks[400] <= left[400] * 1.1 < HINT_CAP
+    assert ticks[700] <= left[700] * 1.1
+    assert work[WAIT_MS] < work[700] < work[400] <= work[0]

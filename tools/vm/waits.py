@@ -22,9 +22,10 @@ the loop's are, so the ratio stands for the board, as far as the loop's mix of w
 frame's (the emulated Cortex-M4's count agrees within it: docs/memory.md).
 
 A search's share of a frame is not the frame's: on a board it stops by the board's own clock
-(engine.budget, lnr/play/plan.py) at HINT_CAP (the hint) or PLAN_CAP (a bot's plan) ticks,
-whatever the board's speed; what the count estimates is the switch around it, which loads code
-and is the same work on every board.
+(engine.budget, lnr/play/plan.py) at PLAN_CAP ticks (a bot's plan) or, for the hint, where its
+wait of HINT_MS from the key leaves the time the board measured the rest of its switch to take
+(lnr/play/plan.py _hint_cap()), whatever the board's speed; what the count estimates is the
+switch around it, which loads code and is the same work on every board.
 
 The lines go to docs/memory.md too, between its DOC_BEGIN and DOC_END lines.
 
@@ -163,10 +164,14 @@ def estimate_lines(loop, found):
                loop, SAMD51_LOOP_US, slow_us)]
     # The search's deadline on the board's clock, whatever its speed: what a player waits for
     # beyond the switch (at most: the count holds what little search callgrind's pace allowed).
-    from engine.bots import HINT_CAP, PLAN_CAP
+    # A bot's plan searches PLAN_CAP past its switch; the hint's search ends where HINT_MS from
+    # the key leaves the rest of its switch (lnr/play/plan.py), so it waits HINT_MS, or its
+    # switch with engine.ai's plan alone where that is longer.
+    from engine.bots import PLAN_CAP
     from engine.budget import UNITS_PER_S
+    from lnr.play.plan import HINT_MS
 
-    deadline = {"hint": HINT_CAP * 1000 // UNITS_PER_S, "plan": PLAN_CAP * 1000 // UNITS_PER_S}
+    deadline = {"plan": PLAN_CAP * 1000 // UNITS_PER_S}
     for what in sorted(worst, key=lambda w: -worst[w][0]):
         count, game, frame = worst[what]
         fast, slow = count * SAMD51_LOOP_US // loop // 1000, count * slow_us // loop // 1000
@@ -175,6 +180,9 @@ def estimate_lines(loop, found):
         if what in deadline:
             line += "; with its search to its deadline (%d ms): at most %d-%d ms" % (
                 deadline[what], fast + deadline[what], slow + deadline[what])
+        elif what == "hint":
+            line += "; its search ends where its %d ms from the key leave the rest: at most " \
+                    "%d-%d ms" % (HINT_MS, max(HINT_MS, fast), max(HINT_MS, slow))
         out.append(line)
     return out
 

@@ -156,14 +156,18 @@ FLOOR_KB = const(83)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's
-# clock (ns, where the profile has one), the slowest hint's and bot turn's switch (ms).
-FIGURES = [0, 0, 0, 0, 0, 0]
+# clock (ns, where the profile has one), the slowest hint's and bot turn's switch (ms); and for
+# the hint's deadline (lnr/play/plan.py), the most a switch took to load the whole play
+# screen's code and a hint to be named once its search was done (ms).
+FIGURES = [0, 0, 0, 0, 0, 0, 0, 0]
 F_START = const(0)
 F_LEAST = const(1)
 F_WORK = const(2)
 F_NS = const(3)
 F_HINT = const(4)
 F_TURN = const(5)
+F_BACK = const(6)
+F_WORDS = const(7)
 
 
 # ------------------------------------------------------------------ the switch

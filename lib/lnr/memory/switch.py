@@ -7,7 +7,8 @@ settle()): it is not in RAM beside a screen's, nor beside the switch's work."""
 import gc
 import sys
 
-from lnr.memory import drop_since, load, sign, FIGURES, F_START, F_LEAST, F_HINT, F_TURN, VIEW
+from lnr.memory import drop_since, load, sign, FIGURES, F_START, F_LEAST, F_HINT, F_TURN, F_BACK
+from lnr.memory import VIEW
 from lnr.screens import SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_PLAN, W_HINT, W_SAVE, W_TITLE
 
 
@@ -45,6 +46,7 @@ def player(app, keep=()):
     (and what is not in `keep`: the modules a bot's plan kept)."""
     if app.play is None:
         unload(app, keep)
+        t = app.hw.ticks_ms()
         # Loading the play screen's code takes a board over half a second (docs/memory.md:
         # board waits): the sign steps as it begins, and between its map (lnr.play.mapview),
         # its view (lnr.play.view) and the rest.
@@ -54,6 +56,10 @@ def player(app, keep=()):
         load(app, "lnr.play.view")
         sign()
         app.play = load(app, "lnr.play.screen").Play(app)
+        if not keep:  # the whole screen loaded: what the hint's deadline leaves for it
+            ms = (app.hw.ticks_ms() - t) & 0x1FFFFFFF  # the board's ticks wrap at 2**29
+            if ms > FIGURES[F_BACK]:
+                FIGURES[F_BACK] = ms
     return app.play
 
 

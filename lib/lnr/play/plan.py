@@ -12,9 +12,22 @@ lighter (lnr/memory turn_down()): the hint without its look-ahead, then none; a 
 without its weights (`greedy`), then its first legal steps."""
 import sys
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 from lnr.memory import drop, drop_since, sign, turn_down, DOWN, LOOKAHEAD, HINT, WEIGHTS, PLAN
-from lnr.memory import FIGURES, F_WORK, F_NS, VIEW
+from lnr.memory import FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
 from lnr.screens import SC_PLAY, W_HINT, W_PLAN
+
+# The hint's wait on the board's clock, from its key to its panel up (issue 38's goal): its
+# search gets what the rest of the switch leaves of it (_hint_cap()).
+HINT_MS = const(1500)
+_MASK = const(0x1FFFFFFF)  # the board's ticks_ms() wraps at 2**29
 
 # What the screen says of each feature turned down (a toast's 18 characters).
 _SAID = {LOOKAHEAD: "Hints simpler now", HINT: "Hints off (memory)",
@@ -50,7 +63,7 @@ def go(app):
                 continue
             rng = game.bot_rng.getstate()
             try:
-                found = _run(game, kind, rung, ns, start, had)
+                found = _run(app, kind, rung, ns, start, had)
                 break
             except MemoryError:
                 if not rung:
@@ -81,10 +94,11 @@ def go(app):
     app.next = (SC_PLAY, (kind, found))
 
 
-def _run(game, kind, feature, ns, start, had):
+def _run(app, kind, feature, ns, start, had):
     # One attempt: the hint with its look-ahead (LOOKAHEAD), from engine.ai's plan alone (HINT)
     # or none (0: False); a bot's plan by its own bot (-1, WEIGHTS), by `greedy` (PLAN) or by
     # the first legal steps (0).
+    game = app.game
     if not feature:  # the lightest: loads none of the bots' code
         if kind == W_HINT:
             return False
@@ -109,6 +123,7 @@ def _run(game, kind, feature, ns, start, had):
         _one_table(game.state.mode)
         sign()  # the search begins
         set_clock(clock, HINT_CAP)
+        cap = HINT_CAP if ns is None else _hint_cap(app)
         s = game.state
         try:
             options = values = None
@@ -116,12 +131,14 @@ def _run(game, kind, feature, ns, start, had):
             if s.phase == P_DICE and s.dice_left == s.build_sum:
                 action = A_STOP  # a person's dice wait: rolling is the move (hintplan.py find())
             else:
-                action, search = hint(s, None, feature == LOOKAHEAD)
+                action, search = hint(s, None, feature == LOOKAHEAD, cap)
                 if action is None:
                     return None
                 options = search.options
                 values = getattr(search, "values", None)  # an engine.ai Planner keeps none
                 search = None
+            searched = app.hw.ticks_ms()  # the search is done: from here the hint is named
+            if options is not None:
                 steps = follow(s, action, weights(s.mode))  # the table the search played with
         except MemoryError:
             raise
@@ -133,7 +150,11 @@ def _run(game, kind, feature, ns, start, had):
         drop_since(had + ["engine.budget"])
         from lnr.play.hintplan import explain
 
-        return explain(s, action, options, values, steps)
+        found = explain(s, action, options, values, steps)
+        ms = (app.hw.ticks_ms() - searched) & _MASK  # the plan followed, the words made
+        if ms > FIGURES[F_WORDS]:
+            FIGURES[F_WORDS] = ms
+        return found
     if feature == PLAN:
         from engine.bots import BOTS
 
@@ -142,6 +163,25 @@ def _run(game, kind, feature, ns, start, had):
         bot = game.bot(game.state.seat)
     game.planned = plan_turn(game, clock, bot)
     return None
+
+
+def _hint_cap(app):
+    # The hint's search's budget in ticks (engine.budget UNITS_PER_S) on the board's clock: what
+    # HINT_MS leaves once the switch has run so far (since the key: leave() noted app.began) and
+    # the board has named a hint and loaded the play screen's code as slowly as it did at its
+    # slowest (FIGURES: until it has named one, half the load stands for the words, which load
+    # a quarter as much code and follow the plan a few planners on). Never over HINT_CAP; 0
+    # leaves engine.ai's plan alone (engine.bots hint()).
+    from engine.bots import HINT_CAP
+    from engine.budget import UNITS_PER_S
+
+    back = FIGURES[F_BACK]
+    left = HINT_MS - ((app.hw.ticks_ms() - app.began) & _MASK) - back
+    left -= FIGURES[F_WORDS] or back // 2
+    if left <= 0:
+        return 0
+    cap = left * UNITS_PER_S // 1000
+    return cap if cap < HINT_CAP else HINT_CAP
 
 
 def plan_turn(game, clock, bot):
