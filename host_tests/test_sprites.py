@@ -41,17 +41,17 @@ def test_the_simulators_sheet_is_filled_pixel_by_pixel_from_the_file():
 
 
 class Lent:
-    """A sheet's bytes as CircuitPython lends them (a memoryview of 8 KB), and the restore
-    main gives the Storage: counts the calls, and checks each finds the saves done with it."""
+    """A sprite sheet as CircuitPython's Bitmap lends its bytes (a memoryview of 8 KB) to the
+    Storage: lnr/saves.py reads the sprites back into them (lnr.sheet fill()), which marks the
+    sheet dirty: the restores, counted."""
 
     def __init__(self):
         self.pixels = bytearray(sprites_bin())
         self.buf = memoryview(self.pixels)
         self.restores = 0
 
-    def restore(self):
+    def dirty(self):
         self.restores += 1
-        self.buf[:] = sprites_bin()
 
 
 def test_every_read_and_write_of_the_saves_gives_the_sprites_back(tmp_path):
@@ -62,7 +62,7 @@ def test_every_read_and_write_of_the_saves_gives_the_sprites_back(tmp_path):
     make_save_file_in(drive)  # the drive as make flash leaves it (the game makes no file)
     nvm = bytearray(b"\xff" * IMAGE_SIZE)
     lent = Lent()
-    s = Storage(nvm, drive, True, lent.buf, lent.restore)
+    s = Storage(nvm, drive, True, lent.buf, lent)
     s.load()
     assert lent.restores == 1 and lent.pixels == sprites_bin()
     s.finish_game(0, 23, True, 77, 1, GameLog(b"\xa5\x80", 9))
@@ -80,7 +80,7 @@ def test_every_read_and_write_of_the_saves_gives_the_sprites_back(tmp_path):
 
 
 # The same on CircuitPython's own VM, with the real Bitmap's bytes lent (lnr/sheet.py) and the
-# real restore (the sprites read back from lib/lnr/sprites.bin).
+# sprites read back from lib/lnr/sprites.bin after each read or write (lnr/saves.py).
 CP_LENT = """
 import sys
 from binascii import crc32
@@ -99,7 +99,7 @@ bitmap = sheet.new()
 lent = sheet.lend(bitmap)
 assert lent is not None and len(lent) == 8192
 nvm = bytearray(b"\\xff" * 8192)
-s = Storage(nvm, sys.argv[1], True, lent, lambda: sheet.fill(bitmap, lent))
+s = Storage(nvm, sys.argv[1], True, lent, bitmap)
 s.load()
 assert crc32(lent) == want
 s.finish_game(0, 23, True, 77, 1, GameLog(b"\\xa5\\x80", 9))

@@ -37,7 +37,7 @@ def start(hw):
 
     app = powerup.start(hw)
     powerup = None
-    drop("lnr.powerup")
+    drop("lnr.powerup", "lnr.sheet")  # the sheet's code loads again to read the sprites back
     settle(app)  # the title, in the first switch
     from lnr.memory.report import line  # the board's line on the serial console
 

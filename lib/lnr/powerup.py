@@ -21,9 +21,8 @@ def start(hw):
     # and whether boot.py let the board write it: the board profile says.
     sprite_sheet = sheet.new()
     lent = sheet.lend(sprite_sheet)
-    restore = None if lent is None else sheet.restorer(sprite_sheet, lent)
     store = Storage(hw.nvm, getattr(hw, "drive", None), getattr(hw, "drive_writable", False),
-                    lent, restore)
+                    lent, sprite_sheet)
     store.load()
     if lent is None:  # a buffer of the Storage's own: the sprites are read once, here
         sheet.fill(sprite_sheet)

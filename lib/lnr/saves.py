@@ -11,8 +11,11 @@ def _done(store):
     # The copies' code is needed for a moment (a read or a write), not while a game is
     # played; the buffer goes back to its owner.
     drop("lnr.copies", "lnr.image", "engine.crc", "lnr.saves")
-    if store.restore is not None:
-        store.restore()
+    if store.sheet is not None:  # the sprites read back into the sheet's lent bytes
+        from lnr import sheet
+
+        sheet.fill(store.sheet, store.image)
+        drop("lnr.sheet")
 
 
 def _copies():

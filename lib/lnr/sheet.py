@@ -6,8 +6,8 @@ Why lend it: the NVM takes the saves' image in one slice assignment (one erase o
 so their buffer is one 8 KB object, which a heap left in pieces may not have. The sheet is an
 8 KB block made at power-up and kept anyway: CircuitPython's Bitmap gives its pixel bytes as a
 buffer (memoryview), so the saves read and write their image there, and the sheet is read
-again from the file once they are done (lnr/storage.py calls fill() through the restore
-function main gives it). The screen never shows the image's bytes as sprites: the display is
+again from the file once they are done (lnr/saves.py calls fill(), this module loaded again
+for that moment: lnr.main drops it after power-up, RAM). The screen never shows the image's bytes as sprites: the display is
 refreshed only after a frame's moves are made (lnr/main.py step()), and a read or write of the
 saves is always inside a move, which restores the sheet before it returns. That keeps 8 KB
 free in every phase (docs/memory.md). Blinka's Bitmap (the simulator) and the MicroPython
@@ -59,10 +59,3 @@ def fill(sheet, buf=None):
                 if b:
                     sheet[2 * i, y] = b >> 4
                     sheet[2 * i + 1, y] = b & 15
-
-
-def restorer(sheet, buf):
-    """Returns the function that reads the sprites back into `sheet`'s lent bytes `buf` (the
-    Storage's `restore`, called after each read or write of the saves): made here, so that it
-    keeps no other module's code alive (lnr/powerup.py is dropped after power-up)."""
-    return lambda: fill(sheet, buf)

@@ -38,18 +38,18 @@ class Storage:
 
     DEFAULTS = (DEFAULT_BRIGHTNESS, DEFAULT_PIXELS, DEFAULT_HINTS)  # brightness, pixels, hints
 
-    def __init__(self, nvm, drive=None, writable=False, image=None, restore=None):
+    def __init__(self, nvm, drive=None, writable=False, image=None, sheet=None):
         # The image's buffer, for every read and write of the copies. The NVM takes the image
         # in one slice assignment (one erase of its block), so it is one 8 KB object, made
         # at power-up, while the heap is empty, and kept for good: made at each commit it
         # needs 8 KB in one piece of a heap that the screens' and the engine's code, loaded
         # and dropped, have left in pieces, and on CircuitPython's VM it did not get it (a
         # finished game's result lost to a MemoryError). docs/memory.md. `image`: such a
-        # buffer lent by its owner (lnr/sheet.py: the sprite sheet's pixels), who gets it
-        # back through `restore()` after each read or write; None: one of this object's own.
+        # buffer lent by the sprite sheet `sheet` (its pixels, lnr/sheet.py), whose sprites
+        # lnr/saves.py reads back after each read or write; None: one of this object's own.
         # These five are lnr/saves.py's, which reads and writes through them.
         self.image = bytearray(IMAGE_SIZE) if image is None else image
-        self.restore = restore
+        self.sheet = None if image is None else sheet
         self.nvm = nvm
         self.drive = drive
         self.writable = writable
