@@ -137,3 +137,22 @@ def test_below_the_least_heap_the_title_says_so_and_nothing_is_saved(monkeypatch
     assert "This board has %d KB of heap; the game needs %d KB" % (FLOOR_KB - 4, FLOOR_KB) in \
         text.replace("  ", " "), text
     assert r.nvm_writes == 0 and not r.app.writes
+
+
+def test_a_result_panel_that_never_loads_leaves_the_game_going_to_its_end(short):
+    """Issue 38 item 2: a MemoryError in loading a screen's code is answered where it can be.
+    Without the result panel's code (lnr.play.result) each action goes on unsummed, the toast
+    saying why, and a solo game is played to its end, where a MemoryError used to end it at the
+    error screen (lnr/crash.py). Another module's refusal (lnr.play.refusal) likewise."""
+    from lnr.screens import SC_ERROR
+
+    short("lnr.play.result")
+    short("lnr.play.refusal")
+    m = Model(MODE_SOLO, 3)
+    m.play_simple()  # the game's keys to its end, as a player presses them
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + [SETTLE], seed=3)
+    assert r.ok, r.error
+    assert r.app.screen != SC_ERROR
+    assert r.app.game is None or r.app.game.state.is_terminal()  # counted, or over on screen
+    assert m.state.is_terminal()

@@ -66,9 +66,8 @@ class Actions:
                 return "Select a track card"
             if s.is_legal(A_LAY + c):
                 return None
-            from lnr.play.refusal import reason  # its words for this one line (dropped by close)
-
-            return reason(s, c)
+            refusal = play.need("lnr.play.refusal")  # its words for this line (dropped by close)
+            return "Not enough memory" if refusal is None else refusal.reason(s, c)
         if i == _CHAOS:
             if s.phase != P_TURN and s.phase != P_CHAOS:
                 return "Finish the build"

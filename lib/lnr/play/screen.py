@@ -655,10 +655,14 @@ class Play:
     def show_result(self):
         """Sums up the action in the result panel (lnr/play/result.py, loaded for the moment),
         then goes on: advance() draws the screen once, for what comes next (drawn here too, the
-        run's last frame drew twice)."""
-        from lnr.play import result
-
+        run's last frame drew twice). Short of heap for the panel's code, the game goes on
+        without it (need()'s toast says so)."""
+        result = self.need("lnr.play.result")
         self.drew = self.drawn()
+        if result is None:
+            self.summary = False
+            self.advance()
+            return
         self.summary = True
         result.show(self)
         result = None
@@ -879,8 +883,9 @@ class Play:
             return
         action = A_CHAOS + c if KIND[c] == KIND_CHAOS else A_LAY + c
         if not s.is_legal(action):  # why not, in the toast (lnr/play/refusal.py, for now)
-            from lnr.play import refusal
-
+            refusal = self.need("lnr.play.refusal")
+            if refusal is None:  # short of heap: need()'s toast says so
+                return
             self.view.toast(refusal.reason(s, c))
             refusal = None
             drop("lnr.play.refusal")
