@@ -318,13 +318,14 @@ def app():
     return run(["WAIT"], 1).app  # the title: an App whose games.over() counts nothing
 
 
-def _over(app, state):
-    # The game over's lines of `state` at a table of P1 (a person) and bots.
+def _over(app, state, people=1):
+    # The game over's lines of `state` at a table of P1 (a person; `people`: the first seats
+    # are people, a hot seat) and bots.
     from lnr import games
     from lnr.game import Game, ROLE_BOT
 
     roles = bytearray(state.players)
-    for i in range(1, state.players):
+    for i in range(people, state.players):
         roles[i] = ROLE_BOT
     app.writes = False
     app.game = Game(state, Rng(1), 7, roles)
@@ -363,6 +364,26 @@ def test_a_tie_at_the_table_says_which_tie_break_decided(app):
     s.hands[2] = [36, 30, 13]  # the same values as P1's: nothing parts them
     lines = _over(app, s)
     assert lines[1] == "Shared win: P1 P3" and lines[2] == "P1: 9, 3 cards"
+
+
+def test_a_hot_seats_game_over_speaks_to_no_one_person(app):
+    # At a hot seat (two people, P1 and P2, and a bot) the screen is everyone's: it says
+    # "Your score" and "WINNER!" to nobody, it names the winner and every seat's score (§7).
+    rng = Rng(3)
+    s = deal(MODE_TABLE, rng, 3)
+    for seat in range(3):
+        s.hands[seat] = []
+        s.piles[seat] = []
+    s.hands[0] = [34, 40, 0]  # P1: 9
+    s.hands[1] = [38, 6]  # P2: 5, the winner
+    s.hands[2] = [42, 29, 2, 3]  # P3 (a bot): 9
+    lines = _over(app, s, people=2)
+    assert lines[0] == "Final scores" and lines[1] == "Winner: P2"
+    assert lines[2:5] == ["P1: 9", "P2: 5", "P3: 9"]
+    assert app.game is None  # counted (nothing written: app.writes is off here)
+    s.hands[1] = [23, 28, 12, 1]  # P2: 9, 4 cards; P1 9 with 3 cards: the tie-break parts them
+    lines = _over(app, s, people=2)
+    assert lines[0] == "Final scores" and lines[1] == "Winner: P1, fewest cards"
 
 
 def test_the_seats_board_at_a_table_shows_nothing_of_a_hands_values():

@@ -163,12 +163,19 @@ def over(app):
     s = game.state
     mode = s.mode
     me = 1 if mode == MODE_RIVAL else game.first_human()
+    # A hot seat's screen is everyone's: it speaks to no one person (their scores below), and
+    # the table's record is the best score a person made.
+    hot = mode == MODE_TABLE and game.humans() > 1
+    if hot:
+        for seat in range(s.players):
+            if game.human(seat) and s.score(seat) < s.score(me):
+                me = seat
     score = s.score(me)
     won = me in s.winners()
     store = app.store
     best = store.best[mode]
     lines = [("", WHITE)] * 8
-    lines[0] = ("Your score: %d" % score, WHITE)
+    lines[0] = ("Final scores" if hot else "Your score: %d" % score, WHITE)
     if mode == MODE_RIVAL:
         n = s.score(0)
         lines[1] = ("Rival's pile: %d card%s" % (n, "" if n == 1 else "s"), WHITE)
@@ -180,13 +187,17 @@ def over(app):
         # were parted, the figures of the tie-break that did it.
         winners = s.winners()
         why = _tie_break(s, winners)
+        mine = won and not hot  # the one person's win
         if why > 5:
             text = "Shared win: " + _names(game, winners)
         else:
-            text = "WINNER!" if won else "Winner: " + _names(game, winners)
+            text = "WINNER!" if mine else "Winner: " + _names(game, winners)
             if why:
-                text += (" " if won else ", ") + "fewest " + _CRITERIA[why - 1]
-        lines[1] = (text, GREEN if won else WHITE)
+                text += (" " if mine else ", ") + "fewest " + _CRITERIA[why - 1]
+        people = False  # at a hot seat, green for a person's win
+        for seat in winners:
+            people = people or game.human(seat)
+        lines[1] = (text, GREEN if mine or hot and people else WHITE)
         for seat in range(s.players):
             key = s.rank_key(seat)
             text = "%s: %d" % (game.name(seat), key[0])
