@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.flash import fakeboard  # noqa: E402
+from tools.vm import mpvm  # noqa: E402
 from tools.flash.sync import (MANIFEST, PYSTACK_SIZE, SAVE_FILES, digest,  # noqa: E402
                               read_manifest)
 
@@ -70,7 +70,7 @@ class Board:
 
 @pytest.fixture
 def start_board(tmp_path):
-    why = fakeboard.vm_available()
+    why = mpvm.missing()
     if why:
         pytest.fail(f"the fake board needs the MicroPython VM: {why}")
     boards = []

@@ -1,5 +1,8 @@
 // The Python VM behind tools/flash/fakeboard.py: the real MicroPython VM (WebAssembly port 1.29,
-// from tools/vm/mpvm/node_modules) dressed as CircuitPython, with a host folder as CIRCUITPY.
+// loaded as tools/vm/mpvm/run.mjs loads it: tools/vm/mpvm/load.mjs) dressed as CircuitPython, with
+// a host folder as CIRCUITPY. Not run.mjs itself: that runs one script to its end in one VM,
+// while a board lives on across soft reboots (a fresh VM each, the drive and NVM kept) and
+// executes what the serial client sends, piece by piece.
 //
 //   node tools/flash/fakeboard_vm.mjs ROOT
 //
@@ -17,11 +20,11 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MODULE = process.env.FAKEBOARD_MP_MODULE || path.join(HERE, "..", "vm", "mpvm", "node_modules",
-  "@micropython", "micropython-webassembly-pyscript", "micropython.mjs");
+const LOADER = path.join(HERE, "..", "vm", "mpvm", "load.mjs");
+const { loadMicroPython } = await import(pathToFileURL(LOADER));
 const SYSTEM = new Set(["tmp", "home", "dev", "proc"]);
 const STANDINS = "/tmp/_fb";
 
@@ -30,7 +33,6 @@ if (!root || !fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
   process.stderr.write("usage: fakeboard_vm.mjs ROOT (an existing folder)\n");
   process.exit(2);
 }
-const { loadMicroPython } = await import(MODULE);
 
 // ---- framing ------------------------------------------------------------------------------
 function send(kind, payload) {
