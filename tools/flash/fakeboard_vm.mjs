@@ -102,6 +102,7 @@ function loadTree(hostDir, vmDir) {
       const data = new Uint8Array(fs.readFileSync(h));
       mp.FS.writeFile(v, data);
       cache.set(v, Buffer.from(data));
+      mirrored(v);
     }
   }
 }
@@ -119,6 +120,16 @@ function walkVM(dir, files, dirs) {
     }
   }
 }
+// A file the VM has not written since it was last mirrored keeps the modification time 0 that
+// mirroring gives it (MEMFS stamps every write with Date.now(); a truncation changes the size):
+// only the others are read and compared, not the whole drive after every execution.
+function unchanged(f) {
+  const st = mp.FS.stat(f);
+  return st.mtime.getTime() === 0 && cache.get(f)?.length === st.size;
+}
+function mirrored(f) {
+  mp.FS.utime(f, 0, 0);
+}
 function syncToHost() {
   const files = [];
   const dirs = [];
@@ -132,12 +143,14 @@ function syncToHost() {
   }
   const seen = new Set(files);
   for (const f of files) {
+    if (unchanged(f)) continue;
     const data = Buffer.from(mp.FS.readFile(f));
     const old = cache.get(f);
     if (!old || !old.equals(data)) {
       fs.writeFileSync(hostPath(f), data);
       cache.set(f, data);
     }
+    mirrored(f);
   }
   for (const f of [...cache.keys()]) {
     if (!seen.has(f)) {
