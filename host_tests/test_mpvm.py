@@ -7,6 +7,7 @@ with their traceback, a tree lets its packages be imported, `mpvm.collect()` fre
 machine without the VM is told what to install in one line.
 """
 
+import os
 import subprocess
 import sys
 
@@ -136,3 +137,8 @@ def test_the_command_line_runs_a_script_and_reports_a_missing_one(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tools.vm.mpvm", str(tmp_path / "none.py")],
                          cwd=mpvm.ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "cannot read" in out.stderr
+    # Where node is missing: one line, exit status 2.
+    out = subprocess.run([sys.executable, "-m", "tools.vm.mpvm", str(script)], cwd=mpvm.ROOT,
+                         capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PATH=str(tmp_path)))
+    assert (out.returncode, out.stderr) == (2, "mpvm: %s\n" % mpvm.MISSING_NODE)

@@ -13,7 +13,6 @@ worse than one that says what to install.
 """
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from tools.vm import VmError
@@ -63,38 +62,26 @@ def command(script, trees=(), args=(), heap=None, pystack=None, js_gc=False):
     return node(RUNNER, *options, script, *args, js_gc=js_gc)
 
 
-def run(script, trees=(), args=(), heap=None, pystack=None, timeout=600, cwd=ROOT, js_gc=False):
-    """Runs a script file on the VM (command()'s arguments) from `cwd` (relative trees and
-    scripts are the repository's) and returns the CompletedProcess (text)."""
-    return subprocess.run(command(script, trees, args, heap, pystack, js_gc), cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+def run(script, trees=(), args=(), timeout=600, cwd=ROOT, **options):
+    """Runs a script file on the VM (command()'s arguments and `options`: heap, pystack, js_gc)
+    from `cwd` (relative trees and scripts are the repository's) and returns the
+    CompletedProcess (text)."""
+    return subprocess.run(command(script, trees, args, **options), cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
 
 
-def output(script, trees=(), args=(), heap=None, pystack=None, timeout=600, cwd=ROOT,
-           js_gc=False):
+def output(script, trees=(), args=(), timeout=600, cwd=ROOT, **options):
     """Returns the stdout of run(); raises VmError, with the end of its output, if the script
     fails (its exit status is not 0)."""
-    r = run(script, trees, args, heap, pystack, timeout, cwd, js_gc)
+    r = run(script, trees, args, timeout, cwd, **options)
     if r.returncode:
         raise VmError("MicroPython's VM", "%s (exit %d)" % (script, r.returncode),
                       r.stdout[-3000:] + r.stderr)
     return r.stdout
 
 
-def start(script, trees=(), args=(), heap=None, pystack=None, cwd=ROOT):
-    """Starts a script on the VM (command()'s arguments) and returns the Popen, its stdout and
-    stderr text pipes: runs side by side (tools/bots/bench.py)."""
-    return subprocess.Popen(command(script, trees, args, heap, pystack), cwd=cwd,
+def start(script, trees=(), args=(), cwd=ROOT, **options):
+    """Starts a script on the VM as run() does and returns the Popen, its stdout and stderr text
+    pipes: runs side by side (tools/bots/bench.py)."""
+    return subprocess.Popen(command(script, trees, args, **options), cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def main(argv=None):
-    """`python -m tools.vm.mpvm [run.mjs's options] SCRIPT [ARGS...]`: run.mjs's command line
-    through this module (one line, exit status 2, where the VM is missing)."""
-    argv = sys.argv[1:] if argv is None else argv
-    try:
-        cmd = node(RUNNER, *argv)
-    except FileNotFoundError as e:
-        print("mpvm: %s" % e, file=sys.stderr)
-        return 2
-    return subprocess.call(cmd, cwd=ROOT)
