@@ -84,6 +84,7 @@ function flush() {
 // ---- the host folder <-> the VM's filesystem ------------------------------------------------
 let mp = null;
 let cache = new Map();   // VM path -> bytes last mirrored to the host
+let inodes = new Map();  // VM path -> the inode mirrored from it
 let hostDirs = new Set(); // VM dirs mirrored to the host
 
 function hostPath(p) {
@@ -121,14 +122,16 @@ function walkVM(dir, files, dirs) {
   }
 }
 // A file the VM has not written since it was last mirrored keeps the modification time 0 that
-// mirroring gives it (MEMFS stamps every write with Date.now(); a truncation changes the size):
-// only the others are read and compared, not the whole drive after every execution.
+// mirroring gives it (MEMFS stamps every write with Date.now(); a truncation changes the size;
+// a file renamed over it, as a flash swaps its staged files in, is another inode): only the
+// others are read and compared, not the whole drive after every execution.
 function unchanged(f) {
   const st = mp.FS.stat(f);
-  return st.mtime.getTime() === 0 && cache.get(f)?.length === st.size;
+  return st.mtime.getTime() === 0 && inodes.get(f) === st.ino && cache.get(f)?.length === st.size;
 }
 function mirrored(f) {
   mp.FS.utime(f, 0, 0);
+  inodes.set(f, mp.FS.stat(f).ino);
 }
 function syncToHost() {
   const files = [];
@@ -156,6 +159,7 @@ function syncToHost() {
     if (!seen.has(f)) {
       fs.rmSync(hostPath(f), { force: true });
       cache.delete(f);
+      inodes.delete(f);
     }
   }
   for (const d of [...hostDirs].sort((a, b) => b.length - a.length)) {
@@ -202,6 +206,7 @@ async function newVM(cfg) {
   for (const [name, src] of Object.entries(FILES)) mp.FS.writeFile(STANDINS + "/" + name, src);
   for (const [name, src] of Object.entries(STANDIN_FILES)) mp.FS.writeFile(STANDINS + "/standins/" + name, src);
   cache = new Map();
+  inodes = new Map();
   hostDirs = new Set();
   loadTree(root, "");
   state.writable = cfg.writable;
