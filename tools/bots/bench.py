@@ -70,8 +70,8 @@ def cp_runs(bots, first, games):
     None where it is missing."""
     from tools.vm import cpvm
 
-    if cpvm.vm() is None:
-        print("bench: " + cpvm.MISSING_VM)
+    if cpvm.missing():
+        print("bench: " + cpvm.missing())
         return None
     script = os.path.join(ROOT, "tools", "bots", "bench_cp.py")
 
