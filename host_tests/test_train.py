@@ -16,6 +16,7 @@ from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.state import MODE_NAMES
 from tools.bots import cost, cost_cp, seeds, train, tune, weights_ram
+from tools.vm import cpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -174,7 +175,7 @@ def test_weights_fit_in_4_kb_on_circuitpython():
         assert len(getattr(ai_weights, m.upper())) == 2 * N_FEATURES * N_BUCKETS
     got = weights_ram.measure(tune.OUT)
     if got is None:
-        pytest.skip("CircuitPython's VM is missing")
+        pytest.skip(cpvm.missing(compiler=True))
     module, one_table = got
     assert 0 < one_table < module <= 4096, got
 
