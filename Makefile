@@ -35,8 +35,8 @@ pytest: $(VENV)/.stamp $(MPVM) $(STUBS)/.stamp $(FLASH_VENV)/.stamp
 	$(PY) -m pytest -q -rs -n auto --dist loadgroup host_tests/
 
 # The engine on the real MicroPython VM: whole games of every mode, import and peak heap.
-mpcheck: $(MPVM)
-	node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py
+mpcheck: $(VENV)/.stamp $(MPVM)
+	$(PY) -m tools.vm mpcheck
 
 # The game on CircuitPython 10's own VM (CIRCUITPYTHON_VM, or the build beside the clone), the
 # one judge of the board's heap: the session from .mpy under the 88 KB cap, the smallest cap

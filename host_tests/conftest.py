@@ -34,16 +34,35 @@ def device_libs(tmp_path):
     return out
 
 
+# CircuitPython's VM and its mpy-cross, where this machine has them (tools/vm/cpvm.py): a test
+# that needs them asks for these, which skip in one line where they are missing.
 @pytest.fixture
-def store_on_circuitpython(tmp_path):
+def circuitpython():
+    """Returns the Path of CircuitPython's VM; skips where it is missing."""
+    from tools.vm import cpvm
+
+    if cpvm.missing():
+        pytest.skip(cpvm.missing())
+    return cpvm.vm()
+
+
+@pytest.fixture
+def circuitpython_mpy_cross():
+    """Returns the Path of CircuitPython's mpy-cross; skips where it is missing."""
+    from tools.vm import cpvm
+
+    if cpvm.mpy_cross() is None:
+        pytest.skip(cpvm.MISSING_MPY_CROSS)
+    return cpvm.mpy_cross()
+
+
+@pytest.fixture
+def store_on_circuitpython(tmp_path, circuitpython):
     """Runs a script's source on CircuitPython's own VM with the repository and its lib/
     importable and an empty drive folder as argv[1] (ending in "/", as lnr.storage takes it);
     returns (the CompletedProcess, the drive folder). Skips, in one line, where the VM is
     missing (tools/vm/cpvm.py)."""
     from tools.vm import cpvm
-
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
 
     def run(source):
         script = tmp_path / "store.py"

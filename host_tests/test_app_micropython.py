@@ -8,18 +8,13 @@ MicroPython-only mistakes (a formatting flag, a str or list method it lacks, a l
 small one is meant) show up here before a board runs the code. Each run checks the game reached
 its end and was counted once in the NVM.
 """
-import os
-import subprocess
-
 import pytest
 
 from tools.sim.app_script import Model
 from tools.sim.simulator import key_script, parse_keys
 from tools.flash.sync import SAVE_FILES
+from tools.vm import mpvm
 from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNNER = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
 
 SCRIPT = """
 from tools.standins import install
@@ -58,21 +53,16 @@ print("SETTINGS", st.brightness, st.pixel_count)
 
 
 def _vm(tmp_path, device_libs, frames, seed):
-    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = tmp_path / "app_vm.py"
     text = ",".join("" if k is None else str(k) for k in frames)
     script.write_text(SCRIPT % {"frames": text, "seed": seed, "saves": SAVE_FILES})
-    out = subprocess.run(
-        ["node", RUNNER, "--tree", "engine", "--tree", "lib/lnr:/lib/lnr",
-         "--tree", "tools/standins:/lib/tools/standins",
-         "--tree", "tools/vm/membudget/vm:/lib/tools/vm/membudget/vm", "--tree", "%s:/lib" % device_libs,
-         str(script)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
+    out = mpvm.output(script, ["engine", ("lib/lnr", "/lib/lnr"),
+                               ("tools/standins", "/lib/tools/standins"),
+                               ("tools/vm/membudget/vm", "/lib/tools/vm/membudget/vm"),
+                               (device_libs, "/lib")], timeout=300)
     # lnr.main prints an exception it shows on the error screen: none may happen.
-    assert "error" not in out.stdout.lower() and "Traceback" not in out.stdout, out.stdout
-    lines = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines())
+    assert "error" not in out.lower() and "Traceback" not in out, out
+    lines = dict(line.split(" ", 1) for line in out.strip().splitlines())
     return lines
 
 

@@ -2,18 +2,11 @@
 table's opponents, so they must load there and decide exactly as on CPython (ints only, fixed
 iteration order): the same seed gives the same record, step for step (docs/style.md)."""
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from engine.selfplay import play
-
-ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "tools" / "vm" / "mpvm" / "run.mjs"
-VM_PACKAGE = ROOT / "tools" / "vm" / "mpvm" / "node_modules" / "@micropython" / \
-    "micropython-webassembly-pyscript"
+from tools.vm import mpvm
 
 # One pytest worker runs the module (make pytest: --dist loadgroup): the bots' games on
 # MicroPython's VM run once for the module.
@@ -49,16 +42,9 @@ for mode in range(4):
 
 @pytest.fixture(scope="module")
 def vm_output(tmp_path_factory):
-    node = shutil.which("node")
-    if node is None or not VM_PACKAGE.is_dir():
-        pytest.fail("the MicroPython VM is missing: `make test` installs it (npm ci --prefix "
-                    "tools/vm/mpvm) and needs Node.js >= 18 on PATH")
     script = tmp_path_factory.mktemp("vm") / "bots_vm.py"
     script.write_text(SCRIPT)
-    res = subprocess.run([node, str(RUN), "--tree", str(ROOT / "engine"), str(script),
-                          json.dumps(GAMES)], capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr
-    return res.stdout.splitlines()
+    return mpvm.output(script, ["engine"], [json.dumps(GAMES)], timeout=300).splitlines()
 
 
 def test_vm_plays_the_same_games_as_cpython(vm_output):

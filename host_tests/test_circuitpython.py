@@ -48,20 +48,6 @@ for bot, mode, players, seed in games:
 """
 
 
-@pytest.fixture(scope="module")
-def circuitpython():
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
-    return cpvm.vm()
-
-
-@pytest.fixture(scope="module")
-def circuitpython_mpy_cross():
-    if cpvm.mpy_cross() is None:
-        pytest.skip(cpvm.MISSING_MPY_CROSS)
-    return cpvm.mpy_cross()
-
-
 def test_the_vm_is_circuitpython_10_built_32_bit(circuitpython, tmp_path):
     script = tmp_path / "which.py"
     script.write_text("import sys\nprint(sys.implementation.name, sys.implementation.version[0],"

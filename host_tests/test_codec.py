@@ -309,20 +309,9 @@ def test_same_saves_on_the_real_micropython_vm():
     # every state of a game of every mode there and drives lnr.storage on a bytearray NVM and
     # a folder of the VM's file system for the drive.
     # Its per-mode digest of the blobs must equal CPython's: the same game, the same bytes.
-    import shutil
-    import subprocess
-    from pathlib import Path
+    from tools.vm import mpvm
 
-    root = Path(__file__).resolve().parent.parent
-    node = shutil.which("node")
-    if node is None or not (root / "tools/vm/mpvm/node_modules/@micropython").is_dir():
-        pytest.fail("the MicroPython VM is not installed: npm ci --prefix tools/vm/mpvm")
-    res = subprocess.run(
-        [node, "tools/vm/mpvm/run.mjs", "--tree", "engine", "--tree", "lib/lnr",
-         "tools/vm/mp_codec_check.py", "1"],
-        cwd=root, capture_output=True, text=True, timeout=300,
-    )
-    assert res.returncode == 0, res.stdout + res.stderr
+    out = mpvm.output("tools/vm/mp_codec_check.py", ["engine", "lib/lnr"], ["1"], timeout=300)
     want = []
     for mode, players in CONFIGS:
         count = largest = digest = 0
@@ -333,4 +322,4 @@ def test_same_saves_on_the_real_micropython_vm():
             digest = (digest * 31 + crc16(blob, 0, len(blob) - 2)) % 1000000007
         want.append("%d %s %d %d %d" % (mode, players, count, largest, digest))
     want.append("storage ok")
-    assert res.stdout.splitlines() == want
+    assert out.splitlines() == want

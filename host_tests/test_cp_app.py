@@ -25,10 +25,8 @@ pytestmark = pytest.mark.xdist_group("test_cp_app")
 
 @pytest.fixture(scope="module")
 def keys():
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
-    if cpvm.mpy_cross() is None:
-        pytest.skip(cpvm.MISSING_MPY_CROSS)
+    if cpvm.missing(compiler=True):
+        pytest.skip(cpvm.missing(compiler=True))
     return cpapp.session()[0]
 
 
@@ -340,8 +338,8 @@ def test_a_frames_count_is_the_same_every_run():
     the frame after it, counted twice."""
     import shutil as which
 
-    if cpvm.vm() is None or cpvm.mpy_cross() is None:
-        pytest.skip(cpvm.MISSING_VM)
+    if cpvm.missing(compiler=True):
+        pytest.skip(cpvm.missing(compiler=True))
     if which.which("valgrind") is None or which.which("callgrind_control") is None:
         pytest.skip("valgrind not found (Debian's package valgrind)")
     from tools.vm import waits

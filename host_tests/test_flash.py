@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.flash import fakeboard  # noqa: E402
+from tools.vm import mpvm  # noqa: E402
 from tools.flash.sync import (MANIFEST, PYSTACK_SIZE, SAVE_FILES, digest,  # noqa: E402
                               read_manifest)
 
@@ -70,7 +70,7 @@ class Board:
 
 @pytest.fixture
 def start_board(tmp_path):
-    why = fakeboard.vm_available()
+    why = mpvm.missing()
     if why:
         pytest.fail(f"the fake board needs the MicroPython VM: {why}")
     boards = []
@@ -120,6 +120,21 @@ def first_installed(tmp_path):
     drive.mkdir()
     shutil.copy(ROOT / "boot.py", drive / "boot.py")
     return drive
+
+
+def copy_to(tmp_path, drive, *args):
+    """Writes the game onto the folder `drive` as `make flash TO=...` does (the tree a flash
+    over serial copies: test_flash_copies_the_tree_then_nothing holds that one, file for file,
+    at the price of one exchange per 256 bytes). The tests whose subject is what comes after a
+    flash start from this, not from a serial flash of their own."""
+    src = tmp_path / "src"
+    if not src.exists():
+        source_root(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
+                        "--source-root", str(src), "--build-dir", str(tmp_path / "b0"), *args],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r
 
 
 def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
@@ -227,11 +242,7 @@ def test_boards_with_hashlib_or_crc32_also_copy_nothing_when_unchanged(tmp_path,
     """The on-board checksum (SCAN) and the host's agree for every algorithm the board may
     have; the PyBadge (no hashlib) uses Adler-32, tested above."""
     drive = first_installed(tmp_path)
-    src = source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
-                        "--source-root", str(src), "--build-dir", str(tmp_path / "b0")],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    copy_to(tmp_path, drive)
     board = start_board(drive, "--hash", algo)
     # The first flash over serial copies nothing, but lists what is installed in the board's
     # own checksum; the next one changes nothing at all.
@@ -261,10 +272,7 @@ def test_first_install_read_only_then_drag_and_drop_then_flash(tmp_path, start_b
     board.wait_for(lambda ev: [e["event"] for e in ev][-2:] == ["soft-reboot", "code.py"])
 
     # First install as documented: the drive is writable by the computer, copy the tree ...
-    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
-                        "--source-root", str(tmp_path / "src"), "--build-dir",
-                        str(tmp_path / "b0")], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    copy_to(tmp_path, drive)
     # ... press RESET: boot.py now makes CIRCUITPY writable by code, and make flash works.
     board.press_reset()
     assert [e for e in board.events() if e["event"] == "boot.py"][-1]["writable"] is True
@@ -311,7 +319,9 @@ def test_mpy_for_another_circuitpython_major_is_refused(tmp_path, start_board):
             in r.stderr)
     assert "--no-mpy" in r.stderr
     assert sorted(files_under(drive)) == ["boot.py"]
-    # Sources work on 9.x: flashed with a warning.
+    # Sources work on 9.x: flashed with a warning (onto the tree make flash TO= wrote: the
+    # warning is the check here, the copy over serial is test_flash_copies_the_tree_then_nothing's).
+    copy_to(tmp_path, drive)
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Warning: " in r.stdout and "CircuitPython 9.2.1" in r.stdout
@@ -341,10 +351,11 @@ def test_full_drive(tmp_path, start_board):
 
 
 def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, start_board):
-    """What docs/hardware.md says works with mpremote 1.29 on CircuitPython, against the fake."""
+    """What docs/hardware.md says works with mpremote 1.29 on CircuitPython, against the fake,
+    the game on its drive (copy_to())."""
     drive = first_installed(tmp_path)
+    copy_to(tmp_path, drive)
     board = start_board(drive)
-    assert flash(tmp_path, board, "--no-mpy", "--no-reset").returncode == 0
     r = subprocess.run(MPREMOTE + ["connect", board.port, "fs", "cat", ":code.py", "+",
                                    "eval", "1+1", "+", "fs", "ls", ":lib"],
                        capture_output=True, text=True, timeout=30)
@@ -365,12 +376,11 @@ def test_stock_mpremote_reads_the_flashed_drive_and_resets_the_board(tmp_path, s
     assert r.returncode == 1 and "ImportError" in r.stdout + r.stderr
 
 
-def test_flashed_drive_starts_the_game_in_the_simulator(tmp_path, start_board):
-    """The app and engine copied to the drive (not the checkout's) run in tools.sim.simulator."""
+def test_flashed_drive_starts_the_game_in_the_simulator(tmp_path):
+    """The app and engine copied to the drive (not the checkout's) run in tools.sim.simulator:
+    the drive's tree is a flash's (copy_to())."""
     drive = first_installed(tmp_path)
-    board = start_board(drive)
-    r = flash(tmp_path, board, "--no-mpy")
-    assert r.returncode == 0, r.stdout + r.stderr
+    copy_to(tmp_path, drive)
     driver = f"""
 import sys
 from tools.sim import simulator as sim
@@ -406,11 +416,8 @@ def test_boardcheck_measures_the_board_and_prints_a_table(tmp_path, start_board)
     speed loop, one hint's search by the board's clock, the game's start-up and the heap it has,
     each a row of the table a user pastes into an issue, beside the game's estimate."""
     drive = first_installed(tmp_path)
+    copy_to(tmp_path, drive)  # the flashed game (copy_to())
     board = start_board(drive, "--hash", "crc32")  # binascii.crc32: the saves' image needs it
-    n = len(board.events())
-    r = flash(tmp_path, board, "--no-mpy")
-    assert r.returncode == 0, r.stdout + r.stderr
-    board.wait_for(reset_done(n))
     r = subprocess.run([sys.executable, "-m", "tools.flash.boardcheck", "--port", board.port],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr

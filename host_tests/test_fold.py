@@ -141,10 +141,8 @@ def test_the_app_plays_the_same_game_from_the_folded_tree():
     # The session of make cpcheck, uncapped, from the build's tree (folded) and from the
     # sources, both as the .mpy files CircuitPython's mpy-cross writes: the same screens and
     # steps frame by frame, the same NVM at the end.
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
-    if cpvm.mpy_cross() is None:
-        pytest.skip(cpvm.MISSING_MPY_CROSS)
+    if cpvm.missing(compiler=True):
+        pytest.skip(cpvm.missing(compiler=True))
     keys, _ = cpapp.session()
     compiler = deploy.MpyCross(cpvm.mpy_cross(), deploy.CIRCUITPY_MAJOR)
     traces = []

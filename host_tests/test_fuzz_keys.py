@@ -10,7 +10,10 @@ as a crash here) and never write the NVM after an error (iface §5).
 Presses are counted when the app reads them: a new random key is pressed only once the app
 has read the last (while dice roll or an opponent plays, keys wait, as on the board), so no
 press is lost to a full queue. Runs use tools/sim/fast.py (the same pixels, less CPU) and
-render every 50th refresh; every run's last screen is rendered.
+render every RENDER_EVERY-th refresh, every run's last screen too: what the fuzz looks for is a
+crash and a broken invariant, which the app's display objects show at every frame (their
+stand-ins as strict as the firmware); Blinka's drawing of every screen of whole sessions is
+test_app_memory's (a render is most of a frame's time here: every 50th took half the run).
 """
 import os
 import random
@@ -25,6 +28,7 @@ from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_SELECT, K_START, K_UP 
 from helpers import assert_accounted  # noqa: E402
 
 PRESSES = 20000
+RENDER_EVERY = 250
 # A lot of A (it moves the game on), the D-pad often, the keys that go back or open menus
 # less: enough to play whole games, and to wander through every screen.
 WEIGHTS = ((K_A, 30), (K_LEFT, 14), (K_RIGHT, 14), (K_UP, 9), (K_DOWN, 9), (K_B, 9),
@@ -112,7 +116,7 @@ def test_twenty_thousand_random_presses_keep_the_app_and_the_engine_sound(tmp_pa
         check.begin()
         with sim_fast.fast():
             r = sim.run_headless(presses(prefix, n, rnd), seed=500 + i, nvm_path=path,
-                                 settle=5, render_every=50, on_frame=check)
+                                 settle=5, render_every=RENDER_EVERY, on_frame=check)
         assert r.ok, "run %r (seed %d, random.Random(%d)) crashed:\n%s" % (
             name, 500 + i, 1000 + i, r.error)
         assert r.nvm_writes_after_error == 0
@@ -173,7 +177,7 @@ def test_ten_thousand_random_presses_at_hot_seat_tables_keep_every_hand_secret(t
 
         with sim_fast.fast():
             r = sim.run_headless(live(), seed=700 + i, nvm_path=str(tmp_path / ("h%d" % i)),
-                                 settle=5, render_every=50, on_frame=on_frame)
+                                 settle=5, render_every=RENDER_EVERY, on_frame=on_frame)
         assert r.ok, "hot-seat run %d (seed %d, random.Random(%d)) crashed:\n%s" % (
             i, 700 + i, 3000 + i, r.error)
         assert r.nvm_writes_after_error == 0

@@ -19,8 +19,6 @@ import os
 import random
 import traceback
 
-import pytest
-
 from engine import replay
 from tools.bots import records, review
 from tools.flash import settings_toml, sync
@@ -409,14 +407,11 @@ def test_fuzz_deploy_settings_toml():
     assert min(counts.values()) > 20
 
 
-def test_fuzz_settings_scanner_against_circuitpythons_own():
+def test_fuzz_settings_scanner_against_circuitpythons_own(circuitpython):
     # The same generated files through CircuitPython's VM (supervisor/shared/settings.c, via
     # os.getenv: the raw text of the value it finds) and through tools/flash/settings_toml.py.
-    from tools.vm import cpvm
     from test_tool_input import vm_getenv
 
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
     rnd = random.Random(31)
     texts = [random_settings(rnd) for _ in range(600)]
     got = vm_getenv(texts)

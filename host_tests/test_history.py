@@ -165,9 +165,9 @@ def test_a_resumed_table_game_with_bots_plays_the_same_game(tmp_path):
 def test_records_reads_a_board_over_mpremote(tmp_path):
     # `python -m tools.bots records --port PORT` on the fake board (tools/flash/fakeboard.py): the
     # NVM read in its REPL, the drive's copy with mpremote's file transfer.
-    from tools.flash import fakeboard
+    from tools.vm import mpvm
 
-    why = fakeboard.vm_available()
+    why = mpvm.missing()
     if why:
         pytest.fail("the fake board needs the MicroPython VM: %s" % why)
     nvm, drive, m = played(tmp_path, MODE_RIVAL, 9)

@@ -1,25 +1,18 @@
 """Same seed, same game on every runtime (docs/style.md): the engine on the real MicroPython VM
 plays exactly the games CPython plays, record for record."""
 import json
-import os
-import subprocess
 
 from engine.selfplay import play
+from tools.vm import mpvm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = (("solo", None), ("challenge", None), ("rival", None), ("table", 2), ("table", 3),
          ("table", 4))
 SEEDS = 4
 
 
 def test_micropython_plays_the_same_games_as_cpython():
-    out = subprocess.run(
-        ["node", "tools/vm/mpvm/run.mjs", "--tree", "engine", "tools/vm/mpcheck.py", "--records",
-         str(SEEDS)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    lines = mpvm.output("tools/vm/mpcheck.py", ["engine"], ["--records", SEEDS],
+                        timeout=300).splitlines()
     assert len(lines) == len(MODES) * SEEDS
     i = 0
     for mode, players in MODES:

@@ -18,6 +18,7 @@ from engine.rng import Rng
 from engine.state import MODE_NAMES
 from engine import ai_weights
 from tools.bots import ntrain, weights_ram
+from tools.vm import cpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -141,6 +142,6 @@ def test_tables_fit_in_8_kb_on_circuitpython():
     assert len(ntuple_weights.SOLO) == ntuple.TABLE_BYTES
     got = weights_ram.measure(ntuple_weights.__file__)
     if got is None:
-        pytest.skip("CircuitPython's VM is missing")
+        pytest.skip(cpvm.missing(compiler=True))
     module, one_table = got
     assert ntuple.TABLE_BYTES <= one_table <= module <= 8192, got

@@ -3,21 +3,8 @@ size of a board's (tools/vm/pystack.py): what `make flash` sets in settings.toml
 (tools/flash/deploy.py PYSTACK_SIZE) lets the whole session play and `best` decide every move of
 whole games of every mode from as deep as the app starts its search; CircuitPython's default
 does not (why the setting exists)."""
-import os
-
-import pytest
-
 from tools.vm import pystack
 from tools.flash.deploy import PYSTACK_SIZE
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-@pytest.fixture(autouse=True)
-def _vm():
-    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which "
-                    "installs it")
 
 
 def test_the_app_plays_under_the_pystack_make_flash_sets():

@@ -16,6 +16,7 @@ import displayio  # noqa: E402  (Blinka's, through tools.sim.simulator's imports
 from tools import standins  # noqa: E402
 from tools.sim import simulator as sim  # noqa: E402
 from tools.sim.parts import SimNvm, SimPixels  # noqa: E402
+from tools.vm import mpvm  # noqa: E402
 from lnr import leds as L  # noqa: E402
 from lnr.keys import K_A, K_B, K_DOWN, K_LEFT, K_RIGHT, K_START, K_UP, NAMES  # noqa: E402
 from helpers import rgb, rgb565  # noqa: E402
@@ -465,9 +466,6 @@ def test_brightness_levels_are_low_and_zero_is_off():
 
 def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path, device_libs):
     # docs/style.md: no per-frame allocation on the device; measured on the real MicroPython VM.
-    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
-    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = textwrap.dedent("""
         import gc
         from lnr.leds import Leds
@@ -503,11 +501,8 @@ def test_leds_allocate_nothing_per_frame_on_micropython(tmp_path, device_libs):
     path = str(tmp_path / "leds_alloc.py")
     with open(path, "w") as f:
         f.write(script)
-    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
-                          "--tree", "%s:/lib" % device_libs, path],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    for line in out.stdout.split("\n"):
+    out = mpvm.output(path, [("lib/lnr", "/lib/lnr"), (device_libs, "/lib")], timeout=60)
+    for line in out.split("\n"):
         if line:
             name, grew = line.split()
             assert grew == "0", line
@@ -648,9 +643,6 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs
     # The profiles only run on a board; here they run on the real MicroPython VM with the
     # stand-ins of the CircuitPython modules, so MicroPython-only mistakes show up before
     # flashing.
-    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
-    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
-        pytest.fail("MicroPython VM not installed in tools/vm/mpvm: run `make test`, which installs it")
     script = str(tmp_path / "profiles_vm.py")
     with open(script, "w") as f:
         f.write(textwrap.dedent("""
@@ -672,14 +664,11 @@ def test_board_profiles_run_on_micropython_with_fake_parts(tmp_path, device_libs
                 assert hw.wait_frame()
             print(hw.name, hw.display.auto_refresh, keys, hw.drive, hw.drive_writable)
         """))
-    out = subprocess.run(["node", runner, "--tree", "lib/lnr:/lib/lnr",
-                          "--tree", "tools/standins:/lib/tools/standins",
-                          "--tree", "%s:/lib" % device_libs, script],
-                         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
+    out = mpvm.output(script, [("lib/lnr", "/lib/lnr"), ("tools/standins", "/lib/tools/standins"),
+                               (device_libs, "/lib")], timeout=60)
     # START from the buttons (its release skipped); the stick's x reads 1000 on its 3rd
     # reading (the 4th call): LEFT, once.
-    assert out.stdout.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1] / False"
+    assert out.split("\n")[0] == "pygamer False [2, -1, -1, 7, -1, -1] / False"
 
 
 def test_window_keeps_showing_the_error_screen_and_reports_the_crash(tmp_path, capsys):

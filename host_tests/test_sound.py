@@ -5,8 +5,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -55,9 +53,7 @@ def test_the_log_says_when_and_what(tmp_path):
     assert log.getvalue() == "120 dice\n3030 derail\n"
 
 
-def test_synthio_plays_every_effect_without_allocating_per_frame(tmp_path):
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
+def test_synthio_plays_every_effect_without_allocating_per_frame(tmp_path, circuitpython):
     script = tmp_path / "snd.py"
     script.write_text(textwrap.dedent("""
         import gc, synthio

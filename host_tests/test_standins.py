@@ -2,7 +2,6 @@
 same on CPython, the MicroPython VM and CircuitPython's own VM (CIRCUITPYTHON_VM, or
 ../shared/circuitpython, where this machine has it)."""
 import ast
-import os
 import re
 import subprocess
 import sys
@@ -10,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tools.vm import cpvm, mpvm
+
 ROOT = Path(__file__).resolve().parent.parent
 STANDINS = ROOT / "tools" / "standins"
-# CircuitPython's own VM (docs/hardware.md), where this machine has it.
-CIRCUITPYTHON = Path(os.environ.get("CIRCUITPYTHON_VM")
-                     or ROOT.parent / "shared" / "circuitpython" / "bin" / "circuitpython")
 # The stand-ins' own helpers, not names of CircuitPython's API: host_tests/test_storage.py's NVM
 # that records each write is a test's recorder, not a copy of a built-in module.
 OWN = {"Nvm", "Display"}
@@ -154,32 +152,30 @@ stick 5 32768
 """
 
 
-def _check(tmp_path, argv):
+def _script(tmp_path):
     script = tmp_path / "standins_check.py"
     script.write_text(CHECK)
-    out = subprocess.run(argv + [str(script), str(ROOT)], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
+    return script
 
 
 def test_standins_on_cpython(tmp_path):
     # Blinka's Bitmap and Palette check less than the firmware's: the stand-ins' own are used.
-    assert _check(tmp_path, [sys.executable]) == EXPECTED
+    out = subprocess.run([sys.executable, str(_script(tmp_path)), str(ROOT)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == EXPECTED
 
 
 def test_standins_on_micropython(tmp_path):
     # The VM has no displayio: Bitmap and Palette are the stand-ins', as strict as the firmware.
-    if not (ROOT / "tools" / "vm" / "mpvm" / "node_modules").is_dir():
-        pytest.fail("MicroPython VM not installed: run `make test`, which installs it")
-    runner = str(ROOT / "tools" / "vm" / "mpvm" / "run.mjs")
-    assert _check(tmp_path, ["node", runner, "--tree", "tools/standins:/lib/tools/standins"]) \
-        == EXPECTED
+    assert mpvm.output(_script(tmp_path), [("tools/standins", "/lib/tools/standins")], [ROOT],
+                       timeout=60) == EXPECTED
 
 
-@pytest.mark.skipif(not os.access(CIRCUITPYTHON, os.X_OK),
-                    reason="no CircuitPython VM: CIRCUITPYTHON_VM unset, none in ../shared")
 def test_standins_on_circuitpython(tmp_path):
     # Its built-in displayio (Bitmap and Palette only) wins over .py files: install() puts the
     # stand-ins in sys.modules, re-exporting its real Bitmap and Palette.
-    assert _check(tmp_path, [str(CIRCUITPYTHON), "-X", "heapsize=256K"]) == EXPECTED
+    if cpvm.missing():
+        pytest.skip(cpvm.missing())
+    assert cpvm.output(_script(tmp_path), heap_kb=256, args=[ROOT], timeout=60,
+                       cwd=ROOT) == EXPECTED

@@ -316,14 +316,12 @@ print("COMMIT", ok, nvm[0:3] != bytes(3), store.best[0])
 """
 
 
-def test_a_commit_needs_no_8_kb_in_one_piece_on_circuitpython(tmp_path):
+def test_a_commit_needs_no_8_kb_in_one_piece_on_circuitpython(tmp_path, circuitpython):
     from pathlib import Path
 
     from tools.vm import cpvm
 
     root = Path(__file__).resolve().parent.parent
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
     script = tmp_path / "commit.py"
     script.write_text(_FRAGMENTED_COMMIT)
     r = cpvm.run(script, paths=[root / "lib", root], heap_kb=96)

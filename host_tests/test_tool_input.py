@@ -158,13 +158,9 @@ def test_the_pystack_size_is_read_as_circuitpython_reads_it(value, board_reads):
     assert settings_toml.board_int(new) >= PYSTACK_SIZE
 
 
-def test_the_scanner_finds_the_line_circuitpythons_own_finds():
+def test_the_scanner_finds_the_line_circuitpythons_own_finds(circuitpython):
     # The board's own scanner, in CircuitPython's VM (os.getenv: the raw value of the line
     # supervisor/shared/settings.c finds), on a FAT volume of its own, against ours.
-    from tools.vm import cpvm
-
-    if cpvm.vm() is None:
-        pytest.skip(cpvm.MISSING_VM)
     cases = ["A=1\nCIRCUITPY_PYSTACK_SIZE = 0x2000  # c\n", "CIRCUITPY_PYSTACK_SIZE\n= 05000 \r\n",
              '"CIRCUITPY_PYSTACK_SIZE" = 9\n', "[t]\nCIRCUITPY_PYSTACK_SIZE=7\n",
              "  CIRCUITPY_PYSTACK_SIZE\t=\t12\t\r\n", "CIRCUITPY_PYSTACK_SIZEX = 1\n",

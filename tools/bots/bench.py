@@ -40,7 +40,6 @@ and rival games.
 """
 import os
 import statistics
-import subprocess
 import sys
 import time
 from multiprocessing import Pool
@@ -71,8 +70,8 @@ def cp_runs(bots, first, games):
     None where it is missing."""
     from tools.vm import cpvm
 
-    if cpvm.vm() is None:
-        print("bench: " + cpvm.MISSING_VM)
+    if cpvm.missing():
+        print("bench: " + cpvm.missing())
         return None
     script = os.path.join(ROOT, "tools", "bots", "bench_cp.py")
 
@@ -155,7 +154,8 @@ def play_table(args):
 
 def vm_runs(bots, first, games, jobs):
     """Returns {(bot, mode): {field: value}} from tools/bots/bench_mp.py on the MicroPython VM."""
-    runner = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
+    from tools.vm import mpvm
+
     script = os.path.join(ROOT, "tools", "bots", "bench_mp.py")
     todo = [(b, m) for b in bots for m in TIMED_MODES]
     out = {}
@@ -163,10 +163,8 @@ def vm_runs(bots, first, games, jobs):
     while todo or running:
         while todo and len(running) < jobs:
             b, m = todo.pop(0)
-            cmd = ["node", runner, "--tree", os.path.join(ROOT, "engine"), "--tree",
-                   os.path.join(ROOT, "tools"), script, b, m, str(first), str(games)]
-            running.append(((b, m), subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                                     stderr=subprocess.PIPE, text=True)))
+            running.append(((b, m), mpvm.start(script, ["engine", "tools"],
+                                               [b, m, first, games])))
         key, proc = running.pop(0)
         stdout, stderr = proc.communicate()
         if proc.returncode != 0:

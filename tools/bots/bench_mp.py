@@ -1,7 +1,8 @@
 """The VM half of `make bench` (tools/bots/bench.py): times the bots' decisions on the real
 MicroPython VM (tools/vm/mpvm). Run by tools/bots/bench.py as
 
-    node tools/vm/mpvm/run.mjs --tree engine --tree tools tools/bots/bench_mp.py BOT MODE FIRST_SEED GAMES
+    python -m tools.vm.mpvm --tree engine --tree tools tools/bots/bench_mp.py \
+        BOT MODE FIRST_SEED GAMES
 
 BOT is a name of engine.bots.BOTS, or "best-before": `best` as it was before its look-ahead
 (tools/bots/best_before.py). A table has 4 seats, all played by BOT (as in tools/bots/bench_cp.py).

@@ -59,8 +59,8 @@ def main(argv=None):
         seeds = seed_ranges.take("reported", args.games, args.skip)
     except ValueError as e:
         parser.error(str(e))
-    if cpvm.vm() is None:
-        print("cost: skipped: " + cpvm.MISSING_VM)
+    if cpvm.missing():
+        print("cost: skipped: " + cpvm.missing())
         return 0
     if shutil.which("valgrind") is None:
         print("cost: skipped: valgrind not found (Debian's package valgrind)")

@@ -47,7 +47,7 @@ print("weights module=%d B one_table=%d B" % (a1 - a0, a2 - a0))
 
 def measure(module):
     """Returns (module bytes, one table's bytes) on CircuitPython's VM, or None without it."""
-    if cpvm.vm() is None or cpvm.mpy_cross() is None:
+    if cpvm.missing(compiler=True):
         return None
     tmp = tempfile.mkdtemp(prefix="weights-ram-")
     try:

@@ -12,10 +12,10 @@ banner, OK / output / \\x04 / error / \\x04 / ">", raw-paste mode with flow cont
 code.py).
 
 The code the client sends runs on the real MicroPython VM (tools/flash/fakeboard_vm.mjs, the same
-WebAssembly VM as tools/vm/mpvm), dressed as CircuitPython: sys.implementation says
-'circuitpython', no `machine` module, no hashlib (the SAMD51 build has none), and the stand-ins
-of `board`, `keypad`, `storage`, `microcontroller`, `supervisor` (tools/standins, set up by
-tools/flash/fakeboard_vm/_fb_setup.py). DRIVE_DIR stands for CIRCUITPY: the VM's files are mirrored
+WebAssembly VM as tools/vm/mpvm, started through it), dressed as CircuitPython:
+sys.implementation says 'circuitpython', no `machine` module, no hashlib (the SAMD51 build has
+none), and the stand-ins of `board`, `keypad`, `storage`, `microcontroller`, `supervisor`
+(tools/standins, set up by tools/flash/fakeboard_vm/_fb_setup.py). DRIVE_DIR stands for CIRCUITPY: the VM's files are mirrored
 to it after every execution.
 
 At power-up (start, SIGUSR1 = the RESET button, or microcontroller.reset()) boot.py runs as on
@@ -30,7 +30,6 @@ running program can't be interrupted with Ctrl-C while the VM executes a raw-REP
 import json
 import os
 import select
-import shutil
 import signal
 import struct
 import subprocess
@@ -40,10 +39,10 @@ from pathlib import Path
 
 from tools import cli
 from tools.sim.parts import nvm_problem
+from tools.vm import mpvm
 
 HERE = Path(__file__).resolve().parent
 VM_JS = HERE / "fakeboard_vm.mjs"
-MP_PACKAGE = HERE.parent / "vm" / "mpvm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 KEYS = {"B": 0, "A": 1, "START": 2, "SELECT": 3, "RIGHT": 4, "DOWN": 5, "UP": 6, "LEFT": 7}
 MACHINES = {
@@ -55,23 +54,14 @@ CTRL_A, CTRL_B, CTRL_C, CTRL_D, CTRL_E = 1, 2, 3, 4, 5
 RAW_PASTE_WINDOW = 128  # MICROPY_REPL_STDIN_BUFFER_MAX (256) / 2
 
 
-def vm_available():
-    """Returns why the MicroPython VM can't run here, or None when it can."""
-    if shutil.which("node") is None:
-        return "node is not on PATH"
-    if not (MP_PACKAGE / "micropython.mjs").is_file():
-        return f"{MP_PACKAGE} is missing (npm ci --prefix tools/vm/mpvm)"
-    return None
-
-
 class VM:
     """Client of tools/flash/fakeboard_vm.mjs: one MicroPython VM at a time over DRIVE_DIR."""
 
     def __init__(self, root):
-        why = vm_available()
+        why = mpvm.missing()
         if why:
             raise RuntimeError(f"fakeboard needs the MicroPython VM: {why}")
-        self.proc = subprocess.Popen(["node", str(VM_JS), str(root)], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(mpvm.node(VM_JS, root), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE)
 
     def _send(self, kind, payload):

@@ -1,5 +1,8 @@
 // The Python VM behind tools/flash/fakeboard.py: the real MicroPython VM (WebAssembly port 1.29,
-// from tools/vm/mpvm/node_modules) dressed as CircuitPython, with a host folder as CIRCUITPY.
+// loaded as tools/vm/mpvm/run.mjs loads it: tools/vm/mpvm/load.mjs) dressed as CircuitPython, with
+// a host folder as CIRCUITPY. Not run.mjs itself: that runs one script to its end in one VM,
+// while a board lives on across soft reboots (a fresh VM each, the drive and NVM kept) and
+// executes what the serial client sends, piece by piece.
 //
 //   node tools/flash/fakeboard_vm.mjs ROOT
 //
@@ -17,11 +20,11 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const MODULE = process.env.FAKEBOARD_MP_MODULE || path.join(HERE, "..", "vm", "mpvm", "node_modules",
-  "@micropython", "micropython-webassembly-pyscript", "micropython.mjs");
+const LOADER = path.join(HERE, "..", "vm", "mpvm", "load.mjs");
+const { loadMicroPython } = await import(pathToFileURL(LOADER));
 const SYSTEM = new Set(["tmp", "home", "dev", "proc"]);
 const STANDINS = "/tmp/_fb";
 
@@ -30,7 +33,6 @@ if (!root || !fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
   process.stderr.write("usage: fakeboard_vm.mjs ROOT (an existing folder)\n");
   process.exit(2);
 }
-const { loadMicroPython } = await import(MODULE);
 
 // ---- framing ------------------------------------------------------------------------------
 function send(kind, payload) {
@@ -82,6 +84,7 @@ function flush() {
 // ---- the host folder <-> the VM's filesystem ------------------------------------------------
 let mp = null;
 let cache = new Map();   // VM path -> bytes last mirrored to the host
+let inodes = new Map();  // VM path -> the inode mirrored from it
 let hostDirs = new Set(); // VM dirs mirrored to the host
 
 function hostPath(p) {
@@ -100,6 +103,7 @@ function loadTree(hostDir, vmDir) {
       const data = new Uint8Array(fs.readFileSync(h));
       mp.FS.writeFile(v, data);
       cache.set(v, Buffer.from(data));
+      mirrored(v);
     }
   }
 }
@@ -117,6 +121,18 @@ function walkVM(dir, files, dirs) {
     }
   }
 }
+// A file the VM has not written since it was last mirrored keeps the modification time 0 that
+// mirroring gives it (MEMFS stamps every write with Date.now(); a truncation changes the size;
+// a file renamed over it, as a flash swaps its staged files in, is another inode): only the
+// others are read and compared, not the whole drive after every execution.
+function unchanged(f) {
+  const st = mp.FS.stat(f);
+  return st.mtime.getTime() === 0 && inodes.get(f) === st.ino && cache.get(f)?.length === st.size;
+}
+function mirrored(f) {
+  mp.FS.utime(f, 0, 0);
+  inodes.set(f, mp.FS.stat(f).ino);
+}
 function syncToHost() {
   const files = [];
   const dirs = [];
@@ -130,17 +146,20 @@ function syncToHost() {
   }
   const seen = new Set(files);
   for (const f of files) {
+    if (unchanged(f)) continue;
     const data = Buffer.from(mp.FS.readFile(f));
     const old = cache.get(f);
     if (!old || !old.equals(data)) {
       fs.writeFileSync(hostPath(f), data);
       cache.set(f, data);
     }
+    mirrored(f);
   }
   for (const f of [...cache.keys()]) {
     if (!seen.has(f)) {
       fs.rmSync(hostPath(f), { force: true });
       cache.delete(f);
+      inodes.delete(f);
     }
   }
   for (const d of [...hostDirs].sort((a, b) => b.length - a.length)) {
@@ -187,6 +206,7 @@ async function newVM(cfg) {
   for (const [name, src] of Object.entries(FILES)) mp.FS.writeFile(STANDINS + "/" + name, src);
   for (const [name, src] of Object.entries(STANDIN_FILES)) mp.FS.writeFile(STANDINS + "/standins/" + name, src);
   cache = new Map();
+  inodes = new Map();
   hostDirs = new Set();
   loadTree(root, "");
   state.writable = cfg.writable;

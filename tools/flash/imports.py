@@ -123,7 +123,20 @@ def imports_of(path, modname, known, at_load=False):
     `from lnr import game` is lnr.game), others kept as written. Optional: every import of it is inside a `try` that
     catches ImportError. With `at_load`, only the imports that run as the module loads
     (_at_load(): tools.vm.membudget imports each module after those)."""
-    tree = ast.parse(Path(path).read_text(), str(path))
+    text = Path(path).read_text()
+    key = (str(path), text, modname, frozenset(known), at_load)
+    if key not in _IMPORTS:
+        _IMPORTS[key] = _imports_of(text, path, modname, known, at_load)
+    return dict(_IMPORTS[key])
+
+
+# The answers of imports_of() by file, text and question: a deploy, the membudget's trees and
+# the tests follow the same files' imports many times in one process (parsing is most of it).
+_IMPORTS = {}
+
+
+def _imports_of(text, path, modname, known, at_load):
+    tree = ast.parse(text, str(path))
     is_package = Path(path).name == "__init__.py"
     optional_ids = _optional_nodes(tree)
     found = {}

@@ -3,15 +3,17 @@ the desktop, and the checks that run the engine and the app on them (`make mpche
 cpcheck`, `make pystack`).
 
     cpcheck  python -m tools.vm.cpcheck
-    mpcheck  node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py
+    mpcheck  python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py
     pystack  python -m tools.vm.pystack
     waits    python -m tools.vm.waits
 """
+import sys
+
 from tools.commands import dispatch
 
 COMMANDS = {
     "cpcheck": "tools.vm.cpcheck",
-    "mpcheck": ["node", "tools/vm/mpvm/run.mjs", "--tree", "engine", "tools/vm/mpcheck.py"],
+    "mpcheck": [sys.executable, "-m", "tools.vm.mpvm", "--tree", "engine", "tools/vm/mpcheck.py"],
     "pystack": "tools.vm.pystack",
     "waits": "tools.vm.waits",
 }

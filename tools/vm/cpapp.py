@@ -1050,8 +1050,7 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None):
     (about 14 KB) may stay beside the next screen's. Nothing the app does changes between the
     layouts: the spread is what the peak owes to where objects happen to lie, on a board too
     (whose layout is its own). `keys`: the session's (session()), if made already."""
-    missing = (cpvm.MISSING_VM if cpvm.vm() is None
-               else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
+    missing = cpvm.missing(compiler=True)
     if missing:
         out("circuitpython mpy: %s" % missing)
         return True
@@ -1088,8 +1087,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
     """The app's checks on CircuitPython's VM, printed with `out`, and the figures written to
     `doc` (None: not written); returns True if all pass (or are skipped: the VM or its
     mpy-cross missing, one line each)."""
-    missing = (cpvm.MISSING_VM if cpvm.vm() is None
-               else cpvm.MISSING_MPY_CROSS if cpvm.mpy_cross() is None else None)
+    missing = cpvm.missing(compiler=True)
     if missing:
         out("circuitpython mpy: %s" % missing)
         return True

@@ -32,8 +32,8 @@ ENGINE_HEAP_KB = cpapp.CAP_KB
 
 def engine_check():
     """Runs tools/vm/cp_engine_check.py; returns True if it passes (or is skipped)."""
-    if cpvm.vm() is None:
-        print("circuitpython engine: " + cpvm.MISSING_VM)
+    if cpvm.missing():
+        print("circuitpython engine: " + cpvm.missing())
         return True
     r = cpvm.run(ROOT / "tools" / "vm" / "cp_engine_check.py", paths=[ROOT], heap_kb=ENGINE_HEAP_KB)
     sys.stdout.write(r.stdout)

@@ -8,7 +8,9 @@ The checks that need them (make cpcheck, the CircuitPython tests, the deploy's p
 
 and otherwise from the `circuitpython/bin/` folder that the project's machines keep beside the
 clone (a workplace convention, named once here: BESIDE). A user's fresh machine has neither:
-every check that needs them prints one line (MISSING_VM / MISSING_MPY_CROSS) and skips.
+every check that needs them prints one line (missing(): MISSING_VM / MISSING_MPY_CROSS) and
+skips. Every tool and test starts the VM through this module (run(), output(), start());
+tools/vm/mpvm is MicroPython's VM's twin.
 docs/hardware.md says how to build both from CircuitPython's source.
 """
 import functools
@@ -18,6 +20,8 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+
+from tools.vm import VmError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -55,6 +59,16 @@ def mpy_cross():
     return _find("CIRCUITPYTHON_MPY_CROSS", "mpy-cross")
 
 
+def missing(compiler=False):
+    """Returns the one line that says what a check lacks (MISSING_VM; MISSING_MPY_CROSS too if
+    `compiler`), or None when it has the VM (and mpy-cross)."""
+    if vm() is None:
+        return MISSING_VM
+    if compiler and mpy_cross() is None:
+        return MISSING_MPY_CROSS
+    return None
+
+
 def command(script, paths=(), heap_kb=None, args=(), heap_bytes=None, under=()):
     """Returns (the command line, the environment) that runs a script file on CircuitPython's
     VM as run() does (its arguments are run()'s)."""
@@ -83,6 +97,24 @@ def run(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_byt
     cmd, env = command(script, paths, heap_kb, args, heap_bytes, under)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                           env=env)
+
+
+def output(script, paths=(), heap_kb=None, args=(), timeout=600, cwd=None, heap_bytes=None):
+    """Returns the stdout of run(); raises VmError, with the end of its output, if the script
+    fails (its exit status is not 0)."""
+    r = run(script, paths, heap_kb, args, timeout, cwd, heap_bytes)
+    if r.returncode:
+        raise VmError("CircuitPython's VM", "%s (exit %d)" % (script, r.returncode),
+                      r.stdout[-3000:] + r.stderr)
+    return r.stdout
+
+
+def start(script, paths=(), args=(), under=(), cwd=None):
+    """Starts a script on the VM as run() does and returns the Popen, its stdin, stdout and
+    stderr text pipes: a run that is talked to while it runs (tools/vm/waits.py)."""
+    cmd, env = command(script, paths, args=args, under=under)
+    return subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
 
 
 # The VM hashes an object with no __hash__ of its own by its address, so the order of a dict or

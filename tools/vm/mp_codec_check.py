@@ -1,6 +1,6 @@
 """The save codec and the NVM storage on the real MicroPython VM (issue 3).
 
-    node tools/vm/mpvm/run.mjs --tree engine --tree lib/lnr tools/vm/mp_codec_check.py [SEEDS]
+    python -m tools.vm.mpvm --tree engine --tree lib/lnr tools/vm/mp_codec_check.py [SEEDS]
 
 Round-trips every state of random games of every mode (seeds 0..SEEDS-1, default 2) through
 engine.codec and checks the unpacked State equals the packed one and packs to the same bytes;

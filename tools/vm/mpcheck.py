@@ -1,6 +1,6 @@
-"""The engine on the real MicroPython VM (run by `make test` through tools/vm/mpvm/run.mjs).
+"""The engine on the real MicroPython VM (run by `make test` through tools/vm/mpvm).
 
-    node tools/vm/mpvm/run.mjs --tree engine tools/vm/mpcheck.py [--records SEEDS]
+    python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py [--records SEEDS]
 
 Plays whole games of every mode and prints what they cost: the live heap that importing the
 engine's play modules keeps, the peak live heap while a game is played, and games per second.

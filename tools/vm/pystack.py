@@ -34,6 +34,7 @@ import sys
 from tools import cli
 from tools.flash.deploy import PYSTACK_SIZE
 from tools.flash.sync import PYSTACK_MAX
+from tools.vm import mpvm
 from tools.vm.membudget import vmrun
 from tools.vm.membudget.session import SEED, session_keys
 
@@ -50,8 +51,8 @@ class Run:
     def __init__(self, args, size):
         self.size = size
         try:
-            lines = vmrun.run("pystack.py", args, FORM, ("--pystack", str(size)), quiet=True)
-        except vmrun.VmError as e:
+            lines = vmrun.run("pystack.py", args, FORM, pystack=size)
+        except mpvm.VmError as e:
             lines, self.fail = [], e.output
         else:
             self.fail = None
@@ -143,6 +144,9 @@ def main(argv=None):
     ap.add_argument("--smallest", action="store_true",
                     help="also find the smallest size the app plays under")
     args = ap.parse_args(argv)
+    if mpvm.missing():
+        print("pystack: " + mpvm.missing(), file=sys.stderr)
+        return 2
     unit = probe_frame()
     c = Check(args.size)
     if not c.ok:

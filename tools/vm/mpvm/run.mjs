@@ -1,4 +1,5 @@
-// Run a Python script on the real MicroPython VM (WebAssembly port, 1.29) under Node.
+// Run a Python script on the real MicroPython VM (WebAssembly port, 1.29) under Node. Tools and
+// tests start it through tools/vm/mpvm/__init__.py (python -m tools.vm.mpvm takes these options).
 //
 //   node tools/vm/mpvm/run.mjs [--heap BYTES] [--pystack BYTES] [--tree HOSTDIR[:VMDIR]]...
 //                           SCRIPT.py [ARGS...]
@@ -46,14 +47,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// Imported late so that a clone without node_modules gets the fix, not a resolver stack trace.
-let loadMicroPython;
-try {
-  ({ loadMicroPython } = await import("@micropython/micropython-webassembly-pyscript"));
-} catch (e) {
-  process.stderr.write(`run.mjs: ${e.message}\nrun.mjs: install the VM first: npm ci --prefix tools/vm/mpvm\n`);
-  process.exit(2);
-}
+import { loadMicroPython } from "./load.mjs";
 
 const USAGE = "usage: run.mjs [--heap BYTES] [--pystack BYTES] [--tree HOSTDIR[:VMDIR]]... SCRIPT.py [ARGS...]";
 
