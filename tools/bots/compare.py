@@ -12,7 +12,8 @@ with --player another player of the weights (tools/bots/tune.py decide(): `plann
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
 NEW's `best` another budget of work a decision than engine.lookahead's CAP (OLD keeps CAP): with
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
-`best` values with engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
+`best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
+engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
@@ -60,16 +61,17 @@ def main(argv=None):
     parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
     parser.add_argument("--tables", default=None,
-                        help="NEW's `best` values with these n-tuple tables on top of its "
-                             "weights (a module train --eval ntuple wrote; solo)")
+                        help="NEW's `best` (or coach) values with these n-tuple tables on top "
+                             "of its weights (a module train --eval ntuple wrote; solo)")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
     if args.cap != CAP and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
     new_player = args.player
     if args.tables is not None:
-        if args.player != "search" or args.mode != "solo":
-            parser.error("--tables: the n-tuple tables play `best` (--player search) in solo")
+        if args.player not in ("search", "coach") or args.mode != "solo":
+            parser.error("--tables: the n-tuple tables play `best` (--player search) or the "
+                         "coach in solo")
         if not ntrain.made_by_ntrain(args.tables):
             parser.error("--tables %s: not a tables module train --eval ntuple wrote"
                          % args.tables)
@@ -77,7 +79,7 @@ def main(argv=None):
             ntuple_tables = ntrain.read_tables(args.tables)
         except cli.CliError as e:
             parser.error(str(e))
-        new_player = "ntuple"
+        new_player = "ntuple" if args.player == "search" else "coach-ntuple"
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
@@ -86,7 +88,7 @@ def main(argv=None):
     results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
-        if new_player == "ntuple":
+        if new_player in ("ntuple", "coach-ntuple"):
             tables[0] = (tables[0], ntuple_tables)
         for name, table, player, cap in zip(("new", "old"), tables, (new_player, args.player),
                                             (args.cap, CAP)):
