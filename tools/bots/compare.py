@@ -15,6 +15,7 @@ the same module on both sides, what a bigger or smaller search alone is worth. -
 `best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
 engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
+The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
 mean time of a decision on this machine, and the per-seed difference NEW - OLD with its
@@ -85,20 +86,22 @@ def main(argv=None):
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
     except (ValueError, cli.CliError) as e:
         parser.error(str(e))
-    results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
         if new_player in ("ntuple", "coach-ntuple"):
             tables[0] = (tables[0], ntuple_tables)
-        for name, table, player, cap in zip(("new", "old"), tables, (new_player, args.player),
-                                            (args.cap, CAP)):
-            results.append(train.run_games(
-                pool, [(args.mode, s, table, player, cap) for s in seeds], name))
+        # Each seed's two games one after the other: both sides meet the same load on a
+        # shared machine, so their times a decision compare too.
+        tasks = []
+        for s in seeds:
+            tasks.append((args.mode, s, tables[0], new_player, args.cap))
+            tasks.append((args.mode, s, tables[1], args.player, CAP))
+        both = train.run_games(pool, tasks, "new and old")
     finally:
         if pool:
             pool.close()
             pool.join()
-    new, old = results
+    new, old = both[0::2], both[1::2]
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
