@@ -50,7 +50,7 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import decision_work, weights
-from engine.budget import UNITS_PER_S
+from engine.budget import UNITS_PER_S, spent
 from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.selfplay import DESKTOP_BOTS, bot_names, find_bot
@@ -117,24 +117,29 @@ def find(name):
 
 def play(args):
     """Plays one game; returns (score, derailments, lost, won, decision times in seconds, the
-    decisions' CPU times in seconds: the process's own)."""
+    decisions' CPU times in seconds: the process's own, the decisions' work: engine.budget's
+    units, the planners' counted steps)."""
     name, mode, seed = args
     bot = find(name)
     state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
     me = state.players - 1  # rival mode: seat 0 is the rival
     times = []
     cpu = []
+    work = []
     clock = time.perf_counter
     cpu_clock = time.process_time
     for action in steps(state, chance):
         if action == DECIDE:
+            w0 = spent()
             t0 = clock()
             c0 = cpu_clock()
             action = bot(state, rng)
             cpu.append(cpu_clock() - c0)
             times.append(clock() - t0)
+            work.append(spent() - w0)
         state.apply(action)
-    return state.score(me), state.derails, state.lost, state.winners() == [me], times, cpu
+    return (state.score(me), state.derails, state.lost, state.winners() == [me], times, cpu,
+            work)
 
 
 def play_table(args):
@@ -297,16 +302,19 @@ def main(argv=None):
                     results["best-prior", m] = pool.map(
                         play, [("best-prior", m, s) for s in seeds[:args.seeds]], chunksize=10)
         print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
-        load = {}
-        for c in coach_bots if coach_modes else ():
+        load = None
+        if coach_modes:
+            # Each seed's games of the coaches one after the other: they meet the same load.
             started = time.time()
             before = os.getloadavg()
             for m in coach_modes:
-                results[c, m] = pool.map(
-                    play, [(c, m, s) for s in seeds[:args.coach_seeds]], chunksize=1)
-            load[c] = (before, os.getloadavg())
-            print("%s (CPython), %d seeded games in %s (seeds %d-%d): %.0f s" % (
-                c, args.coach_seeds, ", ".join(coach_modes), first,
+                got = pool.map(play, [(c, m, s) for s in seeds[:args.coach_seeds]
+                                      for c in coach_bots], chunksize=1)
+                for i, c in enumerate(coach_bots):
+                    results[c, m] = got[i::len(coach_bots)]
+            load = (before, os.getloadavg())
+            print("%s (CPython), %d seeded games each in %s (seeds %d-%d): %.0f s" % (
+                ", ".join(coach_bots), args.coach_seeds, ", ".join(coach_modes), first,
                 first + args.coach_seeds - 1, time.time() - started))
     vm = {}
     if not args.no_vm:
@@ -327,7 +335,7 @@ def main(argv=None):
                   "of its runs' fastest, %d-%d us) = %.0f" % (
                       SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
     print()
-    row = "%-11s %13s %6s %8s %13s %11s %13s %11s  %-15s %-15s %-17s %-15s"
+    row = "%-12s %13s %6s %8s %13s %11s %13s %11s  %-15s %-15s %-17s %-15s"
     print(row % ("bot", "solo", "median", "derails", "challenge", "challenge", "rival",
                  "rival", "CPython ms", "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
     print(row % ("", "mean ± se", "", "per game", "mean ± se", "survived", "mean ± se", "won",
@@ -385,14 +393,17 @@ def main(argv=None):
         for c in coach_bots:
             wall = [t for m in coach_modes for r in results[c, m] for t in r[4]]
             cpu = [t for m in coach_modes for r in results[c, m] for t in r[5]]
+            work = [w for m in coach_modes for r in results[c, m] for w in r[6]]
             slow = sum(1 for t in cpu if t > 1.0)
-            (b1, b5, _), (e1, e5, _) = load[c]
             print("%s: %d decisions; CPU ms a decision mean %.1f, max %.1f, %d over 1 s; wall ms "
-                  "mean %.1f, max %.1f; load average (1 / 5 min) %.2f / %.2f before, %.2f / "
-                  "%.2f after, on %d cores" % (
+                  "mean %.1f, max %.1f; the planners' work a decision (engine.budget units, "
+                  "n-tuple lookups not counted) mean %.0f, max %d" % (
                       c, len(cpu), 1000 * sum(cpu) / len(cpu), 1000 * max(cpu), slow,
-                      1000 * sum(wall) / len(wall), 1000 * max(wall), b1, b5, e1, e5,
-                      os.cpu_count()))
+                      1000 * sum(wall) / len(wall), 1000 * max(wall), sum(work) / len(work),
+                      max(work)))
+        (b1, b5, _), (e1, e5, _) = load
+        print("the machine's load average (1 / 5 min) while the coaches played: %.2f / %.2f "
+              "before, %.2f / %.2f after, on %d cores" % (b1, b5, e1, e5, os.cpu_count()))
         if len(coach_bots) > 1 and "solo" in coach_modes:
             base = coach_bots[0]
             for c in coach_bots[1:]:
