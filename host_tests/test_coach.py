@@ -181,3 +181,18 @@ def test_engine_modules_keep_to_the_subset():
         with open(os.path.join(engine, n), encoding="utf-8") as f:
             problems += subset_problems(f.read(), "engine/" + n)
     assert problems == []
+
+
+def test_compare_plays_the_coach_with_the_tables():
+    # compare --player coach --tables plays tools.bots.tune's player "coach-ntuple": the coach
+    # with the weights and the tables of the pair it is given.
+    from tools.bots import tune
+
+    state = next(_decisions(8))  # the game's first decision: a turn's, with options
+    assert state.phase != P_ORDER and len(coach.options(state)) > 1
+    pair = (ai_weights.SOLO, ntuple_weights.SOLO)
+    r1 = Rng(8, 9)
+    r2 = Rng(8, 9)
+    got = tune.decide("coach-ntuple", state, pair, r1)
+    assert got == coach.Coach(state, r2, ai_weights.SOLO, tables=ntuple_weights.SOLO).choose()
+    assert r1.getstate() == r2.getstate()
