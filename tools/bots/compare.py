@@ -29,7 +29,7 @@ from engine import planner_weights
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
-from tools.bots import ntrain, train, tune
+from tools.bots import learning, ntrain, train, tune
 
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach"}
 
@@ -44,9 +44,10 @@ def weights_module(path):
     return tables
 
 
-def decision_ms(results):
-    """Returns the mean time of a decision in `results` (tune.play's), in milliseconds."""
-    return 1000 * sum(r[5] for r in results) / max(1, sum(r[6] for r in results))
+def decision_ms(results, field=5):
+    """Returns the mean time of a decision in `results` (tune.play's), in milliseconds: wall
+    time, or with field=7 the CPU time of the process that played."""
+    return 1000 * sum(r[field] for r in results) / max(1, sum(r[6] for r in results))
 
 
 def main(argv=None):
@@ -64,6 +65,10 @@ def main(argv=None):
     parser.add_argument("--tables", default=None,
                         help="NEW's `best` (or coach) values with these n-tuple tables on top "
                              "of its weights (a module train --eval ntuple wrote; solo)")
+    parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
+                        help="print the paired difference so far after every this many seeds "
+                             "(0: at the end only): a run stopped early has its figure up to "
+                             "there")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
     if args.cap != CAP and args.player != "search":
@@ -96,7 +101,22 @@ def main(argv=None):
         for s in seeds:
             tasks.append((args.mode, s, tables[0], new_player, args.cap))
             tasks.append((args.mode, s, tables[1], args.player, CAP))
-        both = train.run_games(pool, tasks, "new and old")
+        both = []
+        bar = learning.Progress("new and old", len(tasks))
+        it = pool.imap(tune.play, tasks, chunksize=2) if pool else map(tune.play, tasks)
+        for r in it:
+            both.append(r)
+            bar.step()
+            seeds_done = len(both) // 2
+            if (args.every and len(both) % 2 == 0 and seeds_done % args.every == 0
+                    and seeds_done < len(seeds)):
+                new, old = both[0::2], both[1::2]
+                print("  after seeds %d-%d: new %s, %.1f CPU ms a decision; old %s, %.1f; "
+                      "new - old %+.3f ± %.3f" % (
+                          (seeds.start, seeds.start + seeds_done - 1,
+                           train.measure(args.mode, new)[2], decision_ms(new, 7),
+                           train.measure(args.mode, old)[2], decision_ms(old, 7))
+                          + train.paired(args.mode, new, old)), flush=True)
     finally:
         if pool:
             pool.close()
@@ -107,8 +127,9 @@ def main(argv=None):
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
     for name, path, cap, res in (("new", new_name, args.cap, new), ("old", args.old, CAP, old)):
         budget = ", cap %d" % cap if args.player == "search" else ""
-        print("  %s %s%s: %s, %.1f ms a decision" % (
-            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res)))
+        print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
+            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
+            decision_ms(res, 7)))
     print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
           train.paired(args.mode, new, old))
     return 0

@@ -141,7 +141,7 @@ def decide(player, state, weights, rng, cap=CAP):
 
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won, seconds,
-    decisions): samples are (bucket, features, target, seat, n-tuple entries: player
+    decisions, CPU seconds): samples are (bucket, features, target, seat, n-tuple entries: player
     "ntuple"'s, else None) at the end of each turn of a seat
     the weights play, in the order of the game (tools/bots/train.py's temporal differences
     follow a seat's turns); seconds the time the weights' decisions took, decisions their
@@ -162,6 +162,8 @@ def play(args):
     under_way = 0  # the number of a tuned seat's turn under way, 0 between such turns
     seat = -1
     thought = 0.0
+    cpu = 0.0  # the same decisions' CPU time, the process's own (what the machine's load
+    # does not stretch)
     decisions = 0
     clock = time.perf_counter
     for action in steps(state, chance):
@@ -169,7 +171,9 @@ def play(args):
             under_way = state.turn
             seat = state.seat
             t0 = clock()
+            c0 = time.process_time()
             action = decide(player, state, weights, rng, cap)
+            cpu += time.process_time() - c0
             thought += clock() - t0
             decisions += 1
         elif action == DECIDE:
@@ -207,7 +211,7 @@ def play(args):
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0
-    return out, state.score(me), state.derails, state.lost, won, thought, decisions
+    return out, state.score(me), state.derails, state.lost, won, thought, decisions, cpu
 
 
 def fit(games, ridge):
