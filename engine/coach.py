@@ -8,6 +8,11 @@ the seat's score; a lost challenge 40 more, §8; in rival mode less the rival's 
 samples come in rounds; after each round the options clearly worse than the leader drop out,
 so most of the time goes to the close calls.
 
+Its evaluation, at the leaves and in the rollouts: engine.ai's linear one with a weight table
+(playout_table), or with engine.ntuple's n-tuple tables on top (`tables`: NTuplePlanner, solo
+only, as the tables are learned for solo; the bot `coach-ntuple`), so that both can be played
+on the same seeds (python -m tools.bots compare --player coach --tables, bench --coach-bots).
+
 Fair and reproducible: the samples start from the unseen cards in a canonical order (sorted
 ids, engine.lookahead.unseen) and are shuffled with the coach's own rng; the same rng state
 gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
@@ -16,7 +21,8 @@ from engine.ai import Planner
 from engine.ai import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
-from engine import ai_weights, planner_weights
+from engine.ntuple import NTuplePlanner
+from engine import ai_weights, ntuple_weights, planner_weights
 from engine.playout import DECIDE, steps
 from engine.rng import Rng
 from engine.state import A_CHAOS, A_LAY, A_PILE, MODE_RIVAL, MODE_SOLO, P_ORDER, P_TURN
@@ -95,25 +101,33 @@ def outcome(state, seat):
     return v
 
 
-def rollout(state, seat, dice, table, horizon=0):
-    """Plays `state` on, every seat by engine.ai with `table` (the rival by its rules), the
-    dice from `dice`: to the end, or (horizon > 0) until the seat is to start its turn
-    `horizon` turns later. Returns its outcome in points: outcome() at the end; else engine.ai's
-    value of the seat's next turn (its score now plus the estimate of the rest of the game:
-    exact over that turn's dice), less the rival's cards in rival mode (§8)."""
+def planner(state, table, tables=None):
+    """Returns engine.ai's Planner of the seat to move with weight `table`; with n-tuple
+    `tables` (engine.ntuple's), the NTuplePlanner that values with them on top."""
+    if tables is None:
+        return Planner(state, table)
+    return NTuplePlanner(state, table, tables=tables)
+
+
+def rollout(state, seat, dice, table, horizon=0, tables=None):
+    """Plays `state` on, every seat by engine.ai with `table` (and n-tuple `tables`: planner()),
+    the rival by its rules, the dice from `dice`: to the end, or (horizon > 0) until the seat
+    is to start its turn `horizon` turns later. Returns its outcome in points: outcome() at the
+    end; else engine.ai's value of the seat's next turn (its score now plus the estimate of the
+    rest of the game: exact over that turn's dice), less the rival's cards in rival mode (§8)."""
     started = 0
     for action in steps(state, dice):
         if action == DECIDE:
             if state.seat == seat and state.phase == P_TURN:
                 if horizon and started == horizon:
-                    p = Planner(state, table)
+                    p = planner(state, table, tables)
                     p.choose()
                     v = p.value / (ONE * _PROB)
                     if state.mode == MODE_RIVAL:
                         v -= state.score(0)
                     return v
                 started += 1
-            action = Planner(state, table).choose()
+            action = planner(state, table, tables).choose()
         state.apply(action)
     return outcome(state, seat)
 
@@ -151,13 +165,16 @@ class Estimate:
 class Coach:
     """One decision of the seat to move in `state`; `rng` the coach's own engine.rng.Rng;
     `table` the weights engine.ai plays and values with at its leaves and in its rollouts
-    (default playout_table(mode))."""
+    (default playout_table(mode)); `tables` engine.ntuple's tables valued on top of them
+    (planner(); default None: the linear evaluation alone)."""
 
-    def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON):
+    def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON,
+                 tables=None):
         self.s = state
         self.horizon = horizon
         self.rng = rng
         self.table = table if table is not None else playout_table(state.mode)
+        self.tables = tables
         self.samples = samples
         self.first = min(first, samples)
 
@@ -166,7 +183,7 @@ class Coach:
         s = self.s
         if s.phase == P_ORDER:
             # The order of penalty cards (§6): engine.ai's exact search of the pile's tops.
-            return Planner(s, self.table).choose()
+            return planner(s, self.table, self.tables).choose()
         acts = self.options()
         if len(acts) == 1:
             return acts[0]
@@ -178,7 +195,7 @@ class Coach:
         within MARGIN of its choice, at most CANDIDATES, engine.ai's choice first; the other
         legal actions are the same plans begun with another card of the same kind, or plans
         engine.ai rates too far behind to be worth the samples."""
-        p = Planner(self.s, self.table)
+        p = planner(self.s, self.table, self.tables)
         p.options = {}
         first = p.choose()
         ranked = sorted((p.options[a][0], a) for a in p.options if a != first)
@@ -207,7 +224,8 @@ class Coach:
                     c = base.clone()
                     dice = Rng(seed, _STREAM_DICE)
                     c.apply(e.action)
-                    e.add(rollout(c, seat, dice, self.table, self.horizon), c, seat)
+                    e.add(rollout(c, seat, dice, self.table, self.horizon, self.tables), c,
+                          seat)
                 done += 1
             if done >= self.first:
                 live = self._survivors(live, keep)
@@ -246,6 +264,18 @@ def playout_table(mode):
     return (w.SOLO, w.CHALLENGE, w.RIVAL, w.TABLE)[mode]
 
 
+def ntuple_tables(mode):
+    """Returns engine.ntuple's tables for `mode`: solo's (engine.ntuple_weights, learned by
+    python -m tools.bots train --eval ntuple), None in the other modes (none are learned)."""
+    return ntuple_weights.SOLO if mode == MODE_SOLO else None
+
+
 def coach_bot(state, rng):
     """Returns the coach's action (a bot, as engine.bots.BOTS's: (state, rng) -> action)."""
     return Coach(state, rng).choose()
+
+
+def coach_ntuple_bot(state, rng):
+    """Returns the action of the coach valuing with engine.ntuple's tables on top of its
+    weights (ntuple_tables(): in solo; elsewhere it plays as coach_bot)."""
+    return Coach(state, rng, tables=ntuple_tables(state.mode)).choose()

@@ -3,7 +3,8 @@ evaluation plus the sum of a few tables' entries, each looked up by a small tupl
 position's values (NTuplePlanner), learned by self-play (python -m tools.bots train --eval
 ntuple, tools/bots/ntrain.py). The board never imports this module (docs/engine.md): the first
 tables played better than today's evaluation by the stop rule docs/bots.md sets, and the
-lookups' move into engine.ai for the board is the next step (docs/bots.md says what it needs)."""
+lookups' move into engine.ai for the board is the next step (docs/bots.md says what it needs).
+The desktop's coach values with the same planner where it is given tables (engine.coach)."""
 # The tuples (docs/bots.md, "An n-tuple evaluation"), each with its own table per phase of the
 # game (turns left 1-2, 3-6, 7-14, 15 and more; the last turn is valued exactly, no table):
 # - hand: how many track cards of each value 1..4 the hand holds, each up to 3;

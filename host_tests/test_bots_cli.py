@@ -45,3 +45,27 @@ def test_bench_prints_a_row_per_bot():
         assert 0 < mean < 100 and 0 < median < 100 and 0 < chal < 100 and 0 < rival < 100
         assert 0 <= survived <= 100 and 0 <= won <= 100
         assert 0 < cmean <= cmax and vmean <= vmax
+
+
+def test_bench_plays_both_coaches_on_the_same_seeds_and_counts_their_decisions():
+    # --coach-bots coach,coach-ntuple: in rival mode engine.ntuple has no tables, so the two
+    # coaches decide alike: the same decisions, the same counted work, a paired difference of
+    # 0; each coach's line counts its decisions and their CPU time.
+    res = _run(["tools.bots.bench", "--seeds", "1", "--no-vm", "--bots", "random",
+                "--coach-seeds", "1", "--coach-modes", "rival", "--coach-bots",
+                "coach,coach-ntuple", "--jobs", "1"])
+    assert res.returncode == 0, res.stderr
+    lines = {}
+    for line in res.stdout.splitlines():
+        m = re.match(r"(coach|coach-ntuple): (\d+) decisions; CPU ms a decision mean ([\d.]+), "
+                     r"max ([\d.]+), (\d+) over 1 s; .* work a decision .* mean (\d+), "
+                     r"max (\d+)$", line)
+        if m:
+            lines[m.group(1)] = m.groups()[1:]
+    assert set(lines) == {"coach", "coach-ntuple"}, res.stdout
+    a, b = lines["coach"], lines["coach-ntuple"]
+    assert int(a[0]) > 10 and a[0] == b[0] and a[4:] == b[4:]
+    assert 0 < float(a[1]) <= float(a[2])
+    assert "the machine's load average" in res.stdout
+    bad = _run(["tools.bots.bench", "--seeds", "1", "--no-vm", "--coach-bots", "best"])
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr

@@ -7,7 +7,7 @@ take the same action and draw the same numbers from its rng."""
 import pytest
 
 from engine.bots import BOTS, hint
-from engine.coach import Coach
+from engine.coach import Coach, ntuple_tables
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.state import MODE_NAMES, REMOVED_AT_SETUP
@@ -27,6 +27,11 @@ def peeking_bot(state, rng):
     rng.shuffle(cards)
     actions = state.legal_actions()
     return actions[cards[0] % len(actions)] if cards else actions[0]
+
+
+def coach_ntuple_bot(state, rng):
+    # The same coach valuing with engine.ntuple's tables (in solo; elsewhere none).
+    return Coach(state, rng, samples=2, first=2, tables=ntuple_tables(state.mode)).choose()
 
 
 ALL = dict(BOTS, coach=coach_bot)
@@ -94,6 +99,13 @@ def test_the_coach_decides_alike_whatever_the_unseen_cards(mode, players):
     n, bad = unfair_steps(coach_bot, mode, players, 5)
     assert n > 30
     assert bad == [], (mode, bad[:5])
+
+
+def test_the_ntuple_coach_decides_alike_whatever_the_unseen_cards():
+    # Its tables look up the seat's own hand and the track (engine.ntuple), never a hidden card.
+    n, bad = unfair_steps(coach_ntuple_bot, "solo", None, 5)
+    assert n > 30
+    assert bad == [], bad[:5]
 
 
 def _hint_and_why(s):

@@ -122,11 +122,17 @@ def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path):
     foreign = tmp_path / "notes.py"
     foreign.write_text("keep me\n")
     weights = os.path.join(ROOT, "engine", "ai_weights.py")
+    tables = os.path.join(ROOT, "engine", "ntuple_weights.py")
     for args in (["train", "--eval", "ntuple", "--mode", "rival"],
                  ["train", "--eval", "ntuple", "--tables", str(foreign)],
                  ["compare", weights, weights, "--tables", str(foreign)],
                  ["compare", weights, weights, "--tables", weights],
-                 ["compare", weights, weights, "--tables", weights, "--mode", "rival"]):
+                 ["compare", weights, weights, "--tables", weights, "--mode", "rival"],
+                 # The tables play `best` or the coach (compare --player coach --tables), in
+                 # solo only: not engine.ai's planner alone, not the coach in rival mode.
+                 ["compare", weights, weights, "--tables", tables, "--player", "planner"],
+                 ["compare", weights, weights, "--tables", tables, "--player", "coach",
+                  "--mode", "rival"]):
         r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)

@@ -2,12 +2,16 @@
 
     python -m tools.bots bench [--seeds 500] [--range reported|choosing|training]
                           [--bots random,greedy,best-before,best] [--coach-seeds 200]
-                          [--coach-modes solo] [--vm-games 500] [--no-vm] [--jobs 2] [--vm-jobs 1]
+                          [--coach-modes solo] [--coach-bots coach] [--vm-games 500] [--no-vm]
+                          [--jobs 2] [--vm-jobs 1]
 
 `best-before` is `best` as it was before its look-ahead and refit (tools/bots/best_before.py:
 engine.ai alone with the old weights), so that the bench shows both. The desktop's `coach`
 (engine.coach) plays its own number of seeds (the first of the same deals) in the modes asked,
-on CPython only: it never runs on a board.
+on CPython only: it never runs on a board; --coach-bots coach,coach-ntuple plays it with
+engine.ntuple's tables too (in solo), and for each coach the bench prints its decisions'
+count, their CPU time (the worker process's own, time.process_time: what other processes on
+the machine do not stretch) beside their wall time, and the machine's load while they ran.
 
 Every bot plays the same seeded games (the first N seeds of the reported range,
 tools/bots/seeds.py: deals no weights were fitted or chosen on; --range choosing is the one to
@@ -45,10 +49,10 @@ import time
 from multiprocessing import Pool
 
 from engine.bots import decision_work, weights
-from engine.budget import UNITS_PER_S
+from engine.budget import UNITS_PER_S, spent
 from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
-from engine.selfplay import bot_names, find_bot
+from engine.selfplay import DESKTOP_BOTS, bot_names, find_bot
 from engine.state import MODE_NAMES
 from tools import cli
 from tools.bots.best_before import best_before_bot, best_each_bot
@@ -111,20 +115,30 @@ def find(name):
 
 
 def play(args):
-    """Plays one game; returns (score, derailments, lost, won, decision times in seconds)."""
+    """Plays one game; returns (score, derailments, lost, won, decision times in seconds, the
+    decisions' CPU times in seconds: the process's own, the decisions' work: engine.budget's
+    units, the planners' counted steps)."""
     name, mode, seed = args
     bot = find(name)
     state, chance, rng = seeded(MODE_NAMES.index(mode), seed)
     me = state.players - 1  # rival mode: seat 0 is the rival
     times = []
+    cpu = []
+    work = []
     clock = time.perf_counter
+    cpu_clock = time.process_time
     for action in steps(state, chance):
         if action == DECIDE:
+            w0 = spent()
             t0 = clock()
+            c0 = cpu_clock()
             action = bot(state, rng)
+            cpu.append(cpu_clock() - c0)
             times.append(clock() - t0)
+            work.append(spent() - w0)
         state.apply(action)
-    return state.score(me), state.derails, state.lost, state.winners() == [me], times
+    return (state.score(me), state.derails, state.lost, state.winners() == [me], times, cpu,
+            work)
 
 
 def play_table(args):
@@ -190,6 +204,9 @@ def main(argv=None):
                         help="games of the desktop's coach per mode (0: none; at most --seeds)")
     parser.add_argument("--coach-modes", default="solo",
                         help="the modes the coach plays (its games take seconds each)")
+    parser.add_argument("--coach-bots", default="coach",
+                        help="the desktop's coaches that play: coach, coach-ntuple (engine.ntuple's "
+                             "tables at its leaves and in its rollouts, solo)")
     parser.add_argument("--vm-games", type=cli.whole(1, len(seed_ranges.TRAINING)), default=500,
                         help="games per bot and mode timed on the VM (the first of the same "
                         "seeds)")
@@ -212,9 +229,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
     for b in bots:
-        if b == "coach" or find(b) is None:
+        if b in DESKTOP_BOTS or find(b) is None:
             parser.error("unknown bot %s: one of %s (the coach has --coach-seeds)" % (
-                b, ", ".join(["best-before"] + [n for n in bot_names() if n != "coach"])))
+                b, ", ".join(["best-before"] + [n for n in bot_names()
+                                                if n not in DESKTOP_BOTS])))
+    coach_bots = [b for b in args.coach_bots.split(",") if b]
+    for b in coach_bots:
+        if b not in DESKTOP_BOTS:
+            parser.error("unknown coach %s: one of %s" % (b, ", ".join(DESKTOP_BOTS)))
+    if not coach_bots:
+        parser.error("--coach-bots: at least one of %s" % ", ".join(DESKTOP_BOTS))
     args.coach_seeds = min(args.coach_seeds, args.seeds)
     coach_modes = [m for m in args.coach_modes.split(",") if m] if args.coach_seeds else []
     for m in coach_modes:
@@ -276,14 +300,20 @@ def main(argv=None):
                     results["best-prior", m] = pool.map(
                         play, [("best-prior", m, s) for s in seeds[:args.seeds]], chunksize=10)
         print("CPython %s: %.0f s" % (sys.version.split()[0], time.time() - started))
+        load = None
         if coach_modes:
+            # Each seed's games of the coaches one after the other: they meet the same load.
             started = time.time()
+            before = os.getloadavg()
             for m in coach_modes:
-                results["coach", m] = pool.map(
-                    play, [("coach", m, s) for s in seeds[:args.coach_seeds]], chunksize=1)
-            print("coach (CPython), %d seeded games in %s (seeds %d-%d): %.0f s" % (
-                args.coach_seeds, ", ".join(coach_modes), first, first + args.coach_seeds - 1,
-                time.time() - started))
+                got = pool.map(play, [(c, m, s) for s in seeds[:args.coach_seeds]
+                                      for c in coach_bots], chunksize=1)
+                for i, c in enumerate(coach_bots):
+                    results[c, m] = got[i::len(coach_bots)]
+            load = (before, os.getloadavg())
+            print("%s (CPython), %d seeded games each in %s (seeds %d-%d): %.0f s" % (
+                ", ".join(coach_bots), args.coach_seeds, ", ".join(coach_modes), first,
+                first + args.coach_seeds - 1, time.time() - started))
     vm = {}
     if not args.no_vm:
         started = time.time()
@@ -303,13 +333,13 @@ def main(argv=None):
                   "of its runs' fastest, %d-%d us) = %.0f" % (
                       SAMD51_LOOP_US, loop_us, min(loops), max(loops), SAMD51_LOOP_US / loop_us))
     print()
-    row = "%-11s %13s %6s %8s %13s %11s %13s %11s  %-15s %-15s %-17s %-15s"
+    row = "%-12s %13s %6s %8s %13s %11s %13s %11s  %-15s %-15s %-17s %-15s"
     print(row % ("bot", "solo", "median", "derails", "challenge", "challenge", "rival",
                  "rival", "CPython ms", "MP VM ms", "CP VM ms", "SAMD51 est. ms"))
     print(row % ("", "mean ± se", "", "per game", "mean ± se", "survived", "mean ± se", "won",
                  "mean / max", "mean / max", "mean / max", "mean / max"))
-    for b in bots + (["best-prior"] if args.prior else []) + (["coach"] if coach_modes else []):
-        modes = MODES if b != "coach" else coach_modes
+    for b in bots + (["best-prior"] if args.prior else []) + (coach_bots if coach_modes else []):
+        modes = MODES if b not in coach_bots else coach_modes
         if b == "best-prior":
             modes = [m for m in MODES if results[b, m] is not results.get(("best", m))] or MODES
         solo = results.get((b, "solo"))
@@ -355,9 +385,30 @@ def main(argv=None):
                 [c[0] - s[0] for c, s in zip(results[b, "challenge"], results[b, "solo"])])))
     if coach_modes:
         print()
-        print("coach: %d games (seeds %d-%d) in %s; the others: %d." % (
-            args.coach_seeds, first, first + args.coach_seeds - 1, ", ".join(coach_modes),
-            args.seeds))
+        print("%s: %d games (seeds %d-%d) in %s; the others: %d." % (
+            ", ".join(coach_bots), args.coach_seeds, first, first + args.coach_seeds - 1,
+            ", ".join(coach_modes), args.seeds))
+        for c in coach_bots:
+            wall = [t for m in coach_modes for r in results[c, m] for t in r[4]]
+            cpu = [t for m in coach_modes for r in results[c, m] for t in r[5]]
+            work = [w for m in coach_modes for r in results[c, m] for w in r[6]]
+            slow = sum(1 for t in cpu if t > 1.0)
+            print("%s: %d decisions; CPU ms a decision mean %.1f, max %.1f, %d over 1 s; wall ms "
+                  "mean %.1f, max %.1f; the planners' work a decision (engine.budget units, "
+                  "n-tuple lookups not counted) mean %.0f, max %d" % (
+                      c, len(cpu), 1000 * sum(cpu) / len(cpu), 1000 * max(cpu), slow,
+                      1000 * sum(wall) / len(wall), 1000 * max(wall), sum(work) / len(work),
+                      max(work)))
+        (b1, b5, _), (e1, e5, _) = load
+        print("the machine's load average (1 / 5 min) while the coaches played: %.2f / %.2f "
+              "before, %.2f / %.2f after, on %d cores" % (b1, b5, e1, e5, os.cpu_count()))
+        if len(coach_bots) > 1 and "solo" in coach_modes:
+            base = coach_bots[0]
+            for c in coach_bots[1:]:
+                print("%s less %s on the same %d solo seeds, paired by seed: %+.2f ± %.2f" % (
+                    (c, base, args.coach_seeds) + mean_se(
+                        [a[0] - b[0] for a, b in zip(results[c, "solo"],
+                                                     results[base, "solo"])])))
         if "solo" in coach_modes:
             for b in bots + (["best-prior"] if args.prior else []):
                 if b in ("best", "best-before", "best-prior"):

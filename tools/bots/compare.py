@@ -12,8 +12,10 @@ with --player another player of the weights (tools/bots/tune.py decide(): `plann
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
 NEW's `best` another budget of work a decision than engine.lookahead's CAP (OLD keeps CAP): with
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
-`best` values with engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
+`best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
+engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
+The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
 mean time of a decision on this machine, and the per-seed difference NEW - OLD with its
@@ -27,7 +29,7 @@ from engine import planner_weights
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
-from tools.bots import ntrain, train, tune
+from tools.bots import learning, ntrain, train, tune
 
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach"}
 
@@ -42,9 +44,10 @@ def weights_module(path):
     return tables
 
 
-def decision_ms(results):
-    """Returns the mean time of a decision in `results` (tune.play's), in milliseconds."""
-    return 1000 * sum(r[5] for r in results) / max(1, sum(r[6] for r in results))
+def decision_ms(results, field=5):
+    """Returns the mean time of a decision in `results` (tune.play's), in milliseconds: wall
+    time, or with field=7 the CPU time of the process that played."""
+    return 1000 * sum(r[field] for r in results) / max(1, sum(r[6] for r in results))
 
 
 def main(argv=None):
@@ -60,16 +63,21 @@ def main(argv=None):
     parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
     parser.add_argument("--tables", default=None,
-                        help="NEW's `best` values with these n-tuple tables on top of its "
-                             "weights (a module train --eval ntuple wrote; solo)")
+                        help="NEW's `best` (or coach) values with these n-tuple tables on top "
+                             "of its weights (a module train --eval ntuple wrote; solo)")
+    parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
+                        help="print the paired difference so far after every this many seeds "
+                             "(0: at the end only): a run stopped early has its figure up to "
+                             "there")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
     if args.cap != CAP and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
     new_player = args.player
     if args.tables is not None:
-        if args.player != "search" or args.mode != "solo":
-            parser.error("--tables: the n-tuple tables play `best` (--player search) in solo")
+        if args.player not in ("search", "coach") or args.mode != "solo":
+            parser.error("--tables: the n-tuple tables play `best` (--player search) or the "
+                         "coach in solo")
         if not ntrain.made_by_ntrain(args.tables):
             parser.error("--tables %s: not a tables module train --eval ntuple wrote"
                          % args.tables)
@@ -77,33 +85,51 @@ def main(argv=None):
             ntuple_tables = ntrain.read_tables(args.tables)
         except cli.CliError as e:
             parser.error(str(e))
-        new_player = "ntuple"
+        new_player = "ntuple" if args.player == "search" else "coach-ntuple"
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
     except (ValueError, cli.CliError) as e:
         parser.error(str(e))
-    results = []
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
-        if new_player == "ntuple":
+        if new_player in ("ntuple", "coach-ntuple"):
             tables[0] = (tables[0], ntuple_tables)
-        for name, table, player, cap in zip(("new", "old"), tables, (new_player, args.player),
-                                            (args.cap, CAP)):
-            results.append(train.run_games(
-                pool, [(args.mode, s, table, player, cap) for s in seeds], name))
+        # Each seed's two games one after the other: both sides meet the same load on a
+        # shared machine, so their times a decision compare too.
+        tasks = []
+        for s in seeds:
+            tasks.append((args.mode, s, tables[0], new_player, args.cap))
+            tasks.append((args.mode, s, tables[1], args.player, CAP))
+        both = []
+        bar = learning.Progress("new and old", len(tasks))
+        it = pool.imap(tune.play, tasks, chunksize=2) if pool else map(tune.play, tasks)
+        for r in it:
+            both.append(r)
+            bar.step()
+            seeds_done = len(both) // 2
+            if (args.every and len(both) % 2 == 0 and seeds_done % args.every == 0
+                    and seeds_done < len(seeds)):
+                new, old = both[0::2], both[1::2]
+                print("  after seeds %d-%d: new %s, %.1f CPU ms a decision; old %s, %.1f; "
+                      "new - old %+.3f ± %.3f" % (
+                          (seeds.start, seeds.start + seeds_done - 1,
+                           train.measure(args.mode, new)[2], decision_ms(new, 7),
+                           train.measure(args.mode, old)[2], decision_ms(old, 7))
+                          + train.paired(args.mode, new, old)), flush=True)
     finally:
         if pool:
             pool.close()
             pool.join()
-    new, old = results
+    new, old = both[0::2], both[1::2]
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
     for name, path, cap, res in (("new", new_name, args.cap, new), ("old", args.old, CAP, old)):
         budget = ", cap %d" % cap if args.player == "search" else ""
-        print("  %s %s%s: %s, %.1f ms a decision" % (
-            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res)))
+        print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
+            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
+            decision_ms(res, 7)))
     print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
           train.paired(args.mode, new, old))
     return 0

@@ -122,7 +122,8 @@ def decide(player, state, weights, rng, cap=CAP):
     """Returns the action of `player` ("planner": engine.ai alone; "search": `best`, engine.ai
     with engine.lookahead, its work capped at `cap`; "ntuple": `best` with engine.ntuple's
     evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
-    engine.coach, its rollouts by engine.ai) with `weights`."""
+    engine.coach, its rollouts by engine.ai; "coach-ntuple": the coach valuing with the
+    n-tuple tables, `weights` the same pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
@@ -133,12 +134,14 @@ def decide(player, state, weights, rng, cap=CAP):
         return NTupleSearch(state, weights[0], rng, False, cap, weights[1]).choose()
     from engine.coach import Coach
 
+    if player == "coach-ntuple":
+        return Coach(state, rng, weights[0], tables=weights[1]).choose()
     return Coach(state, rng, weights).choose()
 
 
 def play(args):
     """Plays one game; returns (samples, final score, derailments, lost, won, seconds,
-    decisions): samples are (bucket, features, target, seat, n-tuple entries: player
+    decisions, CPU seconds): samples are (bucket, features, target, seat, n-tuple entries: player
     "ntuple"'s, else None) at the end of each turn of a seat
     the weights play, in the order of the game (tools/bots/train.py's temporal differences
     follow a seat's turns); seconds the time the weights' decisions took, decisions their
@@ -159,6 +162,8 @@ def play(args):
     under_way = 0  # the number of a tuned seat's turn under way, 0 between such turns
     seat = -1
     thought = 0.0
+    cpu = 0.0  # the same decisions' CPU time, the process's own (what the machine's load
+    # does not stretch)
     decisions = 0
     clock = time.perf_counter
     for action in steps(state, chance):
@@ -166,7 +171,9 @@ def play(args):
             under_way = state.turn
             seat = state.seat
             t0 = clock()
+            c0 = time.process_time()
             action = decide(player, state, weights, rng, cap)
+            cpu += time.process_time() - c0
             thought += clock() - t0
             decisions += 1
         elif action == DECIDE:
@@ -204,7 +211,7 @@ def play(args):
     me = mine[0]
     winners = state.winners()
     won = 1 / len(winners) if me in winners else 0
-    return out, state.score(me), state.derails, state.lost, won, thought, decisions
+    return out, state.score(me), state.derails, state.lost, won, thought, decisions, cpu
 
 
 def fit(games, ridge):

@@ -1,0 +1,198 @@
+"""The coach (engine/coach.py, desktop only) with engine.ntuple's tables at its leaves and in its
+rollouts (issue 39): the tables do reach every place the coach values a position, tables of
+zeros play as the linear coach, its decisions are the same for the same seed and legal at every
+step of many random games (the 55 cards each in one place, docs/rules.md §1), and the engine/
+modules keep to the CircuitPython subset docs/engine.md and the guide's standards name."""
+import ast
+import os
+
+from helpers import assert_accounted
+
+from engine import ai_weights, coach, ntuple, ntuple_weights
+from engine.bots import random_bot
+from engine.playout import DECIDE, seeded, steps
+from engine.rng import Rng
+from engine.selfplay import find_bot
+from engine.state import MODE_NAMES, MODE_RIVAL, MODE_SOLO, P_ORDER
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ZEROS = bytes(ntuple.TABLE_BYTES)
+
+
+def small(state, rng, tables):
+    # The coach with 2 samples an option: the same code as with its SAMPLES, fast for a test.
+    return coach.Coach(state, rng, samples=2, first=2, tables=tables).choose()
+
+
+def _decisions(seed, every=3):
+    # Positions of a solo game the random bot plays, every `every`-th decision (the coach's
+    # choices then start from all kinds of positions, not only its own).
+    state, chance, rng = seeded(MODE_SOLO, seed)
+    n = 0
+    for action in steps(state, chance):
+        if action == DECIDE:
+            if n % every == 0:
+                yield state
+            n += 1
+            action = random_bot(state, rng)
+        state.apply(action)
+
+
+def test_the_tables_reach_the_rollouts_and_their_leaves():
+    # A rollout cut at its horizon ends on engine.ai's value of the seat's next turn: with the
+    # tables (NTuplePlanner) it must differ from the linear one somewhere, and tables of zeros
+    # must give the linear rollout exactly (the same dice, the same choices, the same leaf).
+    differs = 0
+    checked = 0
+    for seed in range(4):
+        for state in _decisions(seed, every=7):
+            if state.phase == P_ORDER:
+                continue
+            values = []
+            for tables in (None, ZEROS, ntuple_weights.SOLO):
+                values.append(coach.rollout(state.clone(), state.seat, Rng(seed, 3),
+                                            ai_weights.SOLO, 2, tables))
+            assert values[0] == values[1]
+            differs += values[2] != values[0]
+            checked += 1
+    assert checked > 20
+    assert differs > checked // 4, (differs, checked)
+
+
+def test_the_planner_of_the_coach_is_the_ntuple_one_only_with_tables():
+    state, chance, _ = seeded(MODE_SOLO, 1)
+    state.start()
+    assert type(coach.planner(state, ai_weights.SOLO)) is not ntuple.NTuplePlanner
+    assert type(coach.planner(state, ai_weights.SOLO, ZEROS)) is ntuple.NTuplePlanner
+
+
+def test_tables_of_zeros_decide_as_the_linear_coach():
+    # The same rng state, the same samples: zeros add nothing to any value, so every choice
+    # and every number drawn from the rng is the same.
+    n = 0
+    for seed in (2, 3):
+        for state in _decisions(seed, every=5):
+            r1 = Rng(seed, 9)
+            r2 = Rng(seed, 9)
+            assert small(state, r1, None) == small(state, r2, ZEROS)
+            assert r1.getstate() == r2.getstate()
+            n += 1
+    assert n > 10
+
+
+def _game(seed, bot):
+    # A whole solo game: the actions taken, the final score.
+    state, chance, rng = seeded(MODE_SOLO, seed)
+    actions = []
+    for action in steps(state, chance, bot, rng):
+        actions.append(action)
+        state.apply(action)
+    return actions, state.score(0)
+
+
+def test_the_ntuple_coach_is_the_same_for_the_same_seed():
+    # docs/rules.md §10: a seeded game is its seed; the coach draws its samples from the seed's
+    # bot stream only (engine.playout), so the same seed gives the same game twice.
+    def bot(state, rng):
+        return small(state, rng, ntuple_weights.SOLO)
+
+    for seed in (5, 6):
+        first = _game(seed, bot)
+        assert first == _game(seed, bot)
+        assert len(first[0]) > 20
+
+
+def test_the_ntuple_coach_plays_legally_from_many_random_positions():
+    # Random positions of 30 solo games (the random bot's, every 9th decision): the coach with
+    # the tables takes a legal action, and after it the 55 cards are each in one place (§1).
+    decided = 0
+    for seed in range(100, 130):
+        for state in _decisions(seed, every=9):
+            legal = state.legal_actions()
+            action = small(state, Rng(seed, 9), ntuple_weights.SOLO)
+            assert action in legal, (seed, state.turn, action)
+            after = state.clone()
+            after.apply(action)
+            assert_accounted(after, "seed %d turn %d after the coach's step" % (seed, state.turn))
+            decided += 1
+    assert decided > 100
+
+
+def test_coach_ntuple_plays_solo_with_the_learned_tables_and_elsewhere_as_the_coach():
+    # The bot `coach-ntuple` (engine.selfplay, bench --coach-bots): solo's tables are the only
+    # ones learned, so in rival mode it is the linear coach.
+    assert coach.ntuple_tables(MODE_SOLO) is ntuple_weights.SOLO
+    assert coach.ntuple_tables(MODE_RIVAL) is None
+    assert find_bot("coach-ntuple") is coach.coach_ntuple_bot
+    state, chance, rng = seeded(MODE_NAMES.index("rival"), 4)
+    state.start()
+    while state.is_chance() or state.is_rival(state.seat):
+        state.apply(state.sample_chance(chance) if state.is_chance() else state.rival_action())
+    r1 = Rng(4, 9)
+    r2 = Rng(4, 9)
+    assert coach.coach_ntuple_bot(state, r1) == coach.coach_bot(state, r2)
+    assert r1.getstate() == r2.getstate()
+
+
+# The guide's subset for engine/ (the board's CircuitPython and MicroPython have none of these,
+# and the board's modules share one source with the desktop's): no dataclasses, enum, typing at
+# runtime, itertools, functools; no board, displayio, time or random; no random.shuffle (the
+# engine shuffles with engine.rng); no f-string's !r conversion.
+FORBIDDEN_MODULES = ("dataclasses", "enum", "typing", "itertools", "functools", "board",
+                     "displayio", "time", "random")
+
+
+def subset_problems(source, name):
+    """Returns the lines of `source` (a module's text) that leave the engine's subset."""
+    out = []
+    for node in ast.walk(ast.parse(source, name)):
+        if isinstance(node, ast.Import):
+            mods = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mods = [node.module or ""]
+        else:
+            mods = []
+        for m in mods:
+            if m.split(".")[0] in FORBIDDEN_MODULES:
+                out.append("%s:%d imports %s" % (name, node.lineno, m))
+        if (isinstance(node, ast.Attribute) and node.attr == "shuffle"
+                and isinstance(node.value, ast.Name) and node.value.id == "random"):
+            out.append("%s:%d random.shuffle" % (name, node.lineno))
+        if isinstance(node, ast.FormattedValue) and node.conversion == ord("r"):
+            out.append("%s:%d an f-string's !r" % (name, node.lineno))
+    return out
+
+
+def test_the_subset_check_finds_what_it_forbids():
+    bad = ("import itertools\nfrom functools import reduce\nimport dataclasses\n"
+           "from enum import Enum\nimport random\nrandom.shuffle(x)\ny = f'{x!r}'\n"
+           "import time\n")
+    assert len(subset_problems(bad, "bad.py")) == 8
+    assert subset_problems("from engine.rng import Rng\ny = f'{x}'\nz = '%r' % x\n",
+                           "good.py") == []
+
+
+def test_engine_modules_keep_to_the_subset():
+    engine = os.path.join(ROOT, "engine")
+    names = sorted(n for n in os.listdir(engine) if n.endswith(".py"))
+    assert "coach.py" in names and "ntuple.py" in names
+    problems = []
+    for n in names:
+        with open(os.path.join(engine, n), encoding="utf-8") as f:
+            problems += subset_problems(f.read(), "engine/" + n)
+    assert problems == []
+
+
+def test_compare_plays_the_coach_with_the_tables():
+    # compare --player coach --tables plays tools.bots.tune's player "coach-ntuple": the coach
+    # with the weights and the tables of the pair it is given.
+    from tools.bots import tune
+
+    state = next(_decisions(8))  # the game's first decision: a turn's, with options
+    assert state.phase != P_ORDER and len(coach.options(state)) > 1
+    pair = (ai_weights.SOLO, ntuple_weights.SOLO)
+    r1 = Rng(8, 9)
+    r2 = Rng(8, 9)
+    got = tune.decide("coach-ntuple", state, pair, r1)
+    assert got == coach.Coach(state, r2, ai_weights.SOLO, tables=ntuple_weights.SOLO).choose()
+    assert r1.getstate() == r2.getstate()
