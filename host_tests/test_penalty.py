@@ -82,6 +82,6 @@ def test_a_puts_the_cards_in_the_order_on_screen(app, monkeypatch):
     monkeypatch.setattr(play, "put_order", put.append)  # the play screen's part, recorded
     panel = PenaltyOrder(play, [(3, [a, b]), (3, [b, a])])
     play.open_panel(panel, S_ORDER)
-    panel.key(K_LEFT)
-    panel.key(K_A)
+    play.key(K_LEFT)  # the screen hands the panel its keys, does what A chose once shut
+    play.key(K_A)
     assert put == [[b, a]] and play.panel is None

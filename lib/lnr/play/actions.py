@@ -7,7 +7,7 @@ the game is played, only while the menu is up (docs/memory.md). Loading it takes
 key press, never a frame's work. While it is up (step S_MENU) Play.key hands it the keys.
 """
 from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, KIND_BROKEN, SHAPE_CURVE
-from engine.state import A_PASS, A_CHAOS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
+from engine.state import A_PASS, A_LAY, P_TURN, P_BUILD, P_CHAOS, P_DICE
 from lnr.memory import drop
 from lnr.keys import K_A, K_B, K_START, K_UP, K_DOWN
 from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, GREEN
@@ -108,7 +108,8 @@ class Actions:
 
     def key(self, k):
         """A key while the menu is up: UP/DOWN choose, A does the item (if it can be chosen
-        now), B or START close the menu."""
+        now), B or START close the menu. Returns what A chose, for the play screen to do
+        once this module's code is gone (Play.key)."""
         play = self.play
         if k == K_UP or k == K_DOWN:
             self.mi = (self.mi + (1 if k == K_DOWN else len(ITEMS) - 1)) % len(ITEMS)
@@ -119,21 +120,19 @@ class Actions:
         elif k == K_A:
             i = self.mi
             if self.why(i) is not None:
-                return
+                return None
+            chaos = self.chaos() if i == _CHAOS else None
             self.close()
             if i == _PASS:
-                play.act(A_PASS)
-            elif i == _BUILD:
-                if play.game.state.phase == P_TURN:
-                    play.pick()
-                else:
-                    play.roll()
-            elif i == _CHAOS:
-                self.discard_chaos()
-            elif i == _HINT:
-                play.ask_hint()
-            else:
-                play.save_and_quit()
+                return (play.act, A_PASS)
+            if i == _BUILD:
+                return (play.pick,) if play.game.state.phase == P_TURN else (play.roll,)
+            if i == _CHAOS:
+                return (play.discard, chaos)
+            if i == _HINT:
+                return (play.ask_hint,)
+            return (play.save_and_quit,)
+        return None
 
     def close(self):
         # The map again, and this module dropped.
@@ -141,22 +140,19 @@ class Actions:
         play.close_panel(True, "lnr.play.actions", "lnr.play.refusal")
         play.ui.show(play.ui.play)
 
-    def discard_chaos(self):
-        # Discards every chaos card in hand, in the order that scores best (docs/rules.md §6:
+    def chaos(self):
+        # The chaos cards in hand in the order that scores best (docs/rules.md §6:
         # engine.order's, loaded for this moment when there is an order to choose, as in
         # lnr/play/screen.py start_order).
-        play = self.play
-        s = play.game.state
-        seat = s.seat
+        s = self.play.game.state
         chaos = []
-        for c in s.hands[seat]:
+        for c in s.hands[s.seat]:
             if KIND[c] == KIND_CHAOS:
                 chaos.append(c)
         if len(chaos) > 1:
             from engine.order import best
 
-            chaos = best(s.piles[seat], chaos)
+            chaos = best(s.piles[s.seat], chaos)
             best = None
             drop("engine.order")
-        for c in chaos:
-            play.act(A_CHAOS + c)  # the last one ends the turn (§4): its result sums them up
+        return chaos

@@ -33,6 +33,7 @@ class Look:
             ui.show(ui.play, True)
         play.view.toast("D-pad look, B back", True)
         play.app.dirty = True
+        return None
 
     def key(self, k):
         """A key while looking: the D-pad scrolls, any other key goes back to the hand."""
@@ -49,8 +50,7 @@ class Look:
         else:
             view.hide_toast()
             play.close_panel(True, "lnr.play.look", "lnr.play.result")
-            play.advance()
-            return
+            return (play.advance,)  # done once this code is gone (Play.key)
         s = play.game.state
         m = view.map
         # Never off the track: the map's middle goes no further out than the track's extent,
@@ -69,3 +69,4 @@ class Look:
             m.scroll(dx, dy)
             m.draw(s)
         play.app.dirty = True
+        return None

@@ -84,4 +84,5 @@ class PenaltyOrder:
             order = self.opts[self.oi][1]
             play = self.play
             play.close_panel(False, "lnr.play.penalty")  # the action's result follows
-            play.put_order(order)
+            return (play.put_order, order)
+        return None

@@ -830,7 +830,12 @@ class Play:
         elif step == S_BEND:
             self.key_bend(k)
         elif step == S_MENU or step == S_ORDER or step == S_LOOK:  # a panel's code takes them
-            self.panel.key(k)
+            # What it chose is done once it has closed, its code gone (its class stays in RAM
+            # while one of its methods runs): a loco's run or a result panel loads beside the
+            # screen's code, not the panel's too.
+            then = self.panel.key(k)
+            if then is not None:
+                then[0](*then[1:])
         elif step == S_INFO or step == S_HANDOFF:
             if k == K_A or (k == K_B and step != S_HANDOFF):
                 self.step = S_HAND
@@ -901,6 +906,12 @@ class Play:
             self.before = len(self.built)  # B in the bend step goes back to here
         self.act(action)
         self.build_help()
+
+    def discard(self, chaos):
+        """Discards the chaos cards `chaos` in that order (the action menu's item): the last
+        one ends the turn (§4), its result sums them up."""
+        for c in chaos:
+            self.act(A_CHAOS + c)
 
     def chaos_in_hand(self):
         n = 0
