@@ -149,10 +149,10 @@ def load(app, name):
 
 # The least heap the game plays every mode at, features turned down: what the game has
 # (gc.mem_alloc() + gc.mem_free() less the firmware's: lnr/powerup.py heap()) under make
-# cpcheck's `degrades to` cap (86 KB: a heap's collector tables take a 30th of it), its KB
+# cpcheck's `degrades to` cap (85 KB: a heap's collector tables take a 30th of it), its KB
 # rounded down; host_tests/test_cp_app.py holds the session under the cap that leaves the game
 # this much. Below it the title says so and nothing is saved.
-FLOOR_KB = const(83)
+FLOOR_KB = const(82)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's
