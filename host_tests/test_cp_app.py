@@ -346,7 +346,10 @@ def test_a_frames_count_is_the_same_every_run():
     from tools.sim.simulator import key_script
 
     frames = [-1 if k is None else k for k in key_script(["A", "A", "WAIT*3"])]
-    counts = [waits.count_frames(frames, [1, 2]) for _ in range(2)]
+    stretches = [waits.count_frames(frames, [1, 2]) for _ in range(2)]
+    # The new game's switch gives the sign as it begins and between the parts it loads.
+    assert len(stretches[0][1]) >= 3 and len(stretches[0][1]) == len(stretches[1][1]), stretches
+    counts = [{f: sum(run[f]) for f in run} for run in stretches]
     assert set(counts[0]) == {1, 2} and max(counts[0].values()) > 10 ** 6, counts
     for frame in (1, 2):
         slack = max(waits.NOISE, counts[0][frame] // 1000)
@@ -359,7 +362,8 @@ def test_a_searchs_wait_is_its_switch_and_its_deadline():
     to its deadline on the board's clock beyond that (engine.bots PLAN_CAP ticks at
     UNITS_PER_S), so its line adds it, at the loop's both factors; the hint's search ends where
     its wait (lnr/play/plan.py HINT_MS from the key) leaves the rest of its switch, so it waits
-    HINT_MS, or its switch where that is longer; another switch has no search."""
+    HINT_MS, or its switch where that is longer; another switch has no search. The last line:
+    the longest stretch of those frames between two signs of the LEDs."""
     from engine.bots import PLAN_CAP
     from engine.budget import UNITS_PER_S
     from lnr import screens
@@ -367,16 +371,20 @@ def test_a_searchs_wait_is_its_switch_and_its_deadline():
     from tools.vm import waits
 
     loop = 595070385
-    lines = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, loop // 10),
-                                        ("solo", 9, screens.W_HINT, loop // 20),
-                                        ("solo", 15, -1, loop // 5),
-                                        ("table", 3, screens.W_PLAN, loop // 10)])
+    lines = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, [loop // 10]),
+                                        ("solo", 9, screens.W_HINT, [loop // 20]),
+                                        ("solo", 15, -1, [loop // 10, loop // 10]),
+                                        ("table", 3, screens.W_PLAN, [loop // 10])])
     hint = [line for line in lines if line.split()[0] == "hint"]
     assert len(hint) == 1 and "frame 7" in hint[0]  # the longest of its kind
     assert hint[0].endswith("at most %d-%d ms" % (HINT_MS, HINT_MS)), hint
-    slow = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, loop // 3)])
+    slow = waits.estimate_lines(loop, [("solo", 7, screens.W_HINT, [loop // 3])])
     assert slow[1].endswith("at most 1594-3073 ms"), slow  # a switch longer than the wait
     plan = [line for line in lines if line.split()[0] == "plan"][0]
     assert "(%d ms)" % (PLAN_CAP * 1000 // UNITS_PER_S) in plan
     other = [line for line in lines if line.startswith("  another switch")][0]
     assert "deadline" not in other and " 956- 1843 ms" in other, other
+    # The longest stretch with no sign of life is one stretch between two signs, not a frame's
+    # sum (the other switch's two stretches of loop/10 each); the first of the longest.
+    still = [line for line in lines if line.split()[0] == "no"]
+    assert len(still) == 1 and "  478-  921 ms" in still[0] and "solo game, frame 7" in still[0]

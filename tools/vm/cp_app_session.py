@@ -23,9 +23,9 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
                heap's size); a base below it, or above it by more than BASE_SLACK, ends the
                run at once, exit status 3
     marks      session: frames to count (tools/vm/waits.py, the VM under valgrind's callgrind):
-               before and after each, `MARK frame` and a wait until the file `go<k>` exists
-               in the current folder (k counts the marks from 0), the host's sign that it has
-               had callgrind dump its count
+               before and after each, `MARK frame`, and at each sign of the LEDs in it
+               (Leds.sign), `MARK frame sign`, each followed by a wait for a line on stdin,
+               the host's go once it has had callgrind dump its count
 
 The stand-ins are installed, the stand-in Group keeps its children (TrackedGroup: the display
 objects alive are found from the display's root_group), and the clock is the harness's own
@@ -408,6 +408,8 @@ def session():
         traceback.print_exception(e)
         return 1
     app = Watch.app
+    if MARKS:  # the counted frames' stretches between two signs of life (tools/vm/waits.py)
+        signs_within(app)
     i = 0
     path = 0
     shown = [0, 0, -1]  # game over screens, error screens, the screen last frame
@@ -460,12 +462,27 @@ def session():
     return 0
 
 
-def mark(frame):
-    """Says `MARK frame` and waits for the host's go (a line on stdin): the host has had
-    callgrind dump the count since the last mark (tools/vm/waits.py). A blocking read runs no
-    instruction while it waits, so the count is the frame's however long the host takes."""
-    print("MARK", frame)
+def mark(frame, what=""):
+    """Says `MARK frame` (`what`: "sign" at a sign of life inside it) and waits for the host's
+    go (a line on stdin): the host has had callgrind dump the count since the last mark
+    (tools/vm/waits.py). A blocking read runs no instruction while it waits, so the count is
+    the frame's however long the host takes."""
+    print("MARK", frame, what)
     sys.stdin.readline()
+
+
+def signs_within(app):
+    # Marks each sign of the LEDs (lnr.memory sign(), the search's through engine.budget)
+    # given inside a counted frame, after the sign is shown: the counts between two marks are
+    # the frame's stretches with no sign of life.
+    give = app.leds.sign
+
+    def signed(work=0):
+        give(work)
+        if Watch.frame in MARKS:
+            mark(Watch.frame, "sign")
+
+    app.leds.sign = signed
 
 
 def time_standins(spent):

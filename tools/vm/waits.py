@@ -10,8 +10,9 @@ turns; a table of you and two `best` bots, a round of passes (each bot's plan). 
 them (tools/vm/cpapp.py frames, timed) finds the frames worth counting: those of a switch (the
 play screen's code dropped, the work, the next screen loaded: a bot's plan, the hint, a game
 dealt, saved, resumed) and any of 5 ms or more here. A second run, under callgrind, stops before
-and after each of them (tools/vm/cp_app_session.py `marks`) while the host has callgrind dump its
-count, so each frame's instructions are its own: the same in every run (the session waits for
+and after each of them, and at each of the LEDs' signs in them (tools/vm/cp_app_session.py
+`marks`), while the host has callgrind dump its count, so each frame's instructions are its own,
+and so is each stretch between two signs of life: the same in every run (the session waits for
 the host's go on a blocking read, which runs no instruction) but for what reads the clock (the
 LEDs' sign), NOISE instructions at most (under a third of a millisecond of a board's time;
 host_tests/test_cp_app.py counts a frame twice). The speed loop, `for i in range(1000000):
@@ -104,19 +105,22 @@ def long_frames(frames):
 
 
 def count_frames(frames, marks):
-    """Returns {frame: instructions} of the frames `marks`, played from `frames` on
-    CircuitPython's VM under callgrind (see the module's docstring)."""
+    """Returns {frame: [instructions]} of the frames `marks`, played from `frames` on
+    CircuitPython's VM under callgrind (see the module's docstring): each frame's stretches, from
+    its start to its first sign of life (the LEDs' sign), from sign to sign, and from its last
+    to its end; their sum is the frame's count."""
     work = cpapp.Workdir(frames)
     out_dir = tempfile.mkdtemp(prefix="waits-")
     try:
         conf = work.conf("session", marks=marks)
         proc = cpvm.start(work.script, paths=["./lib"], args=[conf], cwd=work.cwd, under=[
             "valgrind", "--tool=callgrind", "--callgrind-out-file=%s/cg.out" % out_dir])
-        order = []  # the frame of each mark, in order
+        order = []  # the frame of each mark and whether it is a sign, in order
         for line in proc.stdout:
             if not line.startswith("MARK "):
                 continue
-            order.append(int(line.split()[1]))
+            parts = line.split()
+            order.append((int(parts[1]), parts[2:] == ["sign"]))
             dumps = len(glob.glob(out_dir + "/cg.out.*"))
             subprocess.run(["callgrind_control", "--dump=m%d" % len(order), str(proc.pid)],
                            capture_output=True, timeout=120)
@@ -124,7 +128,7 @@ def count_frames(frames, marks):
             while len(glob.glob(out_dir + "/cg.out.*")) <= dumps:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("callgrind did not dump the count at frame %d"
-                                       % order[-1])
+                                       % order[-1][0])
                 time.sleep(0.05)
             proc.stdin.write("\n")  # the go: the session reads it at its mark
             proc.stdin.flush()
@@ -135,8 +139,13 @@ def count_frames(frames, marks):
             m = _SUMMARY.search(text)
             if m is None:
                 raise RuntimeError("a callgrind dump without its count: cg.out.%d" % k)
-            if k % 2 == 0:  # the second mark of a frame: the count since the first
-                counts[order[k - 1]] = int(m.group(1))
+            frame, sign = order[k - 1]
+            # Each dump counts from the one before: a frame's first mark ends what came
+            # between frames; its signs and its last mark end its stretches.
+            if frame in counts:
+                counts[frame].append(int(m.group(1)))
+            elif not sign:
+                counts[frame] = []
         return counts
     finally:
         work.close()
@@ -145,7 +154,8 @@ def count_frames(frames, marks):
 
 def estimate_lines(loop, found):
     """The lines to print: each kind of wait's longest frame, its instructions, and a SAMD51's
-    time at both factors of the speed loop. `found`: [(game, frame, kind, instructions)]."""
+    time at both factors of the speed loop; then the longest stretch of any of them with no sign
+    of life. `found`: [(game, frame, kind, [its stretches' instructions])]."""
     from tools.bots.bench import SAMD51_LOOP_US
     from lnr import screens
 
@@ -153,10 +163,14 @@ def estimate_lines(loop, found):
              if k.startswith("W_") and isinstance(v, int)}
     slow_us = 9219000  # CircuitPython 5.4 on: the loop's time with the background hook
     worst = {}
-    for game, frame, kind, count in found:
+    still = (0, "", -1)  # the longest stretch with no sign: (instructions, game, frame)
+    for game, frame, kind, stretches in found:
+        count = sum(stretches)
         what = names.get(kind, "another switch")  # a game dealt, saved, resumed; a screen
         if what not in worst or count > worst[what][0]:
             worst[what] = (count, game, frame)
+        if stretches and max(stretches) > still[0]:
+            still = (max(stretches), game, frame)
     out = ["board waits from counted work (callgrind; a SAMD51 at the speed loop's CircuitPython "
            "5.3 to 5.4 times, %d instructions for %d us to %d us):" % (
                loop, SAMD51_LOOP_US, slow_us)]
@@ -182,6 +196,12 @@ def estimate_lines(loop, found):
             line += "; its search ends where its %d ms from the key leave the rest: at most " \
                     "%d-%d ms" % (HINT_MS, max(HINT_MS, fast), max(HINT_MS, slow))
         out.append(line)
+    if still[1]:
+        count, game, frame = still
+        out.append("  no sign        %5d-%5d ms  (%d instructions, %s game, frame %d): the "
+                   "longest stretch of these frames without the LEDs' sign of life" % (
+                       count * SAMD51_LOOP_US // loop // 1000, count * slow_us // loop // 1000,
+                       count, game, frame))
     return out
 
 
