@@ -148,7 +148,7 @@ def test_the_hint_fits_over_whole_games(cut):
     # bot's and the app's: card names, bends, the build's order, the risk): one play screen
     # per mode, shown a copy of the game at each turn the model reaches.
     from lnr.play import hint
-    from lnr.play import hintplan
+    from tools.sim import hints
     from lnr.game import Game
 
     shown = 0
@@ -162,7 +162,7 @@ def test_the_hint_fits_over_whole_games(cut):
             if not m.game.human(m.state.seat):
                 continue
             play.game = Game(m.state.clone(), m.copy_rng(), m.game.seed, m.game.roles)
-            hint.show(play, hintplan.find(play.game.state))
+            hint.show(play, hints.find(play.game.state))
             shown += 1
     assert shown >= 15 and cut == []
 

@@ -28,7 +28,8 @@ from engine.state import (  # noqa: E402
 )
 import lnr.ui  # noqa: E402
 from lnr.game import Game, ROLE_HUMAN, ROLE_RIVAL  # noqa: E402
-from lnr.play import hint, hintplan  # noqa: E402
+from lnr.play import hint  # noqa: E402
+from tools.sim import hints  # noqa: E402
 from lnr.ui import GLYPH_W, PANEL_LINES  # noqa: E402
 
 GAMES = 20  # seeded games per mode, the first of the reported range (the bench's)
@@ -47,13 +48,13 @@ def _play_screen(mode):
 
 
 def _hints(mode, seed, players=None):
-    # Yields (State, hintplan.find()) at every decision of a person's seat of the bench's game
+    # Yields (State, hints.find()) at every decision of a person's seat of the bench's game
     # `seed`: `best` plays every seat (the rival its rules), a hint asked before each of its
     # decisions, and where a person's dice wait to be rolled.
     state, chance, rng = seeded(mode, seed, players)
     for action in steps(state, chance):
         if action == DECIDE or (state.phase == P_DICE and state.dice_left == state.build_sum):
-            yield state, hintplan.find(state.clone())
+            yield state, hints.find(state.clone())
         if action == DECIDE:
             action = best_bot(state, rng)
         state.apply(action)
@@ -150,7 +151,7 @@ def _whole_cards(s, action, lines):
 
 
 def _found(state):
-    found = hintplan.find(state.clone())
+    found = hints.find(state.clone())
     assert found is not None
     return found
 

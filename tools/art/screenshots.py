@@ -81,7 +81,7 @@ def _builds_on(m):
 def _hint_curve_and_more(m):
     # A first turn where the hint names a curve and more cards after it: what the hint shows
     # (lnr/play/hintplan.py), the look-ahead's choice and the plan it weighed after it.
-    from lnr.play.hintplan import find as find_hint
+    from tools.sim.hints import find as find_hint
 
     found = find_hint(m.state.clone())
     if found is None:

@@ -10,7 +10,8 @@ from lnr.ui import PANEL_LINES, GREY, YELLOW, GREEN, WHITE
 
 
 def show(play, found):
-    """Shows the hint `found` (lnr/play/hintplan.py find()) for `play` (a
+    """Shows the hint `found` (lnr/play/hintplan.py explain()'s answer: lnr/play/plan.py
+    on the board, tools/sim/hints.py on the desktop) for `play` (a
     lnr.play.screen.Play on the player's turn, as it was when the hint was asked for)."""
     if found is None:  # the hint failed (it never ends the game)
         play.view.toast("No hint now")

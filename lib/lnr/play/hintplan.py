@@ -12,35 +12,13 @@ screen's own figure (the State's build_risk, docs/rules.md §5): what the side p
 """
 from engine.cards import SHAPE, KIND, KIND_BROKEN, SHAPE_CURVE, card_name
 from engine.state import (
-    A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, P_DICE, TURN, BEND_L, BEND_R,
+    A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, P_BEND, P_BUILD, TURN, BEND_L, BEND_R,
 )
 from lnr.ui import wrap, PANEL_W
 
 MORE = 3  # cards named after the first (a build of one value has at most 4 here)
 NAMES = 3  # panel lines a build's cards may take: the panel's 7 less the title, the risk, 2 whys
 _TO = ("right", "down", "left", "up")  # where a curve turns on the screen, by its exit heading
-
-
-def find(s, lookahead=True):
-    """Returns what `best` would do at State `s` and why: explain()'s answer for engine.bots'
-    hint (`lookahead`: its own) and engine.ai's plan after it, as lnr/play/plan.py works them
-    out on the board, where the search's code goes before this module loads (RAM); a
-    MemoryError is the caller's to answer (lnr/play/plan.py turns the hint down)."""
-    try:
-        from engine.ai import follow
-        from engine.bots import hint, weights
-
-        if s.phase == P_DICE and s.dice_left == s.build_sum:
-            return explain(s, A_STOP, None, None, b"")  # a person's dice wait: rolling is the move
-        action, search = hint(s, None, lookahead)  # the look-ahead's choice
-        if action is None:
-            return None
-        steps = follow(s, action, weights(s.mode))
-    except MemoryError:
-        raise
-    except Exception:  # noqa: BLE001 - a hint must never end the game
-        return None
-    return explain(s, action, search.options, getattr(search, "values", None), steps)
 
 
 def explain(s, action, options, values, steps):

@@ -129,7 +129,7 @@ def _run(app, kind, feature, ns, start, had):
             options = values = None
             steps = b""
             if s.phase == P_DICE and s.dice_left == s.build_sum:
-                action = A_STOP  # a person's dice wait: rolling is the move (hintplan.py find())
+                action = A_STOP  # a person's dice wait: rolling is the move
             else:
                 action, search = hint(s, None, feature == LOOKAHEAD, cap)
                 if action is None:
