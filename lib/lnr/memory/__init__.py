@@ -68,10 +68,15 @@ def drop_since(had):
     dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
     for name in list(sys.modules):
         if name not in had and name.startswith(_DROPPED):
-            mod = sys.modules[name]
-            drop(name)
-            if not KEEP:
-                mod.__dict__.clear()
+            empty(sys.modules[name])
+
+
+def empty(mod):
+    """Drops module `mod` and empties its globals (drop_since() says why: a stale value that
+    hits one of its functions keeps that function alone, not the module's whole code)."""
+    drop(mod.__name__)
+    if not KEEP:
+        mod.__dict__.clear()
 
 
 # ------------------------------------------------------------------ the sign
@@ -138,9 +143,7 @@ def load(app, name):
             sound = None
             mod = sys.modules.get("lnr.sound")
             if mod is not None:
-                drop("lnr.sound")
-                if not KEEP:
-                    mod.__dict__.clear()
+                empty(mod)
             mod = None
             gc.collect()
 

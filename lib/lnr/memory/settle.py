@@ -1,8 +1,7 @@
 """The switches, made as the main loop asks (lnr/main.py step()), in three steps, each with only
 its own code loaded (lnr/memory says the words). A module of its own: it loads the switch's
 steps and the screens, which import lnr.memory."""
-from lnr import memory
-from lnr.memory import drop, load, sign
+from lnr.memory import empty, load, sign
 from lnr.screens import W_PLAN
 
 def settle(app):
@@ -11,9 +10,7 @@ def settle(app):
     which the collector scans while that caller runs, so a switch made from inside key() would
     keep the play screen's code in RAM beside the next screen's. Each module a switch drops has
     its globals emptied, the switch's own code too after each of its steps (_done()): a stale
-    value the stack still holds keeps the one function it hits, not a screen's code. (The stack
-    was scrubbed before and after each switch while the switch's code was resident: the session
-    needs it no more, its smallest cap 87 KB without, 88 KB with: make cpcheck.)
+    value the stack still holds keeps the one function it hits, not a screen's code.
 
     A switch is three steps, each with only its own code loaded: the screens left
     (lnr/memory/switch.py leave()), the switch's work with the RAM they leave (a game dealt,
@@ -39,9 +36,6 @@ def settle(app):
 
 
 def _done(mod):
-    # A step of a switch made: its module, loaded for it, is dropped, its globals emptied, so
-    # that a value left on the stack that hits one of its functions keeps that function alone.
-    # Returns None (the caller's reference goes).
-    drop(mod.__name__)
-    if not memory.KEEP:
-        mod.__dict__.clear()
+    # A step of a switch made: its module, loaded for it, is dropped and its globals emptied
+    # (lnr.memory empty()). Returns None (the caller's reference goes).
+    empty(mod)
