@@ -33,7 +33,6 @@ class Look:
             ui.show(ui.play, True)
         play.view.toast("D-pad look, B back", True)
         play.app.dirty = True
-        return None
 
     def key(self, k):
         """A key while looking: the D-pad scrolls, any other key goes back to the hand."""

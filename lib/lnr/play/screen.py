@@ -745,8 +745,10 @@ class Play:
     # ------------------------------------------------------------------ panels
 
     def open_panel(self, panel, step):
-        """Gives the keys to `panel` (an object with key(k) and draw(), its module loaded
-        for as long as it is up) in `step` (S_MENU, S_LOOK, S_ORDER) and draws it."""
+        """Gives the keys to `panel` (an object with draw() and key(k), its module loaded
+        for as long as it is up; key() returns None, or what the key chose once the panel has
+        closed: a method of this Play and its arguments, which key() calls) in `step` (S_MENU,
+        S_LOOK, S_ORDER) and draws it."""
         self.panel = panel
         self.step = step
         self.summary = False
