@@ -988,12 +988,21 @@ def play_frames(frames_keys=None, runs=2, standin=False, tree=None):
     built here), uncapped, measuring every frame; a frame's time is its fastest (other
     processes on the machine stall the VM now and then), its bytes the most it allocated (the
     same every run). With `standin`, once more to time the stand-ins of the firmware's C code
-    (rows' `net` and `netgap`)."""
+    (rows' `net` and `netgap`). runs=0 with `standin`: that run alone, whose own times and
+    bytes the rows then hold too (the timing slows the frames that call a stand-in and
+    allocates in them: for tests of how the figures are made, host_tests/test_cp_app.py, not
+    for the figures; a frame that calls none is as in a run without it)."""
     if frames_keys is None:
         frames_keys, _ = session()
+    if runs < 1 and not standin:
+        raise ValueError("no frames run asked for")
     work = Workdir(frames_keys, tree)
     try:
-        out = Frames(work.run("frames"))
+        if runs < 1:
+            proc = work.run("frames", standin=True)
+            out, timed = Frames(proc), Frames(proc)
+        else:
+            out, timed = Frames(work.run("frames")), None
         for _ in range(runs - 1):
             again = Frames(work.run("frames"))
             _same_frames(out, again)
@@ -1009,7 +1018,8 @@ def play_frames(frames_keys=None, runs=2, standin=False, tree=None):
             # One more run with the stand-ins timed (slower: only its shares are kept), for
             # the estimate without them: `net`, the frame's time less its share in them, and
             # `netgap`, its longest stretch with no sign less theirs (waits_line()).
-            timed = Frames(work.run("frames", standin=True))
+            if timed is None:
+                timed = Frames(work.run("frames", standin=True))
             _same_frames(out, timed)
             for row, other in zip(out.rows, timed.rows):
                 row["est_net"] = row["est"] * (1 - other["standin"])
