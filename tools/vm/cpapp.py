@@ -1104,12 +1104,12 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None):
             how = "fits" if r.ok else "FAILS (%s)" % r.fail
         peak = "" if form is not None else "peak %d B; " % r.peak()
         out("  layout +%4d B: %sunder the %d KB cap: %s" % (n, peak, cap_kb, how))
-    peaks = [r.peak() for r in results]
+    peaks = sorted(r.peak() for r in results)
     fits = sum(1 for r in results if r.ok)
-    peaks = ("" if form is not None else "the app's peak %d-%d B over %d layouts (median %d B); "
-             % (min(peaks), max(peaks), len(peaks), sorted(peaks)[len(peaks) // 2]))
+    spread_of = ("" if form is not None else "the app's peak %d-%d B over %d layouts (median %d "
+                 "B); " % (peaks[0], peaks[-1], len(peaks), peaks[len(peaks) // 2]))
     out("heap layouts: %sthe session fits the %d KB cap in %d of the %d played" % (
-        peaks, cap_kb, fits, len(results) - unsized))
+        spread_of, cap_kb, fits, len(results) - unsized))
     return fits == len(results) - unsized
 
 
