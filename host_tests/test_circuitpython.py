@@ -100,6 +100,19 @@ def test_circuitpython_plays_the_same_games_as_cpython(circuitpython, tmp_path):
         assert on_vm == play(mode, seed, players, bot), (bot, mode, players, seed)
 
 
+def test_the_engine_keeps_its_heap_budgets_on_circuitpython_under_the_cap(circuitpython, capsys):
+    """Issue 2's budgets on CircuitPython's own VM, under the cap the whole app must meet
+    (tools/vm/cp_engine_check.py, which make cpcheck prints): importing the engine's play
+    modules keeps at most 32 KB, a game of every mode peaks under 16 KB."""
+    from tools.vm import cpcheck
+
+    assert cpcheck.engine_check()
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("cp engine check: ok"), out
+    assert len([line for line in out.splitlines()
+                if line.startswith("peak live heap during a ")]) == 6, out
+
+
 def test_the_offline_compiler_writes_circuitpythons_bytes_for_every_shipped_module(
         circuitpython_mpy_cross):
     """docs/hardware.md's measured equivalence, checked for this code: every module the deploy

@@ -214,13 +214,14 @@ def play(cmd, tmp_path):
 
 
 def make_test(cmd, tmp_path):
-    """`make test` is what runs this test: its dry run shows it runs the host tests and both VM
-    checks."""
+    """`make test` is what runs this test: its dry run shows it runs the host tests (the game
+    on CircuitPython's VM among them: test_cp_app.py) and the engine's check on MicroPython's
+    VM, and leaves make cpcheck, which writes docs/memory.md, to its own target."""
     r = subprocess.run(["make", "-n"] + shlex.split(cmd)[1:], cwd=ROOT, env=make_env(),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "-m pytest" in r.stdout and "host_tests/" in r.stdout
-    assert "mpcheck" in r.stdout and "cpcheck" in r.stdout
+    assert "tools.vm mpcheck" in r.stdout and "cpcheck" not in r.stdout
 
 
 def sim_help(cmd, tmp_path):

@@ -183,15 +183,17 @@ def test_weights_fit_in_4_kb_on_circuitpython():
 def test_cost_counts_alike_every_run_and_the_decisions_cpython_makes(circuitpython):
     """tools/bots/cost.py: the instructions CircuitPython's VM executes for the same games are
     the same from run to run (the point of counting rather than timing), and the decisions
-    counted are those CPython makes (the same work and digest of the actions)."""
+    counted are those CPython makes (the same work and digest of the actions). A rival game:
+    `best`'s decisions in it (48) are the same search as in a solo game, at half the
+    instructions of one under callgrind (11 s of CPU a run, a solo game's 20 s)."""
     if shutil.which("valgrind") is None:
         pytest.skip("valgrind not found (Debian's package valgrind)")
     first = seeds.REPORTED.start
-    runs = [cost.count("solo", first, 1) for _ in range(2)]
+    runs = [cost.count("rival", first, 1) for _ in range(2)]
     (a, got), (b, again) = runs
     assert got == again
     assert abs(a - b) <= a // 100000, runs  # within 10 parts in a million
-    decisions, work, digest = cost_cp.play("solo", first, 1)
+    decisions, work, digest = cost_cp.play("rival", first, 1)
     assert got == {"decisions": decisions, "work": work, "digest": digest}
     assert a > 1000 * work  # each unit of work is thousands of instructions, not a stray count
 

@@ -3,7 +3,7 @@ the desktop, and the checks that run the engine and the app on them (`make mpche
 cpcheck`, `make pystack`).
 
     cpcheck  python -m tools.vm.cpcheck
-    mpcheck  python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py
+    mpcheck  python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py [--speed]
     pystack  python -m tools.vm.pystack
     waits    python -m tools.vm.waits
 """

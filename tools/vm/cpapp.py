@@ -368,6 +368,7 @@ class Calibration:
     def __init__(self, work):
         from tools.vm.membudget.session import LABELS
 
+        self.layout = work.layout
         run = work.run("calibrate")
         if not run.ok:
             raise CpAppError("the uncapped run failed: %s\n%s" % (run.fail, run.stderr[-3000:]))
@@ -522,8 +523,17 @@ class Result:
 class Form:
     """The .mpy tree and its calibration, ready for capped runs."""
 
-    def __init__(self, frames, tree=None, layout=0):
+    def __init__(self, frames, tree=None, layout=0, cal=None):
+        """`cal`: the Calibration of the same session from the same .mpy files (another Form's,
+        in another heap layout, or from a tree of the same bytes) to play under, instead of a
+        calibration run of its own (the most costly run: a collection after every frame). Its
+        figures (the names, the display objects, the trace of the frames) are the app's, the
+        same in every layout; the base, which the layout's bytes are part of, each run finds
+        again (play())."""
         self.work = Workdir(frames, tree, layout)
+        if cal is not None:
+            self.cal = cal
+            return
         try:
             self.cal = Calibration(self.work)
         except BaseException:
@@ -541,7 +551,9 @@ class Form:
         base = None
         for _ in range(8):
             if base is None:  # the names interned in advance are base too: a first guess
-                base = self.cal.base + self.cal.intern * 4 + 8992
+                # (and the bytes of this layout beyond the calibration's)
+                base = (self.cal.base + self.cal.intern * 4 + 8992
+                        + self.work.layout - self.cal.layout)
             heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
             run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
                                 ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
@@ -971,16 +983,26 @@ def _same_frames(one, other):
             len(one.rows), len(other.rows)))
 
 
-def play_frames(frames_keys=None, runs=2, standin=False):
-    """Plays the session `runs` times from the .mpy tree, uncapped, measuring every frame;
-    a frame's time is its fastest (other processes on the machine stall the VM now and then),
-    its bytes the most it allocated (the same every run). With `standin`, once more to time
-    the stand-ins of the firmware's C code (rows' `net` and `netgap`)."""
+def play_frames(frames_keys=None, runs=2, standin=False, tree=None):
+    """Plays the session `runs` times from the .mpy tree (`tree`: one built already, else
+    built here), uncapped, measuring every frame; a frame's time is its fastest (other
+    processes on the machine stall the VM now and then), its bytes the most it allocated (the
+    same every run). With `standin`, once more to time the stand-ins of the firmware's C code
+    (rows' `net` and `netgap`). runs=0 with `standin`: that run alone, whose own times and
+    bytes the rows then hold too (the timing slows the frames that call a stand-in and
+    allocates in them: for tests of how the figures are made, host_tests/test_cp_app.py, not
+    for the figures; a frame that calls none is as in a run without it)."""
     if frames_keys is None:
         frames_keys, _ = session()
-    work = Workdir(frames_keys)
+    if runs < 1 and not standin:
+        raise ValueError("no frames run asked for")
+    work = Workdir(frames_keys, tree)
     try:
-        out = Frames(work.run("frames"))
+        if runs < 1:
+            proc = work.run("frames", standin=True)
+            out, timed = Frames(proc), Frames(proc)
+        else:
+            out, timed = Frames(work.run("frames")), None
         for _ in range(runs - 1):
             again = Frames(work.run("frames"))
             _same_frames(out, again)
@@ -996,7 +1018,8 @@ def play_frames(frames_keys=None, runs=2, standin=False):
             # One more run with the stand-ins timed (slower: only its shares are kept), for
             # the estimate without them: `net`, the frame's time less its share in them, and
             # `netgap`, its longest stretch with no sign less theirs (waits_line()).
-            timed = Frames(work.run("frames", standin=True))
+            if timed is None:
+                timed = Frames(work.run("frames", standin=True))
             _same_frames(out, timed)
             for row, other in zip(out.rows, timed.rows):
                 row["est_net"] = row["est"] * (1 - other["standin"])
@@ -1040,10 +1063,13 @@ def write_doc(lines, doc=DOC, begin=DOC_BEGIN, end=DOC_END):
 LAYOUTS = (0, 8, 16, 64, 256, 1024, 2048, 4096)
 
 
-def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None):
+def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None):
     """Plays the session once per heap layout (`layouts`: bytes the harness holds before the app
     starts, cp_app_session.py LAYOUT), uncapped for its peak and under `cap_kb`; prints a line
-    each and the spread; returns True if it fits the cap in every layout.
+    each and the spread; returns True if it fits the cap in every layout. `form`: a Form of the
+    session already calibrated (host_tests/test_cp_app.py's): every layout is played capped
+    from its tree under its calibration, no uncapped run of its own (the peaks are then that
+    one's, and not printed).
 
     The collector keeps whatever a value left on the stack points at, stale or not. Where the
     app's objects land decides what such a value hits: a screen's code dropped in a switch
@@ -1058,7 +1084,10 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None):
         keys, _ = session()
 
     def play(n):
-        f = Form(keys, layout=n)
+        if form is None:
+            f = Form(keys, layout=n)
+        else:
+            f = Form(keys, form.work.lib.parent, layout=n, cal=form.cal)
         try:
             return f.play(cap_kb)
         finally:
@@ -1073,13 +1102,14 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None):
             how = "not played (its base moved with the heap's size, 8 tries: Form.play())"
         else:
             how = "fits" if r.ok else "FAILS (%s)" % r.fail
-        out("  layout +%4d B: peak %d B; under the %d KB cap: %s" % (n, r.peak(), cap_kb, how))
-    peaks = [r.peak() for r in results]
+        peak = "" if form is not None else "peak %d B; " % r.peak()
+        out("  layout +%4d B: %sunder the %d KB cap: %s" % (n, peak, cap_kb, how))
+    peaks = sorted(r.peak() for r in results)
     fits = sum(1 for r in results if r.ok)
-    out("heap layouts: the app's peak %d-%d B over %d layouts (median %d B); the session fits "
-        "the %d KB cap in %d of the %d played" % (
-            min(peaks), max(peaks), len(peaks), sorted(peaks)[len(peaks) // 2], cap_kb, fits,
-            len(results) - unsized))
+    spread_of = ("" if form is not None else "the app's peak %d-%d B over %d layouts (median %d "
+                 "B); " % (peaks[0], peaks[-1], len(peaks), peaks[len(peaks) // 2]))
+    out("heap layouts: %sthe session fits the %d KB cap in %d of the %d played" % (
+        spread_of, cap_kb, fits, len(results) - unsized))
     return fits == len(results) - unsized
 
 
