@@ -318,6 +318,15 @@ def app():
     return run(["WAIT"], 1).app  # the title: an App whose games.over() counts nothing
 
 
+def _three_seats_at_the_end():
+    # A 3-seat table with every hand and pile empty: a test puts the cards that count (§7).
+    s = deal(MODE_TABLE, Rng(3), 3)
+    for seat in range(3):
+        s.hands[seat] = []
+        s.piles[seat] = []
+    return s
+
+
 def _over(app, state, people=1):
     # The game over's lines of `state` at a table of P1 (a person; `people`: the first seats
     # are people, a hot seat) and bots.
@@ -337,11 +346,7 @@ def test_a_tie_at_the_table_says_which_tie_break_decided(app):
     # Row 13: "WINNER!" with P1 13 and P3 13 and no tie-break shown. At the end every hand and
     # pile counts (§7): each seat's score, and where equal scores were parted, the figures of
     # the tie-break that did it (fewest cards, then fewest 4s, 3s ...).
-    rng = Rng(3)
-    s = deal(MODE_TABLE, rng, 3)
-    for seat in range(3):
-        s.hands[seat] = []
-        s.piles[seat] = []
+    s = _three_seats_at_the_end()
     s.hands[0] = [34, 40, 0]  # 4 + 4 + 1 = 9, 3 cards
     s.hands[1] = [23, 28, 12, 1]  # 3 + 3 + 2 + 1 = 9, 4 cards
     s.hands[2] = [41]  # 4
@@ -369,11 +374,7 @@ def test_a_tie_at_the_table_says_which_tie_break_decided(app):
 def test_a_hot_seats_game_over_speaks_to_no_one_person(app):
     # At a hot seat (two people, P1 and P2, and a bot) the screen is everyone's: it says
     # "Your score" and "WINNER!" to nobody, it names the winner and every seat's score (§7).
-    rng = Rng(3)
-    s = deal(MODE_TABLE, rng, 3)
-    for seat in range(3):
-        s.hands[seat] = []
-        s.piles[seat] = []
+    s = _three_seats_at_the_end()
     s.hands[0] = [34, 40, 0]  # P1: 9
     s.hands[1] = [38, 6]  # P2: 5, the winner
     s.hands[2] = [42, 29, 2, 3]  # P3 (a bot): 9
