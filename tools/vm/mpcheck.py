@@ -1,12 +1,13 @@
 """The engine on the real MicroPython VM (run by `make test` through tools/vm/mpvm).
 
-    python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py [--records SEEDS] [--speed]
+    python -m tools.vm.mpvm --tree engine tools/vm/mpcheck.py [--records SEEDS | --speed]
 
 Plays whole games of every mode and prints what they cost: the live heap that importing the
 engine's play modules keeps, the peak live heap while a game is played, and with --speed games
 per second (each mode played for 2 s of the clock: 12 s that `make test`, which runs this, does
 not spend on a figure no check reads; `make bench` times every decision on this VM).
-Exits 1 if a budget of issue 2 is broken (import <= 32 KB, game peak < 16 KB).
+Exits 1 if a budget of issue 2 is broken (import <= 32 KB, game peak < 16 KB), 2 with one line
+on bad arguments.
 With --records N it instead prints, one JSON line each, the records of seeds 0..N-1 of every
 mode, which host_tests/test_micropython.py compares with CPython's: same seed, same game.
 
@@ -130,10 +131,21 @@ async def best_cost():
           "at most %d bytes live between decisions (State, Rngs, caches)" % (most, kept))
 
 
+def bad(why):
+    # Bad input: one line on stderr, exit status 2 (the tools' convention, tools/cli.py).
+    print("python -m tools.vm mpcheck: " + why, file=sys.stderr)
+    return 2
+
+
 async def main():
-    if len(sys.argv) > 2 and sys.argv[1] == "--records":
-        await print_records(int(sys.argv[2]))
+    args = sys.argv[1:]
+    if args[:1] == ["--records"]:
+        if len(args) != 2 or not args[1].isdigit():
+            return bad("--records takes one whole number of seeds")
+        await print_records(int(args[1]))
         return 0
+    if args and args != ["--speed"]:
+        return bad("unrecognized arguments: " + " ".join(args))
     print("MicroPython %s: %s" % (".".join(str(n) for n in sys.implementation.version[:3]),
                                   sys.implementation.name))
     cost = await measure_import()
@@ -165,7 +177,7 @@ async def main():
         record = None
         print("a whole %s%s game's record kept in memory: %d bytes"
               % (mode, "" if players is None else "-%d" % players, used))
-    if "--speed" in sys.argv[1:]:
+    if args:  # --speed
         for mode, players, rate in await games_per_second(2):
             print("%s%s: %.1f games/s (random bot, with record)"
                   % (mode, "" if players is None else "-%d" % players, rate))
