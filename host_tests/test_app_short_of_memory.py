@@ -70,6 +70,13 @@ def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, caps
     assert said == [SAID + "Hints simpler now", SAID + "Hints off (memory)"]
     assert r.app.game.state.turn == m.state.turn  # the game as it was
 
+    # Off, the menu's Hint says so, greyed, and A on it makes no switch: the menu stays.
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT + ["A"] + HINT[:-1] + ["A"], seed=3)
+    assert r.ok, r.error
+    assert r.app.play.panel is not None and r.app.want is None
+    assert "Hints off (memory)" in lines_text(r.app.ui.plines), lines_text(r.app.ui.plines)
+
 
 def test_a_panel_that_does_not_load_turns_the_sound_down_and_opens(short, capsys):
     """Rung 3: the action menu's code does not load beside the play screen's; the sound goes
@@ -114,6 +121,24 @@ def test_bots_plan_without_their_weights_and_the_table_plays_to_its_end(short, c
     assert r.app.game.state.turn >= m.state.turn + 2  # both bots played, and played again
 
 
+def test_bots_turned_down_stay_down_and_play_as_the_session_model_says(short):
+    """Rung 4 stays down once said: a bot's plan after "Bots simpler now" is `greedy`'s even
+    where the heap would now hold its own (here engine.bots loads again), so the line stays
+    true, and tools/vm/cpapp.py can make the session's keys for those moves (the model's
+    `simpler`: from the turn the bots went down, greedy's moves)."""
+    first = Model(MODE_TABLE, 6).state.turn + 1  # the first bot's turn: planned short of memory
+    m = Model(MODE_TABLE, 6, simpler=first)
+    m.play_passes(4)  # and the bots' next turns, planned by greedy as the model says
+    short("engine.bots", 2)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + [SETTLE], seed=6)
+    assert r.ok, r.error
+    got, want = r.app.game.state, m.state
+    assert want.turn > first + 4
+    assert (got.turn, got.track, got.piles, got.hands) == (
+        want.turn, want.track, want.piles, want.hands)
+
+
 def test_below_the_least_heap_the_title_says_so_and_nothing_is_saved(monkeypatch, tmp_path):
     """Power-up on a board whose heap is under lnr.memory's FLOOR_KB: the title says what the
     board has and what the game needs, and the NVM is never written (a settings change
@@ -156,3 +181,25 @@ def test_a_result_panel_that_never_loads_leaves_the_game_going_to_its_end(short)
     assert r.app.screen != SC_ERROR
     assert r.app.game is None or r.app.game.state.is_terminal()  # counted, or over on screen
     assert m.state.is_terminal()
+
+
+def test_dropping_after_a_failed_attempt_collects_first_when_the_heap_is_full(monkeypatch):
+    """A bot's plan that ran out of heap leaves it full of its garbage; the lighter rung first
+    drops what the attempt loaded (lnr.memory drop_since()), whose list of the modules found no
+    block on CircuitPython's VM at 85 KB (make cpcheck) and ended the game. It collects and
+    lists again."""
+    import lnr.memory as memory
+
+    collected = []
+    listed = []
+
+    def listing(names):
+        listed.append(1)
+        if len(listed) == 1 and not collected:
+            raise MemoryError("memory allocation failed, allocating 256 bytes (a test)")
+        return builtins.list(names)
+
+    monkeypatch.setattr(memory, "list", listing, raising=False)
+    monkeypatch.setattr(memory.gc, "collect", lambda: collected.append(1))
+    memory.drop_since(list(__import__("sys").modules))
+    assert collected and len(listed) == 2

@@ -66,7 +66,12 @@ def drop_since(had):
     before this, the session ran out of its cap that way in some heap layouts and not in others
     (python -m tools.vm cpcheck --layouts, docs/memory.md). Nothing the switch keeps may use a
     dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
-    for name in list(sys.modules):
+    try:
+        names = list(sys.modules)
+    except MemoryError:  # a heap full of a failed attempt's garbage (lnr/play/plan.py go())
+        gc.collect()
+        names = list(sys.modules)
+    for name in names:
         if name not in had and name.startswith(_DROPPED):
             empty(sys.modules[name])
 
