@@ -25,6 +25,7 @@ for _p in (os.path.join(ROOT, "lib"), ROOT):
         sys.path.insert(0, _p)
 
 from engine.cards import SHAPE, SHAPE_CURVE, KIND, KIND_CHAOS  # noqa: E402
+from engine.bots import BOTS  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import (  # noqa: E402
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_BEND, P_BUILD, P_DICE,
@@ -75,7 +76,8 @@ class Model:
     """A game as the app plays it from `seed` (the simulator's --seed is the first game's
     seed), and the keys that got it there from the title screen."""
 
-    def __init__(self, mode, seed, players=None, table_roles=None, nav=None):
+    def __init__(self, mode, seed, players=None, table_roles=None, nav=None, simpler=None,
+                 basic=None):
         if mode == MODE_TABLE:  # the app's defaults: 3 seats, its best bot in the others
             players = players or 3
             if table_roles is None:
@@ -90,6 +92,11 @@ class Model:
         self.theirs = False  # that result is an opponent's: it waits for a key (A)
         self.ended = False
         self.derails = 0  # the player's own derailments (the State counts every seat's)
+        # The turns from which the bots play as the app's bots turned down for memory do
+        # (lnr.memory WEIGHTS, PLAN; lnr/play/plan.py): by `greedy`, by their first legal step.
+        # None: never. A capped run on CircuitPython's VM says where (tools/vm/cpapp.py).
+        self.simpler = simpler
+        self.basic = basic
         self.keys = ["A"] + ["DOWN"] * mode + ["A"]  # title: New game; modes: the mode
         if mode == MODE_TABLE:
             # The table screen: Seats, P2.., Start. `nav` reaches Start another way.
@@ -227,7 +234,7 @@ class Model:
                 continue
             rival = s.is_rival(s.seat)
             n = self._next_step()
-            a = s.rival_action() if rival else g.bot(s.seat)(s, g.bot_rng)
+            a = s.rival_action() if rival else self.bot_action(s)
             runs = a == A_PASS or (rival and (a == A_BEND_L or a == A_BEND_R or (
                 A_LAY <= a < A_CHAOS and SHAPE[a - A_LAY] != SHAPE_CURVE)))
             turn = s.turn
@@ -248,6 +255,17 @@ class Model:
             self.keys.append("A")  # the hot-seat panel
             self.summary = self.theirs = False
 
+    def bot_action(self, s):
+        """The action of the table bot on turn at `s`: its own (lnr.game Game.bot()), or from
+        the turns `simpler` and `basic` on, `greedy`'s and the first legal one, as the app's
+        bots play once it has turned them down (lnr/play/plan.py)."""
+        g = self.game
+        if self.basic is not None and s.turn >= self.basic:
+            return s.legal_actions()[0]
+        if self.simpler is not None and s.turn >= self.simpler:
+            return BOTS["greedy"](s, g.bot_rng)
+        return g.bot(s.seat)(s, g.bot_rng)
+
     def _next_step(self, own=False):
         # The frames before the next step on a timer: an opponent's result waits for A (at a
         # table with people or against the rival), and so does any at a hot seat or before
@@ -267,7 +285,7 @@ class Model:
         s = g.state
         self.keys.append(wait(n))
         while s.phase == P_ORDER:
-            s.apply(s.rival_action() if s.is_rival(s.seat) else g.bot(s.seat)(s, g.bot_rng))
+            s.apply(s.rival_action() if s.is_rival(s.seat) else self.bot_action(s))
         self.summary = self.theirs = True
 
     def play_simple(self, turns=10 ** 6, max_risk=350):

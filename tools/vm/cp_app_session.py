@@ -269,6 +269,37 @@ def _drop_hook(*names):
     Watch.drop(*names)
 
 
+class Downs:
+    """Where the app turned a feature down for memory (lnr.memory turn_down(), watched): the
+    feature's bit, the game's mode and its turn, three numbers each (-1, -1: no game on), in a
+    list made before base: holding small ints in it allocates nothing. The session's keys are
+    made for bots that play their own moves; where the app turned them down (lnr/play/plan.py),
+    tools/vm/cpapp.py makes them again for the bots' lighter moves from that turn on."""
+
+    at = [-1] * 30
+    n = [0]
+    down = [None]  # lnr.memory's DOWN: the features turned down
+    turn_down = [None]  # lnr.memory's turn_down() itself
+
+    @staticmethod
+    def say():
+        """Prints `DOWN feature mode turn` for each, however the run ended."""
+        for k in range(0, Downs.n[0], 3):
+            print("DOWN", Downs.at[k], Downs.at[k + 1], Downs.at[k + 2])
+
+
+def _turn_down_hook(feature, said):
+    # lnr.memory's turn_down(), watched: where a feature goes, the first time it goes.
+    n = Downs.n[0]
+    if not Downs.down[0][0] & feature and n < len(Downs.at):
+        game = Watch.app.game if Watch.app is not None else None
+        Downs.at[n] = feature
+        Downs.at[n + 1] = game.state.mode if game is not None else -1
+        Downs.at[n + 2] = game.state.turn if game is not None else -1
+        Downs.n[0] = n + 3
+    Downs.turn_down[0](feature, said)
+
+
 class Keys:
     """Presses the session's keys on the stand-in keypad, each once the app has read the one
     before (a press and its release; the app reads presses only, skipping releases)."""
@@ -351,6 +382,11 @@ def start():
     # The app's modules import it after this (`from lnr.memory import drop`); lnr.memory's own
     # functions read its global.
     lnr.memory.drop = _drop_hook
+    # And what it turns down, where (Downs): lnr.play.plan imports it after this; lnr.memory's
+    # load() reads its global.
+    Downs.down[0] = lnr.memory.DOWN
+    Downs.turn_down[0] = lnr.memory.turn_down
+    lnr.memory.turn_down = _turn_down_hook
     import lnr.sheet
 
     Sheet.hook(lnr.sheet)
@@ -446,9 +482,11 @@ def session():
             i += 1
             if i > len(FRAMES) + 600:
                 print("FAIL the app never read the session's last keys")
+                Downs.say()
                 return 1
     except MemoryError as e:
         print("FAIL MemoryError at frame %d (phase %d): %s" % (i, label(app), e))
+        Downs.say()
         import traceback  # where, for the one reading this (it may itself need the heap)
 
         traceback.print_exception(e)
@@ -457,6 +495,7 @@ def session():
     print("END", app.screen, PARTS["keypad"].last.events.overflowed)
     print("TRACE", path, checksum(PARTS["microcontroller"].nvm.view()))
     print("GAMES", shown[0], shown[1])
+    Downs.say()
     print("QSTR end")
     micropython.qstr_info()
     return 0

@@ -50,6 +50,7 @@ LED effect) must allocate nothing; the animations' figures are printed. Times ar
 of a frame (the firmware's display refresh is not run here), also multiplied by
 tools/bots/bench.py's SAMD51 factor.
 """
+import hashlib
 import os
 import shutil
 import statistics
@@ -82,12 +83,27 @@ def _lib_path():
             sys.path.insert(0, p)
 
 
-def session():
-    """Returns (the session's frames: a key number or -1 each, what it plays in words)."""
+def session(simpler=None, basic=None):
+    """Returns (the session's frames: a key number or -1 each, what it plays in words);
+    `simpler`, `basic`: the table game's turns from which its bots play as the app's turned
+    down for memory (bots_down())."""
     _lib_path()
     from tools.vm.membudget.session import session_keys
 
-    return session_keys()
+    return session_keys(simpler=simpler, basic=basic)
+
+
+def bots_down(downs):
+    """Returns (simpler, basic): the turns of the table game from which the app's bots played
+    by `greedy` and by their first legal step (lnr.memory WEIGHTS and PLAN turned down,
+    lnr/play/plan.py), None for never; `downs`: a Run's. The table's is the session's only game
+    with bots."""
+    _lib_path()
+    from engine.state import MODE_TABLE
+    from lnr.memory import WEIGHTS, PLAN
+
+    turns = {feature: turn for feature, mode, turn in downs if mode == MODE_TABLE}
+    return turns.get(WEIGHTS), turns.get(PLAN)
 
 
 def app_consts():
@@ -166,24 +182,30 @@ class Workdir:
         return d
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900, slot=0, standin=False, under=()):
+            timeout=900, slot=0, standin=False, under=(), frames=None):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
-        the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
-        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin)
+        the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too).
+        `frames`: other keys than the Workdir's (Form.play())."""
+        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin, frames=frames)
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd, under=under)
         return proc if mode == "frames" else Run(proc)
 
     def conf(self, mode, collect=False, expect=0, ballast=(), intern=0, slot=0, standin=False,
-             marks=()):
+             marks=(), frames=None):
         """Writes the harness's run.conf for run slot `slot` (tools/vm/cp_app_session.py says
-        what each line is); returns its path."""
+        what each line is), and `frames` (other keys than the Workdir's) into the slot's
+        folder; returns its path."""
+        keys = self.tmp / "frames.bin"
+        if frames is not None:
+            keys = self.slot(slot) / "frames.bin"
+            keys.write_bytes(bytes(k + 1 for k in frames))
         names, _, sc_play, _, s_info = app_consts()
         screen = {v: k for k, v in names.items()}
         conf = self.slot(slot) / "run.conf"
         conf.write_text("\n".join([
             "mode " + mode,
-            "frames " + str(self.tmp / "frames.bin"),
+            "frames " + str(keys),
             "seed %d" % _seed(),
             "standins " + ",".join(standin_names()),
             "consts %d,%d,%d,%d" % (sc_play, s_info, screen["over"], screen["error"]),
@@ -251,6 +273,7 @@ QSTR_ENTRY_VM = 7
 QSTR_ENTRY_BOARD = 6
 BALLAST_STEP = 256
 PROBES = 2  # caps played at once while the smallest is sought (Form.smallest): the 2 cores
+FOLLOWS = 4  # runs at most for a session whose bots were turned down (Form.play(follow=True))
 # A run's base may exceed the one its heap was sized for by this much (the app then has that
 # much less than its cap: strict); tools/vm/cp_app_session.py BASE_SLACK, the same.
 BASE_SLACK = 512
@@ -315,6 +338,8 @@ class Run:
         self.overflowed = False
         self.trace = None  # the fingerprint of the frames' screens and the NVM at the end
         self.games = None  # (game over screens shown, error screens shown)
+        # Where the app turned a feature down: (its lnr.memory bit, the game's mode, its turn).
+        self.downs = []
         # What the app turned down for memory, as it said on the serial console (lnr.memory).
         self.turned = [line[len(TURNED):] for line in proc.stdout.splitlines()
                        if line.startswith(TURNED)]
@@ -348,6 +373,8 @@ class Run:
                 self.trace = (int(parts[1]), int(parts[2]))
             elif tag == "GAMES":
                 self.games = (int(parts[1]), int(parts[2]))
+            elif tag == "DOWN":
+                self.downs.append((int(parts[1]), int(parts[2]), int(parts[3])))
         if proc.returncode and self.fail is None:
             self.fail = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
         if self.fail is None and self.overflowed:
@@ -540,8 +567,29 @@ class Form:
             self.work.close()
             raise
 
-    def play(self, cap_kb, collect=False, slot=0):
+    def play(self, cap_kb, collect=False, slot=0, follow=False):
         """Plays the session capped at cap_kb (in run slot `slot`); returns its Result.
+
+        `follow`: where the app turns its bots down (Result.plays), they play other moves than
+        the session's keys were made for, and the keys no longer fit the game. The keys are
+        made again for the bots' lighter moves from the turns the run turned them down at
+        (bots_down()), and the session played again with them, until a run turns them down
+        where its keys expect (at most FOLLOWS runs: each run's heap is another's, so it may
+        turn them down at another turn). (The session's hints need no such care: B closes the
+        hint's panel, or the action menu if the hint is turned down and its item greyed.)"""
+        keys = None
+        made = (None, None)
+        for _ in range(FOLLOWS if follow else 1):
+            res = self._play(cap_kb, collect, slot, keys)
+            found = bots_down(res.run.downs)
+            if found == made:
+                break
+            made = found
+            keys, _ = session(*found)
+        return res
+
+    def _play(self, cap_kb, collect, slot, keys):
+        """One run of play() with the session's `keys` (None: the Workdir's).
 
         The base (what is not the app's) varies by some bytes with the heap's size (where the
         harness's interned names and dicts could grow in place), back and forth: a run whose
@@ -556,7 +604,8 @@ class Form:
                         + self.work.layout - self.cal.layout)
             heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
             run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
-                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
+                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot,
+                                frames=keys)
             if run.base is None or base <= run.base <= base + BASE_SLACK:
                 break
             base = run.base
@@ -598,7 +647,8 @@ class Form:
         while kb > least:
             caps = [c for c in (kb - 1, kb - 2) if c > least]
             with ThreadPoolExecutor(len(caps)) as pool:
-                runs = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0]), enumerate(caps)))
+                runs = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0], follow=True),
+                                     enumerate(caps)))
             for c, res in zip(caps, runs):
                 if not res.plays:
                     return kb, turned, res.fail
@@ -1043,15 +1093,43 @@ DOC_BEGIN = "<!-- make cpcheck writes from here: its own run's figures (tools/vm
 DOC_END = "<!-- make cpcheck writes up to here -->"
 
 
+# What the figures written to docs/memory.md are made from, beside the board's files
+# (tools/flash/deploy.py source_files()): how those are compiled, and the harness that plays the
+# session and reads the figures (fingerprint()).
+MADE_FROM = ("tools/flash/deploy.py", "tools/flash/fold.py", "tools/vm/cpapp.py",
+             "tools/vm/cp_app_session.py", "tools/vm/cp_loop.py", "tools/vm/waits.py",
+             "tools/vm/membudget", "tools/standins", "tools/sim/app_script.py")
+FINGERPRINT = "Figures of the files fingerprinted "
+
+
+def fingerprint():
+    """Returns a digest (12 hex digits) of the files the figures are made from: what the board
+    runs (tools/flash/deploy.py source_files()) and MADE_FROM. write_doc() writes it beside the
+    figures, and host_tests/test_docs_references.py fails when the files are no longer those:
+    figures of other code are not written down as this code's."""
+    files = [(name, path) for name, path in deploy.source_files()]
+    for rel in MADE_FROM:
+        path = ROOT / rel
+        found = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        files += [(p.relative_to(ROOT).as_posix(), p) for p in found]
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def write_doc(lines, doc=DOC, begin=DOC_BEGIN, end=DOC_END):
     """Puts `lines` (the run's figures) between the lines `begin` and `end` in `doc`, the rest
-    of it as it is; a CpAppError if the doc lacks the two lines."""
+    of it as it is, and the fingerprint of the files they are of (fingerprint()); a CpAppError
+    if the doc lacks the two lines."""
     text = Path(doc).read_text(encoding="utf-8")
     a, b = text.find(begin), text.find(end)
     if a < 0 or b < a:
         raise CpAppError("%s has no lines %r and %r to write the figures between" % (
             doc, begin, end))
-    body = "\n".join(["", "```"] + lines + ["```", ""])
+    body = "\n".join(["", "```"] + lines + ["```", "", "%s`%s` (tools/vm/cpapp.py "
+                                                     "fingerprint())." % (FINGERPRINT,
+                                                                          fingerprint()), ""])
     new = text[:a + len(begin)] + "\n" + body + "\n" + text[b:]
     if new != text:
         Path(doc).write_text(new, encoding="utf-8")
@@ -1130,7 +1208,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
 
     f = Form(keys)
     try:
-        r = f.play(cap_kb)
+        r = f.play(cap_kb, follow=cap_kb < CAP_KB)  # under the board's cap, features may go
         say([r.line()])
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
         if r.turned:

@@ -38,23 +38,27 @@ MOMENTARY = {
 }
 
 
-def session_keys(seed=SEED):
+def session_keys(seed=SEED, simpler=None, basic=None):
     """Returns the session's frames (a key number or -1 per frame) and what it plays, in
-    words: games of every mode made by playing the engine (tools/sim/app_script.py)."""
+    words: games of every mode made by playing the engine (tools/sim/app_script.py).
+    `simpler`, `basic`: the table game's turns from which its bots play as the app's turned
+    down for memory (Model.bot_action()), where a capped run found them turned down
+    (tools/vm/cpapp.py)."""
     from tools.sim.app_script import Model, SETTLE
     from tools.sim.simulator import key_script
     from engine.rng import Rng
     from engine.state import MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
 
-    # A hint (START, Hint; A closes it), then save & quit and Continue: the game goes on from
-    # the turn's start with the cursor on the first card, as the model's keys expect.
-    hint_save = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "A",
+    # A hint (START, Hint; B closes its panel, or the menu where the app has turned the hint
+    # down for memory and greyed it), then save & quit and Continue: the game goes on from the
+    # turn's start with the cursor on the first card, as the model's keys expect.
+    hint_save = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "B",
                  "START", "UP", "A", "WAIT*5", "A"]
     keys = []
     said = []
     last = MODE_SOLO
     for i, mode in enumerate((MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
-        m = Model(mode, seed + i)
+        m = Model(mode, seed + i, simpler=simpler, basic=basic)  # the table's bots only
         nav = len(m.keys)
         # The mode select's cursor starts on the last mode played (app.py), not on Solo.
         assert m.keys == ["A"] + ["DOWN"] * mode + ["A"] + m.keys[2 + mode:nav]
