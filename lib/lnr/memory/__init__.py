@@ -66,11 +66,20 @@ def drop_since(had):
     before this, the session ran out of its cap that way in some heap layouts and not in others
     (python -m tools.vm cpcheck --layouts, docs/memory.md). Nothing the switch keeps may use a
     dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
-    try:
-        names = list(sys.modules)
-    except MemoryError:  # a heap full of a failed attempt's garbage (lnr/play/plan.py go())
-        gc.collect()
-        names = list(sys.modules)
+    while True:
+        try:
+            names = list(sys.modules)
+            break
+        except MemoryError:
+            # The heap full of what is to go (a bot's search that ran out of it, its code still
+            # loaded: lnr/play/plan.py go()) has no block for the list: one module goes first,
+            # and the next allocation's own collection takes its code back.
+            for name in sys.modules:
+                if name not in had and name.startswith(_DROPPED):
+                    break
+            else:
+                raise
+            empty(sys.modules[name])
     for name in names:
         if name not in had and name.startswith(_DROPPED):
             empty(sys.modules[name])
@@ -79,9 +88,10 @@ def drop_since(had):
 def empty(mod):
     """Drops module `mod` and empties its globals (drop_since() says why: a stale value that
     hits one of its functions keeps that function alone, not the module's whole code)."""
-    drop(mod.__name__)
-    if not KEEP:
+    name = mod.__name__
+    if not KEEP:  # first: dropping it allocates, and a collection then takes its code back
         mod.__dict__.clear()
+    drop(name)
 
 
 # ------------------------------------------------------------------ the sign
