@@ -245,6 +245,20 @@ def usable(heap_bytes, tmp):
     return int(r.stdout.split()[0])
 
 
+def floor_cap():
+    """Returns the least cap in KB under which the game has lnr.memory's FLOOR_KB, the least
+    heap it says it plays every mode at (a heap's collector tables take part of a cap:
+    usable())."""
+    _lib_path()
+    from lnr.memory import FLOOR_KB
+
+    with tempfile.TemporaryDirectory() as tmp:
+        kb = FLOOR_KB
+        while usable(kb * 1024, tmp) < FLOOR_KB * 1024:
+            kb += 1
+    return kb
+
+
 def heap_for(cap_bytes, excess, tmp):
     """Returns the smallest -X heapsize whose usable bytes are the cap's plus `excess`."""
     want = usable(cap_bytes, tmp) + excess
@@ -1141,10 +1155,14 @@ def write_doc(lines, doc=DOC, begin=DOC_BEGIN, end=DOC_END):
 LAYOUTS = (0, 8, 16, 64, 256, 1024, 2048, 4096)
 
 
-def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None):
+def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None, floor_kb=None):
     """Plays the session once per heap layout (`layouts`: bytes the harness holds before the app
     starts, cp_app_session.py LAYOUT), uncapped for its peak and under `cap_kb`; prints a line
-    each and the spread; returns True if it fits the cap in every layout. `form`: a Form of the
+    each and the spread; returns True if it fits the cap in every layout. `floor_kb`: a cap
+    too, under which every layout must play every mode to its end, features turned down as
+    the app chooses (floor_cap(): where the game says it plays; Form.play(follow=True)): a
+    MemoryError the app met there instead of a lighter path ends the game in some layouts and
+    not in others (drop_since()'s, lnr.memory). `form`: a Form of the
     session already calibrated (host_tests/test_cp_app.py's): every layout is played capped
     from its tree under its calibration, no uncapped run of its own (the peaks are then that
     one's, and not printed).
@@ -1167,12 +1185,13 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None):
         else:
             f = Form(keys, form.work.lib.parent, layout=n, cal=form.cal)
         try:
-            return f.play(cap_kb)
+            return f.play(cap_kb), (f.play(floor_kb, follow=True) if floor_kb else None)
         finally:
             f.close()
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        results = list(pool.map(play, layouts))
+        both = list(pool.map(play, layouts))
+    results = [r for r, _ in both]
     unsized = 0
     for n, r in zip(layouts, results):
         if r.run.base is not None and r.fail == "exit 3":  # Form.play() gave up sizing it
@@ -1182,13 +1201,23 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None):
             how = "fits" if r.ok else "FAILS (%s)" % r.fail
         peak = "" if form is not None else "peak %d B; " % r.peak()
         out("  layout +%4d B: %sunder the %d KB cap: %s" % (n, peak, cap_kb, how))
+    plays = 0
+    for n, (_, low) in zip(layouts, both):
+        if low is not None:
+            plays += low.plays
+            out("  layout +%4d B: under %d KB: %s" % (n, floor_kb, (
+                "every mode to its end, turned down: %s" % (", ".join(low.turned) or "nothing")
+                if low.plays else "FAILS (%s)" % low.fail)))
     peaks = sorted(r.peak() for r in results)
     fits = sum(1 for r in results if r.ok)
     spread_of = ("" if form is not None else "the app's peak %d-%d B over %d layouts (median %d "
                  "B); " % (peaks[0], peaks[-1], len(peaks), peaks[len(peaks) // 2]))
     out("heap layouts: %sthe session fits the %d KB cap in %d of the %d played" % (
         spread_of, cap_kb, fits, len(results) - unsized))
-    return fits == len(results) - unsized
+    if floor_kb:
+        out("heap layouts: the session plays every mode under %d KB in %d of the %d" % (
+            floor_kb, plays, len(layouts)))
+    return fits == len(results) - unsized and (not floor_kb or plays == len(layouts))
 
 
 def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):

@@ -51,11 +51,14 @@ def main(argv=None):
     ap.add_argument("--no-doc", action="store_true",
                     help="don't write the figures into docs/memory.md")
     ap.add_argument("--layouts", action="store_true",
-                    help="only the session's peak and cap in %d heap layouts (docs/memory.md)"
+                    help="only the session's peak and cap in %d heap layouts, and every mode "
+                    "played where the game says it plays (lnr.memory FLOOR_KB; docs/memory.md)"
                     % len(cpapp.LAYOUTS))
     args = ap.parse_args(argv)
     if args.layouts:
-        return 0 if cpapp.spread(args.cap_kb, out=lambda text: print(text, flush=True)) else 1
+        floor = None if cpvm.missing(compiler=True) else cpapp.floor_cap()
+        return 0 if cpapp.spread(args.cap_kb, out=lambda text: print(text, flush=True),
+                                 floor_kb=floor) else 1
     ok = engine_check()
     sys.stdout.flush()
 
