@@ -674,14 +674,17 @@ class Form:
         self.work.close()
 
 
-def floor_line(low):
+def floor_line(low, floor_kb=None):
     """`circuitpython mpy degrades to N KB: every mode to its end, M features turned down`, and
-    what each cap below the smallest turned down (Form.floor()'s result)."""
+    what each cap below the smallest turned down (Form.floor()'s result); a cap under
+    `floor_kb` (floor_cap()) is said to be under the least heap the game says it plays at."""
     kb, turned, below = low
     lines = ["circuitpython mpy degrades to %d KB: every mode to its end, %d features turned "
              "down" % (kb, len(turned[kb]))]
     for k in sorted(turned, reverse=True):
         lines.append("  %d KB: %s" % (k, ", ".join(turned[k]) or "nothing turned down"))
+    if floor_kb is not None and kb - 1 < floor_kb:
+        below = "under the game's floor (lnr.memory FLOOR_KB: the title says so): " + below
     lines.append("  %d KB: %s" % (kb - 1, below))
     return "\n".join(lines)
 
@@ -1246,7 +1249,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         if kb is not None:
             say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
             low = f.floor(kb)
-            say([floor_line(low)])
+            say([floor_line(low, floor_cap())])
     finally:
         f.close()
     # The board's cap holds every feature; a cap below it (--cap-kb) holds the session, every mode
