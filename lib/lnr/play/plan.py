@@ -20,8 +20,8 @@ except ImportError:  # CPython
         return x
 
 
-from lnr.memory import drop, drop_since, sign, turn_down, DOWN, LOOKAHEAD, HINT, WEIGHTS, PLAN
-from lnr.memory import FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
+from lnr.memory import drop, drop_since, empty, sign, turn_down, DOWN, LOOKAHEAD, HINT, WEIGHTS
+from lnr.memory import PLAN, FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
 from lnr.screens import SC_PLAY, W_HINT, W_PLAN
 
 # The hint's wait on the board's clock, from its key to its panel up (issue 38's goal): its
@@ -70,14 +70,15 @@ def go(app):
                 if not rung:
                     raise
                 game.bot_rng.setstate(rng)  # the attempt's draws undone: the plan is the bot's
-                keep = had  # the attempt's code and objects go before a lighter one
-                if rung < 0:  # and the view (not the game's own code: engine.risk)
-                    keep = []
-                    for name in had:
-                        if name not in VIEW or name in app.game_code:
-                            keep.append(name)
-                drop_since(keep)
-                keep = None
+                # The attempt's code and objects go before a lighter one, and after a plan
+                # beside the view, the view (not the game's own code: engine.risk). No list is
+                # made for it: the heap is full of what is to go (random sessions on
+                # CircuitPython's VM at 85 KB met a MemoryError here making one).
+                drop_since(had)
+                if rung < 0:
+                    for name in VIEW:
+                        if name in sys.modules and name not in app.game_code:
+                            empty(sys.modules[name])
                 if rung > 0:
                     turn_down(rung, _SAID[rung])
     finally:
