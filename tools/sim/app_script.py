@@ -94,7 +94,7 @@ class Model:
         self.derails = 0  # the player's own derailments (the State counts every seat's)
         # The turns from which the bots play as the app's bots turned down for memory do
         # (lnr.memory WEIGHTS, PLAN; lnr/play/plan.py): by `greedy`, by their first legal step.
-        # None: never. A capped run on CircuitPython's VM says where (tools/vm/cpapp.py).
+        # None: never (host_tests/test_app_short_of_memory.py turns them down at a known turn).
         self.simpler = simpler
         self.basic = basic
         self.keys = ["A"] + ["DOWN"] * mode + ["A"]  # title: New game; modes: the mode

@@ -6,11 +6,14 @@ tools/vm/cpapp.py, whose docstring says what the figures mean; not importable on
 CONF is a file of `name value` lines written by tools/vm/cpapp.py:
 
     mode       calibrate | session | frames
-    frames     the file of the session's frames: one byte each, 0 no key, else key number + 1
+    frames     the file of the session's frames: one byte each, 0 no key, else key number + 1,
+               or PASSING + n + 1: the player's next n turns, taken by Player
     seed       the first game's seed (the session's keys are made for it)
     standins   the CircuitPython modules to stand in (tools/standins), comma-separated
     standin    frames: 1 to time the stand-ins of the firmware's C code too (time_standins())
     layout     bytes the harness holds before the app starts (tools/vm/cpapp.py spread())
+    player     S_HAND, S_MENU, K_A, K_START, PASSING: what the session's player reads and
+               presses where the frames say PASSING + n (Player)
     consts     SC_PLAY, S_INFO, SC_OVER, SC_ERROR: the play screen's number, the hint panel's
                step, the game over screen's and the error screen's
     momentary  the modules loaded for a moment only (tools/vm/membudget/session.py MOMENTARY)
@@ -94,6 +97,7 @@ with open(CONF["frames"], "rb") as _f:
     FRAMES = _f.read()
 SEED = int(CONF["seed"])
 SC_PLAY, S_INFO, SC_OVER, SC_ERROR = [int(x) for x in CONF["consts"].split(",")]
+S_HAND, S_MENU, K_A, K_START, PASSING = [int(x) for x in CONF["player"].split(",")]
 MOMENTARY = CONF["momentary"].split(",")
 COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame too
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
@@ -269,35 +273,42 @@ def _drop_hook(*names):
     Watch.drop(*names)
 
 
-class Downs:
-    """Where the app turned a feature down for memory (lnr.memory turn_down(), watched): the
-    feature's bit, the game's mode and its turn, three numbers each (-1, -1: no game on), in a
-    list made before base: holding small ints in it allocates nothing. The session's keys are
-    made for bots that play their own moves; where the app turned them down (lnr/play/plan.py),
-    tools/vm/cpapp.py makes them again for the bots' lighter moves from that turn on."""
+class Player:
+    """The session's player where its frames say PASSING + n (tools/vm/membudget/session.py):
+    their next n turns (0: to the game's end), taken on the screen as it is. At each, START and
+    the action menu's first item, Pass (always allowed: docs/rules.md §4); A on whatever else
+    waits for a key (a result, an opponent's, the hint's panel). Nothing is pressed while the
+    app is busy (a key read then is dropped) or while the seat on turn is not a person's.
+    Its decisions read the app's fields and allocate nothing."""
 
-    at = [-1] * 30
-    n = [0]
-    down = [None]  # lnr.memory's DOWN: the features turned down
-    turn_down = [None]  # lnr.memory's turn_down() itself
+    passed = [0]  # passes in this stretch
 
     @staticmethod
-    def say():
-        """Prints `DOWN feature mode turn` for each, however the run ended."""
-        for k in range(0, Downs.n[0], 3):
-            print("DOWN", Downs.at[k], Downs.at[k + 1], Downs.at[k + 2])
+    def key(turns):
+        """Returns the key to press now, -1 for none yet, or DONE once the stretch is over
+        (the game over's screen is up, or the turns are passed and the next one waits)."""
+        app = Watch.app
+        if app.screen != SC_PLAY or app.game is None:
+            Player.passed[0] = 0
+            return DONE
+        if app.busy():
+            return -1
+        step = app.play.step
+        if step == S_MENU:
+            Player.passed[0] += 1
+            return K_A
+        if step == S_HAND:
+            game = app.game
+            if not game.human(game.state.seat):
+                return -1
+            if turns and Player.passed[0] >= turns:
+                Player.passed[0] = 0
+                return DONE
+            return K_START
+        return K_A
 
 
-def _turn_down_hook(feature, said):
-    # lnr.memory's turn_down(), watched: where a feature goes, the first time it goes.
-    n = Downs.n[0]
-    if not Downs.down[0][0] & feature and n < len(Downs.at):
-        game = Watch.app.game if Watch.app is not None else None
-        Downs.at[n] = feature
-        Downs.at[n + 1] = game.state.mode if game is not None else -1
-        Downs.at[n + 2] = game.state.turn if game is not None else -1
-        Downs.n[0] = n + 3
-    Downs.turn_down[0](feature, said)
+DONE = -2
 
 
 class Keys:
@@ -305,6 +316,8 @@ class Keys:
     before (a press and its release; the app reads presses only, skipping releases)."""
 
     next = 0  # the first frame whose key has not been pressed yet
+    # Frames the player's own turns took (Player): the keys after them are due that much later.
+    offset = [0]
 
     @staticmethod
     def events():
@@ -317,23 +330,36 @@ class Keys:
 
     @staticmethod
     def feed(frame):
-        # Presses the oldest key of frames up to `frame` not pressed yet, if none waits.
+        # Presses the oldest key of frames up to `frame` not pressed yet, if none waits; in a
+        # stretch of the player's own turns, the one Player chooses.
         if Keys.waiting():
             return
+        due = frame - Keys.offset[0]
         i = Keys.next
-        while i <= frame and i < len(FRAMES) and FRAMES[i] == 0:
+        while i <= due and i < len(FRAMES) and FRAMES[i] == 0:
             i += 1
         Keys.next = i
-        if i <= frame and i < len(FRAMES):
-            events = Keys.events()
-            events.put(FRAMES[i] - 1, True)
-            events.put(FRAMES[i] - 1, False)
+        if i > due or i >= len(FRAMES):
+            return
+        key = FRAMES[i] - 1
+        if key >= PASSING:
+            Keys.offset[0] = frame - i  # the stretch is due for as long as it lasts
+            key = Player.key(key - PASSING)
+            if key == DONE:
+                Keys.next = i + 1  # the frames after it are due from the next frame on
+                return
+            if key < 0:
+                return
+        else:
             Keys.next = i + 1
+        events = Keys.events()
+        events.put(key, True)
+        events.put(key, False)
 
     @staticmethod
     def more(frame):
         # False once every key was read and 60 frames have passed since the last one.
-        if frame < len(FRAMES) + 60:
+        if frame - Keys.offset[0] < len(FRAMES) + 60:
             return True
         return Keys.next < len(FRAMES) or Keys.waiting()
 
@@ -382,11 +408,6 @@ def start():
     # The app's modules import it after this (`from lnr.memory import drop`); lnr.memory's own
     # functions read its global.
     lnr.memory.drop = _drop_hook
-    # And what it turns down, where (Downs): lnr.play.plan imports it after this; lnr.memory's
-    # load() reads its global.
-    Downs.down[0] = lnr.memory.DOWN
-    Downs.turn_down[0] = lnr.memory.turn_down
-    lnr.memory.turn_down = _turn_down_hook
     import lnr.sheet
 
     Sheet.hook(lnr.sheet)
@@ -480,13 +501,11 @@ def session():
             elif COLLECT:
                 gc.collect()
             i += 1
-            if i > len(FRAMES) + 600:
+            if i - Keys.offset[0] > len(FRAMES) + 600:
                 print("FAIL the app never read the session's last keys")
-                Downs.say()
                 return 1
     except MemoryError as e:
         print("FAIL MemoryError at frame %d (phase %d): %s" % (i, label(app), e))
-        Downs.say()
         import traceback  # where, for the one reading this (it may itself need the heap)
 
         traceback.print_exception(e)
@@ -495,7 +514,6 @@ def session():
     print("END", app.screen, PARTS["keypad"].last.events.overflowed)
     print("TRACE", path, checksum(PARTS["microcontroller"].nvm.view()))
     print("GAMES", shown[0], shown[1])
-    Downs.say()
     print("QSTR end")
     micropython.qstr_info()
     return 0

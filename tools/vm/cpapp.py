@@ -83,27 +83,24 @@ def _lib_path():
             sys.path.insert(0, p)
 
 
-def session(simpler=None, basic=None):
-    """Returns (the session's frames: a key number or -1 each, what it plays in words);
-    `simpler`, `basic`: the table game's turns from which its bots play as the app's turned
-    down for memory (bots_down())."""
+def session():
+    """Returns (the session's frames: a key number or -1 each, or membudget's PASSING + n where
+    the harness takes the player's turns at the table, what it plays in words)."""
     _lib_path()
     from tools.vm.membudget.session import session_keys
 
-    return session_keys(simpler=simpler, basic=basic)
+    return session_keys(passing=True)
 
 
-def bots_down(downs):
-    """Returns (simpler, basic): the turns of the table game from which the app's bots played
-    by `greedy` and by their first legal step (lnr.memory WEIGHTS and PLAN turned down,
-    lnr/play/plan.py), None for never; `downs`: a Run's. The table's is the session's only game
-    with bots."""
+def player_consts():
+    """Returns what the harness's player needs (cp_app_session.py Player): the play screen's
+    steps S_HAND and S_MENU, the keys A and START, and membudget's PASSING."""
     _lib_path()
-    from engine.state import MODE_TABLE
-    from lnr.memory import WEIGHTS, PLAN
+    from lnr.keys import K_A, K_START
+    from lnr.play.view import S_HAND, S_MENU
+    from tools.vm.membudget.session import PASSING
 
-    turns = {feature: turn for feature, mode, turn in downs if mode == MODE_TABLE}
-    return turns.get(WEIGHTS), turns.get(PLAN)
+    return S_HAND, S_MENU, K_A, K_START, PASSING
 
 
 def app_consts():
@@ -182,33 +179,28 @@ class Workdir:
         return d
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900, slot=0, standin=False, under=(), frames=None):
+            timeout=900, slot=0, standin=False, under=()):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
-        the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too).
-        `frames`: other keys than the Workdir's (Form.play())."""
-        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin, frames=frames)
+        the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
+        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin)
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd, under=under)
         return proc if mode == "frames" else Run(proc)
 
     def conf(self, mode, collect=False, expect=0, ballast=(), intern=0, slot=0, standin=False,
-             marks=(), frames=None):
+             marks=()):
         """Writes the harness's run.conf for run slot `slot` (tools/vm/cp_app_session.py says
-        what each line is), and `frames` (other keys than the Workdir's) into the slot's
-        folder; returns its path."""
-        keys = self.tmp / "frames.bin"
-        if frames is not None:
-            keys = self.slot(slot) / "frames.bin"
-            keys.write_bytes(bytes(k + 1 for k in frames))
+        what each line is); returns its path."""
         names, _, sc_play, _, s_info = app_consts()
         screen = {v: k for k, v in names.items()}
         conf = self.slot(slot) / "run.conf"
         conf.write_text("\n".join([
             "mode " + mode,
-            "frames " + str(keys),
+            "frames " + str(self.tmp / "frames.bin"),
             "seed %d" % _seed(),
             "standins " + ",".join(standin_names()),
             "consts %d,%d,%d,%d" % (sc_play, s_info, screen["over"], screen["error"]),
+            "player %d,%d,%d,%d,%d" % player_consts(),
             "momentary " + ",".join(momentary()),
             "collect %d" % int(collect),
             "expect %d" % expect,
@@ -287,7 +279,6 @@ QSTR_ENTRY_VM = 7
 QSTR_ENTRY_BOARD = 6
 BALLAST_STEP = 256
 PROBES = 2  # caps played at once while the smallest is sought (Form.smallest): the 2 cores
-FOLLOWS = 4  # runs at most for a session whose bots were turned down (Form.play(follow=True))
 # A run's base may exceed the one its heap was sized for by this much (the app then has that
 # much less than its cap: strict); tools/vm/cp_app_session.py BASE_SLACK, the same.
 BASE_SLACK = 512
@@ -352,8 +343,6 @@ class Run:
         self.overflowed = False
         self.trace = None  # the fingerprint of the frames' screens and the NVM at the end
         self.games = None  # (game over screens shown, error screens shown)
-        # Where the app turned a feature down: (its lnr.memory bit, the game's mode, its turn).
-        self.downs = []
         # What the app turned down for memory, as it said on the serial console (lnr.memory).
         self.turned = [line[len(TURNED):] for line in proc.stdout.splitlines()
                        if line.startswith(TURNED)]
@@ -387,8 +376,6 @@ class Run:
                 self.trace = (int(parts[1]), int(parts[2]))
             elif tag == "GAMES":
                 self.games = (int(parts[1]), int(parts[2]))
-            elif tag == "DOWN":
-                self.downs.append((int(parts[1]), int(parts[2]), int(parts[3])))
         if proc.returncode and self.fail is None:
             self.fail = (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]
         if self.fail is None and self.overflowed:
@@ -581,29 +568,8 @@ class Form:
             self.work.close()
             raise
 
-    def play(self, cap_kb, collect=False, slot=0, follow=False):
+    def play(self, cap_kb, collect=False, slot=0):
         """Plays the session capped at cap_kb (in run slot `slot`); returns its Result.
-
-        `follow`: where the app turns its bots down (Result.plays), they play other moves than
-        the session's keys were made for, and the keys no longer fit the game. The keys are
-        made again for the bots' lighter moves from the turns the run turned them down at
-        (bots_down()), and the session played again with them, until a run turns them down
-        where its keys expect (at most FOLLOWS runs: each run's heap is another's, so it may
-        turn them down at another turn). (The session's hints need no such care: B closes the
-        hint's panel, or the action menu if the hint is turned down and its item greyed.)"""
-        keys = None
-        made = (None, None)
-        for _ in range(FOLLOWS if follow else 1):
-            res = self._play(cap_kb, collect, slot, keys)
-            found = bots_down(res.run.downs)
-            if found == made:
-                break
-            made = found
-            keys, _ = session(*found)
-        return res
-
-    def _play(self, cap_kb, collect, slot, keys):
-        """One run of play() with the session's `keys` (None: the Workdir's).
 
         The base (what is not the app's) varies by some bytes with the heap's size (where the
         harness's interned names and dicts could grow in place), back and forth: a run whose
@@ -618,8 +584,7 @@ class Form:
                         + self.work.layout - self.cal.layout)
             heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
             run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
-                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot,
-                                frames=keys)
+                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
             if run.base is None or base <= run.base <= base + BASE_SLACK:
                 break
             base = run.base
@@ -661,8 +626,7 @@ class Form:
         while kb > least:
             caps = [c for c in (kb - 1, kb - 2) if c > least]
             with ThreadPoolExecutor(len(caps)) as pool:
-                runs = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0], follow=True),
-                                     enumerate(caps)))
+                runs = list(pool.map(lambda kc: self.play(kc[1], slot=kc[0]), enumerate(caps)))
             for c, res in zip(caps, runs):
                 if not res.plays:
                     return kb, turned, res.fail
@@ -1163,7 +1127,7 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None, floo
     starts, cp_app_session.py LAYOUT), uncapped for its peak and under `cap_kb`; prints a line
     each and the spread; returns True if it fits the cap in every layout. `floor_kb`: a cap
     too, under which every layout must play every mode to its end, features turned down as
-    the app chooses (floor_cap(): where the game says it plays; Form.play(follow=True)): a
+    the app chooses (floor_cap(): where the game says it plays): a
     MemoryError the app met there instead of a lighter path ends the game in some layouts and
     not in others (drop_since()'s, lnr.memory). `form`: a Form of the
     session already calibrated (host_tests/test_cp_app.py's): every layout is played capped
@@ -1188,7 +1152,7 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None, floo
         else:
             f = Form(keys, form.work.lib.parent, layout=n, cal=form.cal)
         try:
-            return f.play(cap_kb), (f.play(floor_kb, follow=True) if floor_kb else None)
+            return f.play(cap_kb), (f.play(floor_kb) if floor_kb else None)
         finally:
             f.close()
 
@@ -1240,7 +1204,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
 
     f = Form(keys)
     try:
-        r = f.play(cap_kb, follow=cap_kb < CAP_KB)  # under the board's cap, features may go
+        r = f.play(cap_kb)
         say([r.line()])
         out("  -X heapsize=%d: %s" % (r.heap_bytes, f.cal.describe(r.base)))
         if r.turned:

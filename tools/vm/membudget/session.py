@@ -38,12 +38,20 @@ MOMENTARY = {
 }
 
 
-def session_keys(seed=SEED, simpler=None, basic=None):
-    """Returns the session's frames (a key number or -1 per frame) and what it plays, in
-    words: games of every mode made by playing the engine (tools/sim/app_script.py).
-    `simpler`, `basic`: the table game's turns from which its bots play as the app's turned
-    down for memory (Model.bot_action()), where a capped run found them turned down
-    (tools/vm/cpapp.py)."""
+# A frame of the session may hold, instead of a key, PASSING + n: the player takes their next n
+# turns (0: every turn to the game's end) on the screen as it is, passing at each, the keys
+# chosen by the harness that runs the session (tools/vm/cp_app_session.py Player). The table
+# game's keys are chosen so on CircuitPython's VM: under a small cap the app turns its bots down
+# for memory (lnr/play/plan.py), they play other moves than any model of them made beforehand,
+# and keys made for the model would no longer fit the game.
+PASSING = 200
+PASSING_MOST = 54  # PASSING + n + 1 is a byte of the harness's frames file
+
+
+def session_keys(seed=SEED, passing=False):
+    """Returns the session's frames (a key number or -1 per frame, or PASSING + n) and what it
+    plays, in words: games of every mode made by playing the engine (tools/sim/app_script.py);
+    `passing`: the player's turns at the table game taken by the harness instead (PASSING)."""
     from tools.sim.app_script import Model, SETTLE
     from tools.sim.simulator import key_script
     from engine.rng import Rng
@@ -54,37 +62,47 @@ def session_keys(seed=SEED, simpler=None, basic=None):
     # turn's start with the cursor on the first card, as the model's keys expect.
     hint_save = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5", "B",
                  "START", "UP", "A", "WAIT*5", "A"]
-    keys = []
+    frames = []
+
+    def press(keys):
+        frames.extend(-1 if k is None else k for k in key_script(keys))
+
     said = []
     last = MODE_SOLO
     for i, mode in enumerate((MODE_SOLO, MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE)):
-        m = Model(mode, seed + i, simpler=simpler, basic=basic)  # the table's bots only
+        m = Model(mode, seed + i)
         nav = len(m.keys)
         # The mode select's cursor starts on the last mode played (app.py), not on Solo.
         assert m.keys == ["A"] + ["DOWN"] * mode + ["A"] + m.keys[2 + mode:nav]
-        keys += ["A"] + ["DOWN"] * ((mode - last) % 4) + ["A"] + m.keys[2 + mode:]
+        press(["A"] + ["DOWN"] * ((mode - last) % 4) + ["A"] + m.keys[2 + mode:])
         last = mode
+        said.append("%s (seed %d)" % (("solo", "challenge", "rival", "table, you and 2 bots")[i],
+                                       seed + i))
+        if passing and mode == MODE_TABLE:
+            frames.append(PASSING + LATE_TURN)
+            press(hint_save)
+            frames.append(PASSING)
+            press([SETTLE, "A"])
+            said[-1] += ", you passing at every turn"
+            continue
         if mode == MODE_SOLO:
-            keys += hint_save  # at the first turn: a short save
+            press(hint_save)  # at the first turn: a short save
             m.game.bot_rng = Rng(m.game.seed, 1)
         m.play_simple(LATE_TURN)
-        keys += m.keys[nav:]
+        press(m.keys[nav:])
         if not m.state.is_terminal():
-            keys += hint_save  # late in the game: the biggest State and save
+            press(hint_save)  # late in the game: the biggest State and save
             # Continue makes the bots' generator afresh (lnr.game.Game): so does the model.
             m.game.bot_rng = Rng(m.game.seed, 1)
         n = len(m.keys)
         m.play_simple()
-        keys += m.keys[n:] + [SETTLE, "A"]
-        said.append("%s (seed %d)" % (("solo", "challenge", "rival", "table, you and 2 bots")[i],
-                                       seed + i))
+        press(m.keys[n:] + [SETTLE, "A"])
     said[0] += " with a hint and save & quit, Continue at the first turn"
     said.append("in every game a hint, save & quit and Continue at the player's %dth turn"
                 % (LATE_TURN + 1))
     # Records, settings (one change), how to play (two pages), the table screen (the mode
     # select's cursor is on Table, the last mode).
-    keys += ["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
-             "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE]
+    press(["DOWN", "A", "A", "DOWN", "DOWN", "A", "RIGHT", "B", "DOWN", "DOWN", "DOWN", "A",
+           "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE])
     said.append("records, settings, how to play, mode select and table seats")
-    frames = [-1 if k is None else k for k in key_script(keys)]
     return frames, said
