@@ -140,6 +140,7 @@ class Workdir:
         else the deploy's tree is built here, .mpy by CircuitPython's own mpy-cross. `layout`:
         bytes the harness holds before the app starts (spread())."""
         self.layout = layout
+        self.frames = frames  # the keys it was made with (use() plays others)
         self.tmp = Path(tempfile.mkdtemp(prefix="cpapp-"))
         if tree is None:
             exe = cpvm.mpy_cross()
@@ -162,7 +163,7 @@ class Workdir:
         shutil.copy(ROOT / "tools" / "vm" / "cp_loop.py", harness)
         self.script = harness / SCRIPT.name
         shutil.copy(SCRIPT, self.script)
-        (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
+        self.use(frames)
         self.cwd = self.tmp / "cwd"  # any file the app writes lands here
         self.cwd.mkdir()
         # The tree's lib/ as the relative path "./lib" from there: a module's file name is
@@ -170,6 +171,11 @@ class Workdir:
         # character less, not the whole path of this temporary folder's tree (about 25
         # characters more for each of some 50 modules, charged to the app's heap: 1.4 KB).
         (self.cwd / "lib").symlink_to(self.lib.resolve(), target_is_directory=True)
+
+    def use(self, frames):
+        """Plays `frames` (a key number or -1 each) in the runs from now on, instead of the
+        keys it was made with."""
+        (self.tmp / "frames.bin").write_bytes(bytes(k + 1 for k in frames))
 
     def slot(self, k):
         """Returns run slot k's folder (runs in different slots may run at once): names of
@@ -636,6 +642,46 @@ class Form:
 
     def close(self):
         self.work.close()
+
+
+WANDERS = 12  # random sessions make cpcheck plays at the floor: two from each of their starts
+WANDER_PRESSES = 1500
+
+
+def wander(form, cap_kb, seeds=range(1, WANDERS + 1), presses=WANDER_PRESSES):
+    """Plays random sessions (membudget random_keys(): a player's keys at random, from power-up
+    into each mode, a table and a hot seat) under cap_kb on `form`'s tree and calibration, one
+    after another; returns [(seed, what went wrong or None, what was turned down)]. Under the
+    floor's cap the app may turn down what it will, but no key may end in a MemoryError or the
+    error screen: random sessions there met two the fixed session never did (lnr.memory
+    drop_since(), lnr/play/plan.py go()). The form plays its own session again after."""
+    from tools.vm.membudget.session import random_keys
+
+    out = []
+    try:
+        for seed in seeds:
+            form.work.use(random_keys(seed, presses))
+            r = form.play(cap_kb)
+            wrong = r.run.fail
+            if wrong is None and r.run.games[1]:
+                wrong = "the error screen, %d times" % r.run.games[1]
+            out.append((seed, wrong, r.turned))
+    finally:
+        form.work.use(form.work.frames)
+    return out
+
+
+def wander_line(cap_kb, runs, presses=WANDER_PRESSES):
+    """`circuitpython mpy random sessions under N KB: K of M without an error`, what they turned
+    down, and each that went wrong."""
+    bad = [(seed, wrong) for seed, wrong, _ in runs if wrong is not None]
+    turned = sorted(set(t for _, _, down in runs for t in down))
+    lines = ["circuitpython mpy random sessions under %d KB: %d of %d without an error (%d "
+             "random presses each, seeds %d-%d); turned down in them: %s" % (
+                 cap_kb, len(runs) - len(bad), len(runs), presses, runs[0][0], runs[-1][0],
+                 ", ".join(turned) or "nothing")]
+    lines += ["  seed %d: %s" % (seed, wrong) for seed, wrong in bad]
+    return lines
 
 
 def floor_line(low, floor_kb=None):
@@ -1203,6 +1249,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         out("\n".join(lines))
 
     f = Form(keys)
+    floor = floor_cap()
     try:
         r = f.play(cap_kb)
         say([r.line()])
@@ -1213,12 +1260,14 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
         if kb is not None:
             say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
             low = f.floor(kb)
-            say([floor_line(low, floor_cap())])
+            say([floor_line(low, floor)])
+        wandered = wander(f, floor)
+        say(wander_line(floor, wandered))
     finally:
         f.close()
     # The board's cap holds every feature; a cap below it (--cap-kb) holds the session, every mode
     # to its end, with what the app turns down (docs/memory.md).
-    ok = r.ok if cap_kb >= CAP_KB else r.plays
+    ok = (r.ok if cap_kb >= CAP_KB else r.plays) and all(w is None for _, w, _ in wandered)
     say(phase_table(f.cal))
     say(import_lines(import_costs()))
     if frames:

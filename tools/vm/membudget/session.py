@@ -106,3 +106,35 @@ def session_keys(seed=SEED, passing=False):
            "RIGHT", "RIGHT", "B", "A", "A", "RIGHT", "B", "B", SETTLE])
     said.append("records, settings, how to play, mode select and table seats")
     return frames, said
+
+
+# Random sessions (random_keys()): presses weighted as a player's (A moves the game on, the D-pad
+# often, the keys that go back or open menus less), each after 0 to 3 frames, from the title
+# into each start in turn: a mode, a table of bots, a hot seat, or the title's own menus.
+WANDER_WEIGHTS = (("A", 30), ("LEFT", 14), ("RIGHT", 14), ("UP", 9), ("DOWN", 9), ("B", 9),
+                  ("START", 8), ("SELECT", 7))
+WANDER_STARTS = (["A", "A"], ["A", "DOWN", "A"], ["A", "DOWN", "DOWN", "A"],
+                 ["A", "DOWN", "DOWN", "DOWN", "A", "DOWN", "DOWN", "DOWN", "A"],
+                 ["A", "DOWN", "DOWN", "DOWN", "A", "LEFT", "DOWN", "RIGHT", "DOWN", "A"], [])
+
+
+def random_keys(seed, presses):
+    """Returns the frames (as session_keys()'s) of a random session from power-up: start
+    WANDER_STARTS[seed % 6], then `presses` random keys (random.Random(seed)). Keys that make no
+    sense where they land are what a player's fingers do too; the app must take every one."""
+    import random
+
+    from tools.sim.simulator import key_script
+
+    rng = random.Random(seed)
+    names = [name for name, weight in WANDER_WEIGHTS for _ in range(weight)]
+    keys = []
+    for name in WANDER_STARTS[seed % len(WANDER_STARTS)]:
+        keys += [name, "WAIT*2"]
+    for _ in range(presses):
+        keys.append(rng.choice(names))
+        wait = rng.randrange(4)
+        if wait:
+            keys.append("WAIT*%d" % wait)
+    keys.append("WAIT*60")
+    return [-1 if k is None else k for k in key_script(keys)]
