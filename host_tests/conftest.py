@@ -73,3 +73,37 @@ def store_on_circuitpython(tmp_path, circuitpython):
         return r, drive
 
     return run
+
+
+
+@pytest.fixture(autouse=True)
+def _frozen_before_the_test():
+    """What lives when a test starts (pytest, pygame, numpy, Blinka, the engine's tables, the
+    module fixtures) is frozen out of the garbage collector's reach after a collection: each
+    gc.collect() the app calls at its quiet points (lnr.memory.settle, a few ms on the board)
+    then scans what this test made, not the whole process again (it was a third of a headless
+    run's CPU in the suite). Garbage is collected as before: the previous test's by the
+    collection here, this test's by the app's own."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+# The modules holding the suite's longest tests (pytest --durations=40), longest first. make
+# pytest hands work to its workers in collection order (after the xdist_group modules, which
+# --dist loadgroup hands out first): a long test that starts last keeps one worker busy while
+# the other has nothing left, so these go first and the short tests fill in the end. A module
+# left off the list only runs later; the list decides no result.
+LONG_FIRST = ("test_bots_cli", "test_fuzz_commands", "test_app_texts", "test_pystack",
+              "test_fuzz_keys", "test_train", "test_history", "test_app_memory", "test_coach",
+              "test_flash", "test_review", "test_deploy", "test_hint_words", "test_bots",
+              "test_readme", "test_fold", "test_codec")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: each module's tests keep their order

@@ -92,14 +92,16 @@ def _game(seed, bot):
 
 def test_the_ntuple_coach_is_the_same_for_the_same_seed():
     # docs/rules.md §10: a seeded game is its seed; the coach draws its samples from the seed's
-    # bot stream only (engine.playout), so the same seed gives the same game twice.
+    # bot stream only (engine.playout), so the same seed gives the same game twice. One seed's
+    # game is enough: each of its 20-odd decisions draws its samples' deals and dice, so a draw
+    # from any other source (the random module, the clock) changes some decision of it (a
+    # second seed doubled the test's 11 s of CPU).
     def bot(state, rng):
         return small(state, rng, ntuple_weights.SOLO)
 
-    for seed in (5, 6):
-        first = _game(seed, bot)
-        assert first == _game(seed, bot)
-        assert len(first[0]) > 20
+    first = _game(5, bot)
+    assert first == _game(5, bot)
+    assert len(first[0]) > 20
 
 
 def test_the_ntuple_coach_plays_legally_from_many_random_positions():

@@ -209,8 +209,12 @@ def test_records_reads_a_board_over_mpremote(tmp_path):
 
 
 def test_capacity_is_printed_and_meets_the_floor():
-    # The issue: at least 20 games, more if they fit; the numbers come from the tool.
-    r = cli("--capacity")
+    # The issue: at least 20 games, more if they fit; the numbers come from the tool. On 4 seeds
+    # of each mode and bot (48 games; docs/storage.md's figures are the default 40's, 480): the
+    # figures checked are far from their bounds (entries of 21 bytes on average against the
+    # 254 of the worst, so about 370 games where 30 fit at worst; the largest measured 48), so
+    # 48 games show them as well as 480 do, at a tenth of the CPU (`best` plays 0.16 s a game).
+    r = cli("--capacity", "--seeds", "4")
     assert r.returncode == 0, r.stderr
     cap = json.loads(r.stdout)
     assert cap["games_at_worst"] >= 20

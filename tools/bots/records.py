@@ -234,9 +234,12 @@ def main(argv=None):
     parser.add_argument("--show", action="store_true", help="print the saved data as JSON")
     parser.add_argument("--capacity", action="store_true",
                         help="print how many games the history holds")
+    parser.add_argument("--seeds", type=cli.whole(1, 1000), default=40,
+                        help="--capacity: the bots' games measured per mode and bot (default 40, "
+                             "docs/storage.md's figures)")
     args = parser.parse_args(argv)
     if args.capacity:
-        json.dump(capacity(), sys.stdout, indent=1)
+        json.dump(capacity(args.seeds), sys.stdout, indent=1)
         print()
         return 0
     if args.port and (args.nvm or args.drive):
