@@ -161,6 +161,20 @@ def test_without_circuitpython_cpcheck_says_so_in_one_line_per_check_and_passes(
 
 
 def test_a_wrong_circuitpython_vm_variable_is_an_error_not_a_skip(monkeypatch, tmp_path):
+    """Bad input, not a missing VM: every command that runs it says so in one line and exits 2
+    (tools/commands.py), where bench, cost, cpcheck and waits ended in a traceback."""
+    import subprocess
+    import sys
+
+    from tools.cli import CliError
+
     monkeypatch.setenv("CIRCUITPYTHON_VM", str(tmp_path / "typo"))
-    with pytest.raises(FileNotFoundError, match="CIRCUITPYTHON_VM=.*typo: no such file"):
+    with pytest.raises(CliError, match="CIRCUITPYTHON_VM=.*typo: no such file"):
         cpvm.vm()
+    for command in (["tools.vm", "cpcheck", "--no-frames", "--no-doc"], ["tools.vm", "waits"],
+                    ["tools.bots", "cost"]):
+        r = subprocess.run([sys.executable, "-m"] + command, cwd=cpvm.ROOT, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 2, (command, r.stderr[-500:])
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "typo: no such file" in lines[0], (command, r.stderr)

@@ -6,6 +6,8 @@ import runpy
 import subprocess
 import sys
 
+from tools.cli import CliError, refuse
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -22,7 +24,11 @@ def dispatch(package, commands, doc):
         got = "no command" if len(sys.argv) < 2 else "unknown command %r" % sys.argv[1]
         print("%s (%s)" % (usage, got), file=sys.stderr)
         sys.exit(2)
-    what = commands[sys.argv.pop(1)]
+    name = sys.argv.pop(1)
+    what = commands[name]
     if isinstance(what, list):
         sys.exit(subprocess.call(what + sys.argv[1:], cwd=ROOT))
-    runpy.run_module(what, run_name="__main__", alter_sys=True)
+    try:
+        runpy.run_module(what, run_name="__main__", alter_sys=True)
+    except CliError as e:  # bad input a command did not answer itself (an environment variable)
+        sys.exit(refuse("python -m tools.%s %s" % (package, name), e))

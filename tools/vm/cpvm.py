@@ -21,6 +21,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tools.cli import CliError
 from tools.vm import VmError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -42,8 +43,9 @@ def _find(env, name):
     given = os.environ.get(env)
     if given:
         p = Path(given)
-        if not p.is_file():
-            raise FileNotFoundError("%s=%s: no such file" % (env, given))
+        if not p.is_file():  # the user's setting: bad input, said in one line (tools/commands.py)
+            raise CliError("%s=%s: no such file (unset it, or name the file: docs/hardware.md)"
+                           % (env, given))
         return p
     p = BESIDE / name
     return p if p.is_file() else None
