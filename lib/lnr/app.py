@@ -125,6 +125,6 @@ class App:
         turn plans the rest of its turn (lnr/play/plan.py), and W_HINT, the hint is worked out
         (lnr/play/hintplan.py), each in a switch, so that engine.bots and engine.ai never share
         RAM with the play screen's code but its view and map, which a bot's plan keeps
-        (lnr/memory/switch.py VIEW): the play screen comes back as it was left and plays the
+        (lnr.memory VIEW): the play screen comes back as it was left and plays the
         plan or shows the hint (lnr/play/screen.py, lnr/play/hint.py)."""
         self.want = (kind,)
