@@ -207,3 +207,34 @@ def test_dropping_after_a_failed_attempt_lets_one_module_go_when_the_heap_has_no
     monkeypatch.setattr(memory, "empty", lambda mod: emptied.append(mod.__name__))
     memory.drop_since([name for name in sys.modules if name != "lnr.play.look"])
     assert len(listed) == 2 and emptied[0] == "lnr.play.look", (listed, emptied)
+
+
+def test_a_handoff_panel_that_never_loads_still_hides_every_hand(short):
+    """A hot seat short of memory (random sessions on CircuitPython's VM at 85 KB met it: the
+    panel's code imported without a lighter path, a MemoryError): the hands stay hidden at
+    every handoff all the same (docs/rules.md §3.5: host_tests/hotseat.py's oracle at every
+    frame), the panel says whose turn it is, A takes it up, and the game goes on to its end."""
+    from hotseat import Secrets
+    from lnr.game import ROLE_HUMAN
+
+    def two_people(seed):
+        return Model(MODE_TABLE, seed, players=2, table_roles=bytes([ROLE_HUMAN]),
+                     nav=["LEFT", "DOWN", "RIGHT", "DOWN", "A"])
+
+    short("lnr.play.handoff")
+    m = two_people(3)
+    m.play_simple(1)  # P1's turn, up to P2's handoff (the model's last key takes it up)
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys[:-1] + [SETTLE], seed=3)
+    assert r.ok, r.error
+    assert lines_text(r.app.ui.plines)[-1] == "P2: press A", lines_text(r.app.ui.plines)
+
+    m = two_people(3)
+    m.play_simple()
+    keys = m.keys + [SETTLE]
+    secrets = Secrets([k for k in sim.key_script(keys) if k is not None])
+    with sim_fast.fast():
+        r = sim.run_headless(keys, seed=3, render_every=0, on_frame=secrets)
+    assert r.ok, r.error
+    assert r.app.game is None and r.app.store.played[MODE_TABLE] == 1  # played to its end
+    assert secrets.handoffs >= 8

@@ -336,11 +336,15 @@ class Play:
         self.sel = 0
         self.hoff = 0
         if g.humans() > 1:  # the hot seat's handoff, its code loaded for the panel only
-            from lnr.play import handoff
-
-            self.step = S_HANDOFF
+            self.step = S_HANDOFF  # the hands hidden (lnr/play/view.py), the panel or not
             self.summary = False
-            handoff.show(self)
+            handoff = self.need("lnr.play.handoff")
+            if handoff is None:  # short of memory: whose turn it is, without the turns since
+                ui = self.ui
+                ui.clear_panel()
+                ui.pline(6, g.name(s.seat) + ": press A", YELLOW)
+            else:
+                handoff.show(self)
             handoff = None
             drop("lnr.play.handoff", "lnr.play.result")
             self.view.draw()
