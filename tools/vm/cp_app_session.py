@@ -309,6 +309,7 @@ class Player:
 
 
 DONE = -2
+STRETCH_MOST = 20000  # frames a stretch of the player's turns may take (a game of passes: ~5000)
 
 
 class Keys:
@@ -318,6 +319,7 @@ class Keys:
     next = 0  # the first frame whose key has not been pressed yet
     # Frames the player's own turns took (Player): the keys after them are due that much later.
     offset = [0]
+    began = [-1]  # the frame the player's stretch began (-1: none now)
 
     @staticmethod
     def events():
@@ -343,10 +345,14 @@ class Keys:
             return
         key = FRAMES[i] - 1
         if key >= PASSING:
-            Keys.offset[0] = frame - i  # the stretch is due for as long as it lasts
+            if Keys.began[0] < 0:
+                Keys.began[0] = frame
+            if frame - Keys.began[0] < STRETCH_MOST:  # then: the session's "never read" FAIL
+                Keys.offset[0] = frame - i  # the stretch is due for as long as it lasts
             key = Player.key(key - PASSING)
             if key == DONE:
                 Keys.next = i + 1  # the frames after it are due from the next frame on
+                Keys.began[0] = -1
                 return
             if key < 0:
                 return

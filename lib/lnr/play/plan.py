@@ -59,7 +59,7 @@ def go(app):
     try:
         # -1: a bot's plan beside the view; 0: the lightest, which loads nothing.
         for rung in ((LOOKAHEAD, HINT, 0) if kind == W_HINT else (-1, WEIGHTS, PLAN, 0)):
-            # A feature turned down stays down: the bots said simpler plan so to the end.
+            # A feature turned down stays down: bots said to play simpler do so to the end.
             if DOWN[0] & (WEIGHTS if rung < 0 else rung):
                 continue
             rng = game.bot_rng.getstate()
