@@ -1132,7 +1132,7 @@ FINGERPRINT = "Figures of the files fingerprinted "
 def fingerprint():
     """Returns a digest (12 hex digits) of the files the figures are made from: what the board
     runs (tools/flash/deploy.py source_files()) and MADE_FROM. write_doc() writes it beside the
-    figures, and host_tests/test_docs_references.py fails when the files are no longer those:
+    figures, and host_tests/test_memory_doc.py fails when the files are no longer those:
     figures of other code are not written down as this code's."""
     files = [(name, path) for name, path in deploy.source_files()]
     for rel in MADE_FROM:

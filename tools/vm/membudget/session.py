@@ -43,9 +43,9 @@ MOMENTARY = {
 # chosen by the harness that runs the session (tools/vm/cp_app_session.py Player). The table
 # game's keys are chosen so on CircuitPython's VM: under a small cap the app turns its bots down
 # for memory (lnr/play/plan.py), they play other moves than any model of them made beforehand,
-# and keys made for the model would no longer fit the game.
+# and keys made for the model would no longer fit the game. (PASSING + n + 1 is a byte of the
+# harness's frames file: n < 55.)
 PASSING = 200
-PASSING_MOST = 54  # PASSING + n + 1 is a byte of the harness's frames file
 
 
 def session_keys(seed=SEED, passing=False):
