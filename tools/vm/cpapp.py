@@ -997,6 +997,13 @@ def import_all(tree):
     return out
 
 
+# The VM's name pools double as they fill, and a pool grown during an import would be charged
+# to that module whole (9 KB to a 56-line panel, lnr.play.hint, before): so names are interned
+# first, enough that the pool they end in has room for every name the imports intern, and the
+# pools are counted before and after (import_costs() checks that none grew). A module's
+# figures then hold its names' characters, not a pool's growth (a board's pools: the
+# session's run holds them, Calibration.plan()).
+IMPORT_AHEAD = 2400
 IMPORT_COSTS = """
 import gc
 import sys
@@ -1005,8 +1012,11 @@ import micropython
 from tools.standins import install
 
 with open(sys.argv[1]) as f:
-    standins, names = f.read().split()
+    standins, names, ahead = f.read().split()
 install(standins.split(","))
+for i in range(int(ahead)):
+    getattr(0, "%x~" % i, None)  # a name looked up is interned, found or not
+micropython.qstr_info()
 for name in names.split(","):
     gc.collect()
     gc.disable()  # nothing freed by a collection while it loads: the peak is the import's
@@ -1018,6 +1028,7 @@ for name in names.split(","):
     gc.enable()
     gc.collect()
     print("IMPORT", name, gc.mem_alloc() - a, most)
+micropython.qstr_info()
 """
 
 
@@ -1034,12 +1045,18 @@ def import_costs():
         script = work.tmp / "harness" / "import_costs.py"
         script.write_text(IMPORT_COSTS)
         names_file = work.tmp / "names.txt"
-        names_file.write_text(",".join(standin_names()) + " " + ",".join(names) + "\n")
+        names_file.write_text("%s %s %d\n" % (",".join(standin_names()), ",".join(names),
+                                               IMPORT_AHEAD))
         r = cpvm.run(script, paths=[work.lib], args=[names_file], cwd=work.cwd)
     finally:
         work.close()
     if r.returncode:
         raise CpAppError("importing the modules failed:\n" + r.stdout[-2000:] + r.stderr)
+    pools = [_pool_count(parts) for parts in _lines(r.stdout) if parts[:2] == ["qstr", "pool:"]]
+    if len(pools) != 2 or pools[0] != pools[1]:
+        raise CpAppError("a name pool grew while the modules were imported (%s): their "
+                         "figures would hold it; intern more in advance (IMPORT_AHEAD)"
+                         % pools)
     return {parts[1]: (int(parts[2]), int(parts[3])) for parts in _lines(r.stdout)
             if parts[0] == "IMPORT"}
 
@@ -1047,7 +1064,8 @@ def import_costs():
 def import_lines(costs, top=8):
     out = ["Importing a module on CircuitPython's VM from .mpy, alone after those it imports: "
            "what it keeps, and the most the heap holds above what it held before while it "
-           "loads (micropython.mem_peak(); this VM's name pools included), the %d neediest:"
+           "loads (micropython.mem_peak(); its names' characters, not the pools that hold "
+           "them), the %d neediest:"
            % top, "  %-38s %8s %8s" % ("module", "keeps", "needs")]
     for name in sorted(costs, key=lambda n: -costs[n][1])[:top]:
         out.append("  %-38s %8d %8d" % (name, costs[name][0], costs[name][1]))
