@@ -812,8 +812,7 @@ def follow(state, action, weights=None):
     build), each step one planner's work with `weights`: the continuation engine.lookahead
     weighed for that action (Search._plan). The hint names it (lnr/play/hintplan.py), once this
     module's code is out of RAM; the review too (tools/bots/review.py)."""
-    t = state.clone()
-    t.log = None
+    t = state.clone(False)
     t.apply(action)
     out = bytearray()
     while t.phase == P_BEND or t.phase == P_BUILD:

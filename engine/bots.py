@@ -125,8 +125,7 @@ def _carry(state, action, plan):
     _carried.clear()
     if not plan or plan[0] != action:
         return 0
-    s = state.clone()
-    s.log = None
+    s = state.clone(False)
     s.apply(action)
     n = 1
     for a in plan[1:] + [A_STOP]:  # the build's cards and bends, then its dice

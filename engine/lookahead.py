@@ -291,9 +291,10 @@ class Search:
 
     def _evaluate(self, a, pres, after, ci, dealt, rest, ndeck, draws, u, u2):
         # The value of option `a` in one sample (see _leaf), or None if the work passed CAP.
-        # The copy is the spare State (see _spare).
+        # The copy is the spare State (see _spare), without the game's log: copying it for each
+        # sample, and noting every step of the sample in it, was the game's log made again.
         c = _spare.get(1)
-        c = _spare[1] = self.s.clone() if c is None else self.s.copy_to(c)
+        c = _spare[1] = self.s.clone(False) if c is None else self.s.copy_to(c, False)
         self._add(WORK_CLONE)
         self._deal(c, dealt, rest, ndeck, draws)
         acts = pres[ci]

@@ -357,11 +357,13 @@ class State:
         self.bends.append(bend)
         self.head = (self.head + TURN[bend]) & 3
 
-    def clone(self):
-        """Returns an independent copy (lists copied; cards are ints)."""
-        return self.copy_to(State(self.mode, 0))
+    def clone(self, log=True):
+        """Returns an independent copy (lists copied; cards are ints). log=False: the copy
+        keeps no log, as a search's or a plan's copies (their steps are not the game's
+        decisions: the game logs them as it plays them)."""
+        return self.copy_to(State(self.mode, 0), log)
 
-    def copy_to(self, s):
+    def copy_to(self, s, log=True):
         """Makes the State `s` an independent copy of this one and returns it: clone() into an
         object made before. Here, not in the search that reuses one State for its copies
         (engine.lookahead; RAM: CircuitPython grows a new object's table of attributes step by
@@ -393,7 +395,7 @@ class State:
         s.derail_left = self.derail_left
         s.earned = self.earned
         s.taken = self.taken
-        s.log = None if self.log is None else self.log.copy()
+        s.log = None if self.log is None or not log else self.log.copy()
         return s
 
     def _key(self):

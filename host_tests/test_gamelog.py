@@ -76,6 +76,43 @@ def test_a_clone_keeps_its_own_log_so_an_undone_build_undoes_its_log():
     assert deal(0, Rng(5, 0)).clone().log is None  # unlogged states stay unlogged
 
 
+class _WatchedLog(GameLog):
+    # The game's log, counting what is asked of it.
+    copies = 0
+    notes = 0
+
+    def copy(self):
+        _WatchedLog.copies += 1
+        return GameLog.copy(self)
+
+    def note(self, acts, action):
+        _WatchedLog.notes += 1
+        GameLog.note(self, acts, action)
+
+
+def test_the_hints_search_and_its_copies_leave_the_games_log_alone():
+    # A search's copies play steps that are not the game's decisions (engine.lookahead, the
+    # hint's look-ahead): they keep no log. Copying the game's log into each sample's State and
+    # noting every step of the sample in it made the log again in RAM for every sample.
+    from engine.bots import hint
+
+    searched = 0
+    for seed in range(3):
+        state, chance, rng = seeded(0, seed, None)
+        state.log = _WatchedLog()
+        for a in steps(state, chance):
+            if a == DECIDE:
+                before = (_WatchedLog.copies, _WatchedLog.notes, bytes(state.log.data))
+                action, search = hint(state)
+                assert action in state.legal_actions()
+                assert (_WatchedLog.copies, _WatchedLog.notes,
+                        bytes(state.log.data)) == before
+                searched += 1
+                a = BOTS["greedy"](state, rng)
+            state.apply(a)
+    assert searched > 30 and _WatchedLog.notes > 30  # the game itself was logged
+
+
 def test_a_log_that_outgrows_its_room_marks_itself_and_stays_small():
     log = GameLog()
     acts = list(range(16))

@@ -34,9 +34,9 @@ def test_a_search_counts_every_planner_copy_and_step_it_makes(mode, monkeypatch)
         counts["apply"] += 1
         return apply(state, action)
 
-    def counted_copy_to(state, other):  # clone() is a copy_to() into a new State
+    def counted_copy_to(state, other, log=True):  # clone() is a copy_to() into a new State
         counts["clone"] += 1
-        return copy_to(state, other)
+        return copy_to(state, other, log)
 
     monkeypatch.setattr(lookahead, "Planner", CountedPlanner)
     lookahead.forget()  # the spare Planner is made again, counted

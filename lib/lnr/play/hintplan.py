@@ -64,8 +64,7 @@ def _plan(s, action, steps):
     # the curve picked, then the cards added after it, within NAMES lines of the panel and MORE
     # cards; the copy with those cards laid). Headings, not bends: the player turns a curve
     # with the D-pad toward where it goes on the screen (lnr/play/screen.py key_bend).
-    t = s.clone()
-    t.log = None
+    t = s.clone(False)
     t.apply(action)
     i = 0
     if action == A_BEND_L or action == A_BEND_R:  # the curve picked already: its bend

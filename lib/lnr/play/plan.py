@@ -205,8 +205,7 @@ def plan_turn(game, clock, bot):
         if bot is best_bot:
             _one_table(game.state.mode)
         set_clock(clock, PLAN_CAP)
-    s = game.state.clone()
-    s.log = None  # the copy's decisions are the game's own: logged when the game plays them
+    s = game.state.clone(False)  # its decisions are the game's: logged as the game plays them
     dice = Rng()
     dice.setstate(game.rng.getstate())
     seat = s.seat
