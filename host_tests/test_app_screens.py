@@ -204,6 +204,27 @@ def test_save_during_a_build_stores_the_turns_start():
     assert unpack(st.saved).state == m.state
 
 
+def test_the_turns_start_is_copied_at_its_first_action_not_before():
+    # RAM (docs/memory.md): until the player's first action of a turn, the turn's start is the
+    # game's State itself, and the play screen holds no copy of it beside the action menu, a
+    # hint's switch or the handoff; the first action copies it, and B then gives it back whole.
+    seed = 5
+    m = Model(MODE_SOLO, seed)
+    s = m.state
+    from engine.state import A_LAY
+    from engine.cards import KIND, KIND_CHAOS
+
+    cards = [c for c in s.hands[0] if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None]
+    assert cards, "seed 5 has a card to lay at the first turn (else pick another seed)"
+    i = s.hands[0].index(cards[0])
+    start = run(m.keys + ["RIGHT"] * i + ["START", SETTLE], seed)  # the action menu open
+    assert start.app.game.state == m.state and start.app.play.undo is None
+    laid = run(m.keys + ["RIGHT"] * i + ["A", "A", SETTLE], seed)  # the card laid
+    assert laid.app.game.state != m.state and laid.app.play.undo == m.state
+    back = run(m.keys + ["RIGHT"] * i + ["A", "A", "B", SETTLE], seed)
+    assert back.app.game.state == m.state
+
+
 def test_damaged_nvm_shows_the_notice_once(tmp_path):
     # storage.notice: shown once on the title, never again.
     nvm = tmp_path / "nvm.bin"

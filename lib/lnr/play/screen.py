@@ -100,7 +100,11 @@ class Play:
         # tells them (lnr/play/handoff.py).
         self.past = []
         self.quiet = False  # skip(): no sound while a run is hurried through
-        self.undo = None  # the State at the start of the player's turn (B undoes a build)
+        # The State at the start of the player's turn (B undoes a build; save & quit stores
+        # it), copied as the turn's first action changes it: None until then, when the turn's
+        # start is the game's State itself (a copy held from the turn's start was 0.9 KB more
+        # in RAM beside the action menu, the hint's switch and the handoff).
+        self.undo = None
         # The player's actions since then, and how many of them came before the curve that
         # waits for its bend (-1: none): B cancels the bend by playing those again on a copy
         # of `undo`, which gives the State as it was (State.apply is deterministic, and a turn
@@ -332,7 +336,6 @@ class Play:
         gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             return False
-        self.undo = s.clone()
         self.sel = 0
         self.hoff = 0
         if g.humans() > 1:  # the hot seat's handoff, its code loaded for the panel only
@@ -370,6 +373,8 @@ class Play:
         keep = (s.cells[:], s.bends[:], s.loco) if runs else None
         box = len(s.box)
         turn = s.turn
+        if g.human(seat) and self.undo is None:
+            self.undo = s.clone()  # the turn's start, before its first action (see __init__)
         s.apply(action)
         if g.human(seat):
             self.built.append(action)  # for a bend's cancel (see __init__)
@@ -793,7 +798,8 @@ class Play:
     def save_and_quit(self):
         """Asks the App to store the game as it stood at the turn's start and go to the
         title."""
-        self.app.save_and_quit(self.game, self.undo)
+        g = self.game
+        self.app.save_and_quit(g, g.state if self.undo is None else self.undo)
 
     def hint(self, found):
         """Takes the hint found in a switch (lnr/play/plan.py), shown at the next frame: the
