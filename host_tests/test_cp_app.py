@@ -315,6 +315,49 @@ def test_a_stretch_counts_its_frames_share_of_cpu_time():
     assert stalled["gap"] == pytest.approx(400400) and stalled["search"] == pytest.approx(500500)
 
 
+def test_a_base_that_goes_back_and_forth_is_run_strictly(monkeypatch):
+    """Form.play sizes a capped run's heap for the harness's base, which moves by some hundred
+    bytes with the heap's size. In layout +64 at 86 KB it went back and forth: sized for
+    74 368 B it read 74 928 (over BASE_SLACK above), sized for that it read 74 368 (below),
+    and all 8 tries ended in exit 3: the cap was never played. Now the heap is sized for the
+    lower and the run takes the higher: the app has their difference less than its cap.
+    The VM's runs are made up here (no VM needed): each base by the heap it was sized for."""
+    low, high = 74368, 74928
+    tries = []
+
+    class Run:
+        def __init__(self, base, expect, slack):
+            self.base = base
+            self.fail = None if expect <= base <= expect + slack else "exit 3"
+            self.frames = 10
+            self.pools = self.pools_end = 7
+            self.turned = []
+            self.games = self.trace = None
+
+    class Work:
+        layout = 0
+
+        def slot(self, k):
+            return None
+
+        def run(self, mode, heap_bytes=None, expect=0, slack=None, **kw):
+            tries.append((heap_bytes, expect, slack))
+            # Sized for the lower base, it reads the higher, and the other way round.
+            return Run(high if heap_bytes - 86 * 1024 <= low else low, expect, slack)
+
+    class Cal:
+        base, intern, layout, lift, ballast = low - 8992, 0, 0, 0, ()
+        run = Run(low, low, 0)
+
+    monkeypatch.setattr(cpapp, "heap_for", lambda cap, excess, tmp: cap + excess)
+    form = cpapp.Form.__new__(cpapp.Form)
+    form.cal, form.work = Cal(), Work()
+    r = form.play(86)
+    assert r.ok, r.fail
+    assert len(tries) < 8 and tries[-1][1] == low and tries[-1][2] >= high - low
+    assert r.run.base == high  # the higher base: strict
+
+
 def test_the_game_plays_every_mode_where_it_has_its_floor(mpy):
     """lnr.memory FLOOR_KB, the least heap the game says it plays at: under the cap that leaves
     it that much, the session plays every mode to its end, what it turned down said (make

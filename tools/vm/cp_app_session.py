@@ -23,8 +23,10 @@ CONF is a file of `name value` lines written by tools/vm/cpapp.py:
                frame on (what a board holds beyond this VM: tools/vm/cpapp.py): kind 0 one more
                name pool, kind 1 the display objects' difference
     expect     the base a session run's heap was sized for (the base varies a little with the
-               heap's size); a base below it, or above it by more than BASE_SLACK, ends the
+               heap's size); a base below it, or above it by more than `slack`, ends the
                run at once, exit status 3
+    slack      how far above `expect` a base may be (BASE_SLACK, or more where the base found
+               went back and forth between two heap sizes: tools/vm/cpapp.py Form.play)
     marks      session: frames to count (tools/vm/waits.py, the VM under valgrind's callgrind):
                before and after each, `MARK frame`, and at each sign of the LEDs in it
                (Leds.sign), `MARK frame sign`, each followed by a wait for a line on stdin,
@@ -101,6 +103,7 @@ S_HAND, S_MENU, K_A, K_START, PASSING = [int(x) for x in CONF["player"].split(",
 MOMENTARY = CONF["momentary"].split(",")
 COLLECT = CONF.get("collect") == "1"  # session: a collection after every frame too
 EXPECT = int(CONF.get("expect", "0"))  # session: the base its heap was sized for
+SLACK = int(CONF.get("slack", str(BASE_SLACK)))  # session: how far above EXPECT a base may be
 INTERN = int(CONF.get("intern", "0"))  # session: names to intern before base (see below)
 STANDIN_TIME = CONF.get("standin") == "1"  # frames: the stand-in display's time measured too
 MARKS = [int(x) for x in CONF.get("marks", "").split(",") if x]  # session: frames counted
@@ -687,7 +690,7 @@ def main():
     print("UNIT", UNIT_TILEGRID[0], ",".join([str(u) for u in UNIT_GROUP]))
     Watch.base = live()
     print("BASE", Watch.base)
-    if EXPECT and not EXPECT <= Watch.base <= EXPECT + BASE_SLACK:
+    if EXPECT and not EXPECT <= Watch.base <= EXPECT + SLACK:
         return 3  # the heap was sized for another base: tools/vm/cpapp.py sizes it again
     print("QSTR")
     micropython.qstr_info()

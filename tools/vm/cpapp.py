@@ -185,16 +185,16 @@ class Workdir:
         return d
 
     def run(self, mode, heap_bytes=None, collect=False, expect=0, ballast=(), intern=0,
-            timeout=900, slot=0, standin=False, under=()):
+            timeout=900, slot=0, standin=False, under=(), slack=None):
         """Runs the harness in `mode` (calibrate, session, frames) in run slot `slot`; returns
         the Run (for frames, the CompletedProcess; `standin`: the stand-ins' time too)."""
-        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin)
+        conf = self.conf(mode, collect, expect, ballast, intern, slot, standin, slack=slack)
         proc = cpvm.run(self.script, paths=["./lib"], heap_bytes=heap_bytes, args=[conf],
                         timeout=timeout, cwd=self.cwd, under=under)
         return proc if mode == "frames" else Run(proc)
 
     def conf(self, mode, collect=False, expect=0, ballast=(), intern=0, slot=0, standin=False,
-             marks=()):
+             marks=(), slack=None):
         """Writes the harness's run.conf for run slot `slot` (tools/vm/cp_app_session.py says
         what each line is); returns its path."""
         names, _, sc_play, _, s_info = app_consts()
@@ -210,6 +210,7 @@ class Workdir:
             "momentary " + ",".join(momentary()),
             "collect %d" % int(collect),
             "expect %d" % expect,
+            "slack %d" % (BASE_SLACK if slack is None else slack),
             "intern %d" % intern,
             "ballast " + str(self.slot(slot) / "ballast.txt"),
             "standin %d" % int(standin),
@@ -506,7 +507,7 @@ class Result:
     (every mode to its end, what was turned down or not: `turned`), the app's peak (from the
     calibration: the same frames), frames, the line to print."""
 
-    def __init__(self, cap_kb, heap_bytes, cal, run, base):
+    def __init__(self, cap_kb, heap_bytes, cal, run, base, slack=BASE_SLACK):
         self.base = base
         self.cap_kb = cap_kb
         self.heap_bytes = heap_bytes
@@ -514,10 +515,10 @@ class Result:
         self.run = run
         self.fail = run.fail
         self.frames = run.frames
-        if run.base is not None and not base <= run.base <= base + BASE_SLACK:
+        if run.base is not None and not base <= run.base <= base + slack:
             self.fail = ("the harness's base was %s B, not the %d B the heap was sized for "
                          "(or up to %d B more): it was not enlarged by what is not the app's" % (
-                             run.base, base, BASE_SLACK))
+                             run.base, base, slack))
         if self.fail is None and run.pools_end != run.pools:
             self.fail = ("the VM's name pools grew during the app (%s to %s): tools/vm/cpapp.py "
                          "interned too few names in advance" % (run.pools, run.pools_end))
@@ -581,8 +582,13 @@ class Form:
         harness's interned names and dicts could grow in place), back and forth: a run whose
         base is below the one its heap was sized for, or above it by more than BASE_SLACK,
         stops at once and runs again with the heap sized for the base it found; one above it
-        by less runs (the app has that much less than its cap)."""
+        by less runs (the app has that much less than its cap). Where the base found goes back
+        and forth between two heap sizes (each sized for the other's base), the heap is sized
+        for the lower and the run takes the higher (the app has their difference less than its
+        cap: strict)."""
         base = None
+        slack = BASE_SLACK
+        seen = []
         for _ in range(8):
             if base is None:  # the names interned in advance are base too: a first guess
                 # (and the bytes of this layout beyond the calibration's)
@@ -590,11 +596,17 @@ class Form:
                         + self.work.layout - self.cal.layout)
             heap = heap_for(cap_kb * 1024, base + self.cal.lift, self.work.slot(slot))
             run = self.work.run("session", heap_bytes=heap, collect=collect, expect=base,
-                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot)
-            if run.base is None or base <= run.base <= base + BASE_SLACK:
+                                ballast=self.cal.ballast, intern=self.cal.intern, slot=slot,
+                                slack=slack)
+            if run.base is None or base <= run.base <= base + slack:
                 break
+            seen.append(base)
             base = run.base
-        return Result(cap_kb, heap, self.cal, run, base)
+            if base in seen:  # back and forth
+                low = min(seen[seen.index(base):] + [run.base])
+                slack = max(BASE_SLACK, max(seen[seen.index(base):]) - low)
+                base = low
+        return Result(cap_kb, heap, self.cal, run, base, slack)
 
     def smallest(self, cap_kb, fits=None, probes=PROBES):
         """Returns the smallest cap in KB, at most cap_kb, under which the session completes
