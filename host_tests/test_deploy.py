@@ -76,10 +76,11 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     assert tree["code.py"] == (clone / "code.py").read_bytes()
     assert tree["boot.py"] == (clone / "boot.py").read_bytes()
     assert [p for p in tree if p.startswith("lib/neopixel.")]
-    # The menus' text library: the modules the app reaches, not the rest of the package.
-    assert [p for p in tree if p.startswith("lib/adafruit_display_text/bitmap_label.")]
     assert [p for p in tree if p.startswith("lib/adafruit_ticks.")]
-    assert not [p for p in tree if p.startswith("lib/adafruit_display_text/label.")]
+    # The font's text library draws lib/lnr/font.bin on the desktop (tools/art/font.py): the
+    # board gets its pixels, never the library.
+    assert tree["lib/lnr/font.bin"] == (clone / "lib" / "lnr" / "font.bin").read_bytes()
+    assert not [p for p in tree if p.startswith("lib/adafruit_display_text")]
     device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots",
                      "gamelog", "codes", "order", "lookahead", "advice"}
     for src in (clone / "engine").glob("*.py"):
@@ -118,20 +119,16 @@ def test_tree_layout_from_sources(tmp_path):
             assert tree.files["lib/" + rel] == p.read_bytes()
         else:  # nothing imports it: it stays behind
             assert "lib/" + rel not in tree.files
-    # Exactly the pinned libraries' modules the app reaches (bitmap_label and its package, not
-    # label.py, text_box.py ...), and nothing of Blinka (neopixel_write, board ...)
+    # Exactly the pinned libraries' modules the app reaches, and nothing of Blinka
+    # (neopixel_write, board ...) nor of the desktop's (adafruit_display_text: tools/art/font.py)
     third = sorted(p for p in tree.files if p.startswith("lib/") and not
                    p.startswith(("lib/engine/", "lib/lnr/")))
-    assert third == ["lib/adafruit_display_text/__init__.py",
-                     "lib/adafruit_display_text/bitmap_label.py", "lib/adafruit_ticks.py",
-                     "lib/neopixel.py"]
+    assert third == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
     assert not any("__pycache__" in p or p.endswith(".pyc") for p in tree.files)
     # The game's packages are its own; a library's folder may hold the user's other modules:
     # only the twins of the modules shipped there are the tool's (issue 25).
     assert tree.owned_dirs() == ["lib/engine", "lib/lnr"]
-    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.mpy",
-                                  "lib/adafruit_display_text/bitmap_label.mpy",
-                                  "lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
+    assert tree.owned_files() == ["lib/adafruit_ticks.mpy", "lib/neopixel.mpy"]
     # Folded (what make flash sends), every shipped module is there with its lines.
     folded = deploy.build(src, None)
     assert sorted(folded.files) == sorted(tree.files)
@@ -177,11 +174,12 @@ def test_missing_code_py_is_an_error(tmp_path):
         deploy.build(src, None)
 
 
-def test_missing_sprites_is_an_error(tmp_path):
-    # lnr/sheet.py reads them at every start: a tree without them would not start.
+@pytest.mark.parametrize("data,reader", [("sprites.bin", "lnr.sheet"), ("font.bin", "lnr.make")])
+def test_missing_sprites_or_font_is_an_error(tmp_path, data, reader):
+    # lnr/sheet.py and lnr/make.py read them at every start: a tree without them would not start.
     src = source_root(tmp_path)
-    (src / "lib" / "lnr" / "sprites.bin").unlink()
-    with pytest.raises(DeployError, match="lib/lnr/sprites.bin is missing: lnr.sheet reads it"):
+    (src / "lib" / "lnr" / data).unlink()
+    with pytest.raises(DeployError, match="lib/lnr/%s is missing: %s reads it" % (data, reader)):
         deploy.build(src, None)
 
 
@@ -197,8 +195,10 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert tree.files["boot.py"].startswith(b'"""')
     libs = [p for p in tree.files if p.startswith("lib/")]
     # Every module compiled; the sprites' pixels (lnr/sheet.py reads them) go as they are.
-    assert libs and all(p.endswith(".mpy") for p in libs if p != "lib/lnr/sprites.bin")
-    assert tree.files["lib/lnr/sprites.bin"] == (src / "lib" / "lnr" / "sprites.bin").read_bytes()
+    data = ("lib/lnr/sprites.bin", "lib/lnr/font.bin")
+    assert libs and all(p.endswith(".mpy") for p in libs if p not in data)
+    for p in data:
+        assert tree.files[p] == (src / p).read_bytes()
     # Compiled from the build's text: our modules with the constants they share folded
     # (tools/flash/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
     # as they are.
@@ -210,10 +210,7 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
         if "lib/" + rel in sources.files:
             assert sources.files["lib/" + rel] == path.read_bytes(), rel
     assert "lib/neopixel.mpy" in tree.files
-    assert "lib/adafruit_display_text/bitmap_label.mpy" in tree.files
-    assert tree.owned_files() == ["lib/adafruit_display_text/__init__.py",
-                                  "lib/adafruit_display_text/bitmap_label.py",
-                                  "lib/adafruit_ticks.py", "lib/neopixel.py"]
+    assert tree.owned_files() == ["lib/adafruit_ticks.py", "lib/neopixel.py"]
 
 
 def test_micropython_mpy_cross_is_refused(tmp_path):

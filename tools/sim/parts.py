@@ -4,9 +4,8 @@ tools/standins (the same stand-ins the VMs and the tests use), set to the simula
 and the speaker: the app's sound player (hw.player, as a board profile makes it), here
 tools/sim/audio.py's, through pygame's mixer in the window and into a log when headless.
 
-Everything else the app uses is real: Blinka's displayio, terminalio and micropython, and the
-pinned libraries the board gets (adafruit_display_text's bitmap_label for the menus' text,
-adafruit_ticks; requirements/device.txt). The stand-ins are strict where the device is strict,
+Everything else the app uses is real: Blinka's displayio and micropython, and the pinned
+library the board gets (adafruit_ticks; requirements/device.txt). The stand-ins are strict where the device is strict,
 so that a mistake shows up on the desktop first: an NVM slice must be assigned bytes of its own
 length, a pixel takes an (r, g, b) tuple of 0..255 ints or a 0xRRGGBB int.
 """

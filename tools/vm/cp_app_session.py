@@ -167,7 +167,7 @@ class TrackedGroup(STANDIN_GROUP):
 
 
 if MODE != FRAMES_RUN:  # the frames run reads no heap: its Groups allocate as the stand-in's
-    DIO.Group = TrackedGroup  # before the app (and adafruit_display_text's Label) imports it
+    DIO.Group = TrackedGroup  # before the app imports it
 DIO.forget()  # terminalio's font is in the board's flash: not counted
 UNIT_TILEGRID = [0]  # a stand-in TileGrid's bytes (its tile map is in the stand-in's pool)
 UNIT_GROUP = [0] * 48  # a TrackedGroup's bytes by its number of children

@@ -247,13 +247,15 @@ def usable(heap_bytes, tmp):
 def floor_cap():
     """Returns the least cap in KB under which the game has lnr.memory's FLOOR_KB, the least
     heap it says it plays every mode at (a heap's collector tables take part of a cap:
-    usable())."""
+    usable()), also where a capped run gives it up to BASE_SLACK less (Form.play): with less
+    than its floor the game would refuse to play, and the floor's check would judge a refusal
+    instead of the game (in 2 of 8 layouts it did)."""
     _lib_path()
     from lnr.memory import FLOOR_KB
 
     with tempfile.TemporaryDirectory() as tmp:
         kb = FLOOR_KB
-        while usable(kb * 1024, tmp) < FLOOR_KB * 1024:
+        while usable(kb * 1024, tmp) < FLOOR_KB * 1024 + BASE_SLACK:
             kb += 1
     return kb
 

@@ -11,8 +11,6 @@ LABELS = ("title and menus", "solo", "challenge", "rival", "table with bots", "h
 MOMENTARY = {
     "lnr.powerup": "start-up",
     "lnr.make": "start-up",
-    "adafruit_display_text": "start-up: the font sheet drawn",
-    "adafruit_display_text.bitmap_label": "start-up: the font sheet drawn",
     "lnr.saves": "each read or write of the saves",
     "lnr.copies": "each read or write of the saves",
     "lnr.image": "each read or write of the saves",
