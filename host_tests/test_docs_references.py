@@ -47,9 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOT_OURS = {
     # Placeholders in usage lines: a package of tools/; a module.
     "tools.PKG", "module",
-    # CircuitPython's and MicroPython's own source trees (docs/hardware.md) and
-    # adafruit_display_text's modules (the bundle leaves them out: host_tests/test_deploy.py).
-    "manifest.py", "label.py", "text_box.py",
+    # CircuitPython's and MicroPython's own source trees (docs/hardware.md).
+    "manifest.py",
     # What a tool or a test writes in a folder of the user's or a tmp_path.
     "mine.py", "script.py", "device_boot.py", "device_code.py",
     # Modules of the past, named as history: what test_private_names' rule caught in them.

@@ -201,6 +201,7 @@ COMMANDS = {
     "tools.art.screenshots": (lambda s: ["--out", str(s / "shots"), "title"], {0, 1, 2},
                               [("tools.art.screenshots", "scripts")]),
     "tools.art.sprites": (lambda s: [], {0, 1, 2}, [("tools.art.sprites", "pixels")]),
+    "tools.art.font": (lambda s: [], {0, 1, 2}, [("tools.art.font", "pixels")]),
     "tools.bots.bench": (lambda s: ["--seeds", "1", "--no-vm", "--coach-seeds", "0",
                                     "--jobs", "1", "--prior", _weights(s)], {0, 1, 2},
                          [("tools.bots.bench", "Pool")]),
