@@ -948,8 +948,11 @@ class Play:
 
     def back(self):
         """B: undo the build (or chaos discards) composed this turn, before any dice."""
-        s = self.game.state
-        if s.phase == P_BUILD or s.phase == P_DICE or s.phase == P_CHAOS:
+        p = self.game.state.phase
+        if p == P_BUILD or p == P_DICE or p == P_CHAOS:
+            # The build's State goes before the turn's start is copied, so that the copy may
+            # take its room (RAM: the heap's collector frees it when it runs short).
+            self.game.state = None
             self.game.state = self.undo.clone()
             self.built = bytearray()
             self.before = -1
@@ -983,6 +986,7 @@ class Play:
             self.build_help()
         elif k == K_B:  # the State before the curve was picked: see __init__
             built = self.built[:self.before]
+            self.game.state = None  # its room for the copy, as in back()
             s = self.undo.clone()
             for a in built:
                 s.apply(a)
