@@ -13,6 +13,16 @@
 #   make waits     a player's waits on a board, from instructions counted (valgrind), not timed
 
 PYTHON ?= python3
+
+# Python keeps what it compiles (the venvs are installed with pip --no-compile: a module is
+# compiled when a run first imports it, once). Where PYTHONDONTWRITEBYTECODE is set, every
+# Python process would compile every module it imports again: each worker of make pytest, and
+# each tool, mpremote client and emulated board a test starts. The compiled files go to
+# build/pycache (PYTHONPYCACHEPREFIX), not beside the sources; make, when a test runs it in a
+# copy of the checkout, shares the outer run's.
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX ?= $(CURDIR)/build/pycache
+
 VENV := .venv
 PY := $(VENV)/bin/python
 MPVM := tools/vm/mpvm/node_modules/.package-lock.json

@@ -192,9 +192,13 @@ def test_flash_copies_the_tree_then_nothing(tmp_path, start_board):
 def test_only_files_a_flash_installed_are_removed_others_kept(tmp_path, start_board):
     # Issue 36: every flash removed files it had not put there (lib/neopixel.mpy, any file in
     # lib/lnr or lib/engine), printed as "remove" but never asked. Now it removes only a file
-    # the drive's list says it installed, unchanged since; the others are named.
+    # the drive's list says it installed, unchanged since; the others are named. The drive
+    # holds the game without the list (as an earlier make flash left it, copy_to() less its
+    # MANIFEST) and the user's files: what the flash decides to remove does not depend on
+    # what it copies (the copy over serial is test_flash_copies_the_tree_then_nothing's).
     drive = first_installed(tmp_path)
-    (drive / "lib" / "engine").mkdir(parents=True)
+    copy_to(tmp_path, drive)
+    (drive / MANIFEST).unlink()
     (drive / "lib" / "engine" / "zombie.py").write_text("x = 1\n")
     (drive / "lib" / "neopixel.mpy").write_bytes(b"C\x06old")
     (drive / "lib" / "adafruit_motor").mkdir()
@@ -449,13 +453,19 @@ def test_a_stopped_flash_is_finished_by_the_next_and_a_folder_in_its_way_kept(tm
     # that name without the note is not its own: refused, kept.
     from tools.flash.sync import STAGING, STAGING_NOTE
 
+    # The drive holds the game as the last flash left it (copy_to()), and what a stopped flash
+    # staged; the next brings one changed module, not the one staged.
     drive = first_installed(tmp_path)
+    copy_to(tmp_path, drive)
+    rng = tmp_path / "src" / "engine" / "rng.py"
+    rng.write_text(rng.read_text() + "# an update\n")
     (drive / STAGING / "lib" / "lnr").mkdir(parents=True)
     (drive / STAGING / "README.txt").write_bytes(STAGING_NOTE)
     (drive / STAGING / "lib" / "lnr" / "app.py").write_bytes(b"half of")
     board = start_board(drive)
     r = flash(tmp_path, board, "--no-mpy")
     assert r.returncode == 0, r.stdout + r.stderr
+    assert re.findall(r"^  copy (\S+)", r.stdout, re.M) == ["lib/engine/rng.py"]
     assert not (drive / STAGING).exists()
     built = files_under(tmp_path / "build")
     built.pop("settings.toml")
