@@ -184,17 +184,23 @@ def test_save_and_quit_then_resume_after_power_off_to_the_same_position(tmp_path
     assert r.app.game.state == m.state
 
 
-def test_save_during_a_build_stores_the_turns_start():
-    # B would undo the build; saving mid-build stores the turn as it began (nothing lost).
-    seed = 5
-    m = Model(MODE_SOLO, seed)
-    s = m.state
+def _first_card_to_lay(seed):
+    # A solo game's Model at its first turn, and the place in the hand of a card that may be
+    # laid there (not a chaos card).
     from engine.state import A_LAY
     from engine.cards import KIND, KIND_CHAOS
 
+    m = Model(MODE_SOLO, seed)
+    s = m.state
     cards = [c for c in s.hands[0] if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None]
-    assert cards, "seed 5 has a card to lay at the first turn (else pick another seed)"
-    i = s.hands[0].index(cards[0])
+    assert cards, "seed %d has a card to lay at the first turn (else pick another seed)" % seed
+    return m, s.hands[0].index(cards[0])
+
+
+def test_save_during_a_build_stores_the_turns_start():
+    # B would undo the build; saving mid-build stores the turn as it began (nothing lost).
+    seed = 5
+    m, i = _first_card_to_lay(seed)
     # The menu opens on Build (a build is under way): UP, UP to Save & quit.
     keys = m.keys + ["RIGHT"] * i + ["A", "A", "START", "UP", "UP", "A", SETTLE]
     r = run(keys, seed)
@@ -209,14 +215,7 @@ def test_the_turns_start_is_copied_at_its_first_action_not_before():
     # game's State itself, and the play screen holds no copy of it beside the action menu, a
     # hint's switch or the handoff; the first action copies it, and B then gives it back whole.
     seed = 5
-    m = Model(MODE_SOLO, seed)
-    s = m.state
-    from engine.state import A_LAY
-    from engine.cards import KIND, KIND_CHAOS
-
-    cards = [c for c in s.hands[0] if KIND[c] != KIND_CHAOS and s.why_not(A_LAY + c) is None]
-    assert cards, "seed 5 has a card to lay at the first turn (else pick another seed)"
-    i = s.hands[0].index(cards[0])
+    m, i = _first_card_to_lay(seed)
     start = run(m.keys + ["RIGHT"] * i + ["START", SETTLE], seed)  # the action menu open
     assert start.app.game.state == m.state and start.app.play.undo is None
     laid = run(m.keys + ["RIGHT"] * i + ["A", "A", SETTLE], seed)  # the card laid

@@ -24,6 +24,7 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
 
 from lnr.ui import GLYPHS, GLYPH_W, GLYPH_H  # noqa: E402
 from tools import cli  # noqa: E402
+from tools.art import write_or_check  # noqa: E402
 
 OUT = os.path.join(ROOT, "lib", "lnr", "font.bin")
 WIDTH = GLYPHS * GLYPH_W
@@ -55,18 +56,7 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true",
                     help="exit 1 if lib/lnr/font.bin is not what bitmap_label draws")
     args = ap.parse_args(argv)
-    data = pixels()
-    if args.check:
-        try:
-            same = cli.read_bytes(OUT, len(data), "the font sheet") == data
-        except cli.CliError:
-            same = False
-        print("lib/lnr/font.bin is %s" % ("up to date" if same else
-                                         "stale: run python -m tools.art font"))
-        return 0 if same else 1
-    cli.write_output(OUT, data)
-    print("wrote lib/lnr/font.bin (%d bytes)" % len(data))
-    return 0
+    return write_or_check(args.check, OUT, pixels(), ap.prog)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
 
 from lnr.sprites import COLS, ROWS  # noqa: E402
 from tools import cli  # noqa: E402
+from tools.art import write_or_check  # noqa: E402
 from tools.art.tiles import draw  # noqa: E402
 
 OUT = os.path.join(ROOT, "lib", "lnr", "sprites.bin")
@@ -65,18 +66,7 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true",
                     help="exit 1 if lib/lnr/sprites.bin is not what the drawing makes")
     args = ap.parse_args(argv)
-    data = pixels()
-    if args.check:
-        try:
-            same = cli.read_bytes(OUT, len(data), "the sprite sheet") == data
-        except cli.CliError:
-            same = False
-        print("lib/lnr/sprites.bin is %s" % ("up to date" if same else
-                                            "stale: run python -m tools.art sprites"))
-        return 0 if same else 1
-    cli.write_output(OUT, data)
-    print("wrote lib/lnr/sprites.bin (%d bytes)" % len(data))
-    return 0
+    return write_or_check(args.check, OUT, pixels(), ap.prog)
 
 
 if __name__ == "__main__":
