@@ -14,8 +14,8 @@ change tile indices, colours and text:
          menu, dice, penalty order, turn results, seats and hint:
          7 lines and a row of 8 cards (or 16 dice)
 Every text line is a TileGrid of the font sheet (terminalio.FONT's glyphs, one tile per
-character: lnr/make.py reads them from lnr/font.bin, drawn by adafruit_display_text's
-bitmap_label on the desktop), and nothing more: the line's tiles are its text (Ui.put compares them, and writes only those that change)
+character: lnr/make.py reads them from lnr/font.bin, which bitmap_label drew on the desktop),
+and nothing more: the line's tiles are its text (Ui.put compares them, writes what changes)
 and its palette its colour. The lines share one 2-colour palette per ink (0 transparent, 1 the
 ink: `Ui.inks`), the toast one of its own (white on black); a line changes colour by taking
 another palette. No Python object and no palette per line (RAM: docs/memory.md). They are

@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # Third-party libraries for the device's /lib: (PyPI distribution, top-level module or package).
 # Each must be imported by the app (source_files() refuses dead weight); only the modules the
-# app reaches are shipped (e.g. bitmap_label, not label).
+# app reaches are shipped.
 THIRD_PARTY = (
     ("adafruit-circuitpython-neopixel", "neopixel"),
     ("adafruit-circuitpython-ticks", "adafruit_ticks"),

@@ -3,7 +3,7 @@ of them font tiles of lnr/ui.py's text layer (its rails and loco drawn beside th
 is that layer's title line, twice the font's size; the error screen writes the same line.
 
 Font tiles, not adafruit_display_text Labels: the library draws the font sheet on the desktop
-(tools/art/font.py, read by lnr/make.py). As Labels the title held about 16 KB of the library's code
+(tools/art/font.py; lnr/make.py reads it). As Labels the title held about 16 KB of library code
 (.mpy, CircuitPython's VM) and 1.1 KB of its own while a menu was up, the 8 lines about 11 KB
 more, and each key redrew a Label's Bitmap glyph by glyph (about 0.4 s on a SAMD51); a tile
 line is redrawn by its tile numbers (docs/memory.md). The pixels are the same: every glyph of
