@@ -162,7 +162,7 @@ def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, 
     # The app's engine is a fresh import here (as_on_the_device): compare the States' fields.
     assert app.play is not None and position(app.game.state) == position(s)
     assert line_text(app.ui.toast) == "Could not save" and not app.ui.toast.hidden
-    assert app.play.sel == min(i, len(s.hands[0]))  # the cursor where it was
+    assert app.play.game.sel == min(i, len(s.hands[0]))  # the cursor where it was
     assert r.nvm_writes == 0
     with sim_fast.fast():
         r = sim.run_headless(keys + ["B", "WAIT*5"], seed=5, drive_readonly=True)

@@ -209,7 +209,7 @@ def test_bend_choice_shows_the_curve_at_the_open_end_and_left_right_choose():
     play = r.app.play
     s = r.app.game.state
     assert play.step == S_BEND and s.phase == P_BEND and s.pending == card
-    first = play.bend
+    first = play.game.bend
     # The map shows that curve, entered with the track's heading, at the open end, framed.
     view = play.view.map
     tx, ty = s.target() // 128 - 64 - view.ox, s.target() % 128 - 64 - view.oy
@@ -266,7 +266,7 @@ def test_b_in_the_bend_step_gives_back_the_build_as_it_was_before_the_curve():
     assert r.app.play.step == S_HAND
     assert s.log.bits == t.log.bits and s.log.data == t.log.data  # the record is the game's
     # Picked again and laid, the curve ends the same as if never cancelled.
-    sel, j = r.app.play.sel, t.hands[0].index(curve)
+    sel, j = r.app.play.game.sel, t.hands[0].index(curve)
     again = (["LEFT"] * (sel - j) if sel >= j else ["RIGHT"] * (j - sel)) + ["A", "A"]
     r2 = run(keys + ["B", SETTLE] + again + [SETTLE], seed)
     r1 = run(keys + ["A", SETTLE], seed)

@@ -217,16 +217,16 @@ def test_the_turns_start_is_copied_at_its_first_action_not_before():
     seed = 5
     m, i = _first_card_to_lay(seed)
     start = run(m.keys + ["RIGHT"] * i + ["START", SETTLE], seed)  # the action menu open
-    assert start.app.game.state == m.state and start.app.play.undo is None
+    assert start.app.game.state == m.state and start.app.play.game.undo is None
     laid = run(m.keys + ["RIGHT"] * i + ["A", "A", SETTLE], seed)  # the card laid
-    assert laid.app.game.state != m.state and laid.app.play.undo == m.state
+    assert laid.app.game.state != m.state and laid.app.play.game.undo == m.state
     back = run(m.keys + ["RIGHT"] * i + ["A", "A", "B", SETTLE], seed)
     assert back.app.game.state == m.state
     # B's copy of the turn's start is made once the build's State is let go, so that on a board
     # short of heap the copy takes its room (on CircuitPython's VM at 80 and 81 KB, B ran out
     # of memory holding three States at once).
     play = laid.app.play
-    start = play.undo
+    start = play.game.undo
     held = []
     State = type(start)
 

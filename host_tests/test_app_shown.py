@@ -305,7 +305,7 @@ def test_left_on_the_first_card_stays_there():
     if s.phase == P_BEND:
         keys.append("A")
     r = run(keys + ["LEFT"] * 12 + [SETTLE], seed)  # on the roll button, then left, left ...
-    assert r.app.play.sel == 0
+    assert r.app.play.game.sel == 0
     r = run(keys + ["LEFT"] * 12 + ["A", SETTLE], seed)
     assert not r.app.play.dice and r.app.play.step != S_RUN  # A on a card never rolls
 

@@ -257,7 +257,7 @@ def test_the_d_pad_turns_a_curve_toward_where_it_points_on_the_screen(head):
     play = r.app.play
     s = r.app.game.state
     assert play.step == S_BEND
-    first = play.bend
+    first = play.game.bend
     other = A_BEND_R if first == A_BEND_L else A_BEND_L
     to = (s.head + TURN[other - A_BEND_L + 1]) & 3
     assert line_text(r.app.ui.toast) == ("</>" if head & 1 else "^/v") + ": bend  A: lay"
@@ -306,7 +306,7 @@ def test_cards_that_cannot_be_played_are_veiled_and_the_hand_shows_more_off_its_
     # At the hand's other end: "<" where cards lie off its left, in the first place.
     r = run(m.keys + ["RIGHT"] * len(hand) + [SETTLE], seed)
     play = r.app.play
-    assert play.hoff > 0 and play.sel == len(hand) - 1
+    assert play.game.hoff > 0 and play.game.sel == len(hand) - 1
     assert line_text(r.app.ui.more) == "<"
     assert r.app.ui.hand[0, 0] == r.app.ui.hand[0, 1] == sprites.T_NONE
     assert r.app.ui.hand[HAND_N - 1, 0] == card_top(hand[-1])  # the last card, whole

@@ -128,12 +128,12 @@ def test_the_play_screens_texts_fit_at_their_longest(cut, mode):
         play.put_order(panel.opts[0][1])
     # The result panel again, at the largest numbers an action can have.
     s.moved, s.hits, s.derail_left, s.earned, s.taken = 16, 4, 12, 16, 15
-    play.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
+    play.game.title = play.describe(s.players - 1, A_LAY + 49)  # the last seat's broken 4
     play.show_result()
     # The menu (lnr/play/actions.py), on every item, with a card under the cursor and a build under
     # way.
     s.phase = P_TURN
-    play.sel = 0
+    play.game.sel = 0
     menu = actions.Actions(play)
     for i in range(len(actions.ITEMS)):
         menu.mi = i

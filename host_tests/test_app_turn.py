@@ -67,12 +67,12 @@ def test_keys_pressed_while_the_rival_plays_leave_your_hand_and_the_track_untouc
     assert s == m.state  # the rival's turn played as without keys; the player's untouched
     assert s.seat == 1 and s.phase == P_TURN and s.hands[1] == m.state.hands[1]
     play = r.app.play
-    assert play.step == S_HAND and play.sel == 0  # no menu, no look, the cursor unmoved
+    assert play.step == S_HAND and play.game.sel == 0  # no menu, no look, the cursor unmoved
     # The rival's move stays summed up until the player's next key ...
     assert play.summary and not r.app.ui.panel.hidden
     # ... which then acts as usual: RIGHT moves the cursor (and the panel goes).
     r = run(keys + [SETTLE, "RIGHT", SETTLE], seed)
-    assert r.app.play.sel == 1 and r.app.ui.panel.hidden and r.app.game.state == m.state
+    assert r.app.play.game.sel == 1 and r.app.ui.panel.hidden and r.app.game.state == m.state
 
 
 def test_keys_pressed_while_table_bots_play_are_dropped():
@@ -90,7 +90,7 @@ def test_keys_pressed_while_table_bots_play_are_dropped():
     for i in range(bots // 2 - 2):
         keys += ["A" if i % 2 else "RIGHT", "WAIT"]
     r = run(keys + [SETTLE], seed)
-    assert r.app.game.state == m.state and r.app.play.sel == 0
+    assert r.app.game.state == m.state and r.app.play.game.sel == 0
 
 
 def test_b_hurries_a_move_to_its_result_without_acting():
@@ -150,7 +150,7 @@ def test_a_on_a_chaos_card_during_a_build_says_why_not():
     r = run(m.keys + ["RIGHT"] * i + ["A", SETTLE], seed)
     play = r.app.play
     assert r.app.game.state.phase == P_BUILD
-    play.sel = r.app.game.state.hands[0].index(chaos)
+    play.game.sel = r.app.game.state.hands[0].index(chaos)
     play.key(K_A)
     assert text(r.app.ui.toast) == "Building: no chaos"
     assert r.app.game.state.phase == P_BUILD  # nothing discarded
@@ -252,12 +252,12 @@ def test_left_right_on_start_change_no_seat():
     keys = ["A", "DOWN", "DOWN", "DOWN", "A"]  # title: New game; modes: Table
     for seats_keys in ([], ["RIGHT"], ["LEFT"]):  # 3, 4 and 2 seats
         r = run(keys + seats_keys + [SETTLE], 1)
-        roles = bytes(r.app.menus.roles)
+        roles = bytes(r.app.roles)
         n = len(r.app.menus.items)
         on_start = keys + seats_keys + ["UP"]  # the cursor wraps from Seats to Start
         r = run(on_start + ["RIGHT", "LEFT", "RIGHT", SETTLE], 1)
         assert r.app.screen == SC_TABLE and r.app.menus.mi == n - 1
-        assert bytes(r.app.menus.roles) == roles
+        assert bytes(r.app.roles) == roles
 
 
 def test_no_side_line_keeps_the_colour_of_the_game_before():
@@ -326,7 +326,7 @@ def test_a_hand_that_shrinks_shows_every_card_again():
     play = r.app.play
     s = r.app.game.state
     assert len(s.hands[1]) == 10 and s.dice_left == 0
-    assert play.hoff == 0
+    assert play.game.hoff == 0
     shown = [r.app.ui.hand[x, 0] for x in range(10)]
     assert sprites.T_NONE not in shown  # all ten cards, no empty slot
 

@@ -1,6 +1,6 @@
 """lnr/play/handoff.py through its own functions: cost() words what a turn cost in a panel line
 (docs/rules.md §4-§6), and show() writes the hot seat's handoff panel on a real play screen (a
-headless run's: tools.sim.simulator) from play.past. The whole hot seat, its secrets and every
+headless run's: tools.sim.simulator) from play.game.past. The whole hot seat, its secrets and every
 handoff of real games, is test_app_hot_seat.py's."""
 import pytest
 
@@ -47,7 +47,7 @@ def panel(app):
 
 def test_two_turns_are_told_under_a_heading_naming_whose_turn(app):
     play = app.play
-    play.past = [("P2 built 3", False, 0, True, 0, 2), ("P3 passed", False, 0, False, 0, 1)]
+    play.game.past = [("P2 built 3", False, 0, True, 0, 2), ("P3 passed", False, 0, False, 0, 1)]
     handoff.show(play)
     lines = panel(app)
     name = play.game.name(play.game.state.seat)
@@ -61,7 +61,7 @@ def test_two_turns_are_told_under_a_heading_naming_whose_turn(app):
 def test_three_turns_take_the_heading_and_the_last_line_names_the_player(app):
     # Four seats: three turns since this person's last take six lines, no room for a heading.
     play = app.play
-    play.past = [("P2 built 1", False, 0, False, 0, 0), ("P3 discarded", True, 1, False, 0, 0),
+    play.game.past = [("P2 built 1", False, 0, False, 0, 0), ("P3 discarded", True, 1, False, 0, 0),
                  ("P4 passed", False, 0, False, 0, 1)]
     handoff.show(play)
     lines = panel(app)
@@ -78,10 +78,10 @@ def test_the_last_turn_of_the_game_is_said(app):
     deck = s.deck
     s.deck = []
     try:
-        play.past = [("P2 built 2", False, 0, False, 0, 0)]
+        play.game.past = [("P2 built 2", False, 0, False, 0, 0)]
         handoff.show(play)
         assert panel(app)[5] == "Last turn of the game"
-        play.past = play.past * 3
+        play.game.past = play.game.past * 3
         handoff.show(play)
         name = play.game.name(s.seat)
         assert panel(app)[6] == name + ", last turn: press A"

@@ -1,12 +1,12 @@
 """lnr/memory/switch.py through its own functions (menus, player, leave, arrive) on a real App
 (a headless run's: tools.sim.simulator): the menus' code and the play screen's are never up
-together (docs/memory.md), what the menus keep through a game comes back to them, a switch's
-way back (Play.kept()) is held only while a way back is asked for, and the play screen comes
-back as it was left. On CPython lnr.memory keeps modules (KEEP): what is dropped from RAM is
+together (docs/memory.md), what the menus chose outlasts their code, and the play screen comes
+back as it was left: its place is on the Game, which no switch drops while it is played. On CPython lnr.memory keeps modules (KEEP): what is dropped from RAM is
 make cpcheck's (CircuitPython's VM); every switch of whole games is the whole-app tests'."""
 import pytest
 
 from helpers import app_in_a_game
+from lnr import games
 from lnr.memory import switch
 from lnr.play.view import S_HAND
 from lnr.screens import SC_PLAY, SC_TITLE, W_SAVE, W_TITLE
@@ -32,48 +32,48 @@ def test_the_play_screen_loads_once_the_menus_are_gone(app):
     assert switch.player(app) is play
 
 
-def test_what_the_menus_keep_through_a_game_comes_back_to_the_next_menus(app):
+def test_what_the_menus_chose_outlasts_their_code(app):
     menus = switch.menus(app)
-    menus.mode, menus.players, menus.roles = 3, 4, b"\x00\x05\x05\x00"
-    switch.player(app)  # a game: the menus' code goes, what they keep is held by the App
-    assert app.menus_kept == (3, 4, b"\x00\x05\x05\x00")
+    app.mode, app.players, app.roles = 3, 4, bytearray(b"\x00\x05\x05")
+    switch.player(app)  # a game: the menus' code goes
     again = switch.menus(app)
-    assert again.kept() == (3, 4, b"\x00\x05\x05\x00") and app.menus_kept is None
+    assert again is not menus
+    assert (app.mode, app.players, app.roles) == (3, 4, bytearray(b"\x00\x05\x05"))
 
 
 def test_the_titles_switch_has_its_answer_at_once_and_keeps_no_way_back(app):
     app.want = (W_TITLE,)
     switch.leave(app)
     assert app.next == (SC_TITLE, None) and app.want is None
-    assert app.play is None and app.menus is None and app.kept is None
+    assert app.play is None and app.menus is None
     switch.arrive(app)
-    assert app.menus is not None and app.play is None
-    assert app.next is None and app.kept is None
+    assert app.menus is not None and app.play is None and app.next is None
 
 
 def test_a_refused_save_comes_back_to_the_play_screen_as_it_was_left(app):
-    # W_SAVE: the NVM may refuse the save; the play screen's way back is held through it.
+    # W_SAVE: the NVM may refuse the save; the play screen's place is on the Game through it.
     play = app.play
-    play.sel = 1
-    before = play.kept()
-    app.want = (W_SAVE, app.game, app.game.state.clone())
+    game = app.game
+    game.sel = 1
+    app.want = (W_SAVE, game, game.state.clone())
     switch.leave(app)
-    assert app.play is None and app.kept == before
+    assert app.play is None and app.game is game
     app.next = (SC_PLAY, (W_SAVE,))  # the save's answer: refused
     switch.arrive(app)
-    assert app.kept is None and app.next is None and app.want is None
-    assert app.play is not None and app.play.kept() == before and app.play.step == S_HAND
+    assert app.next is None and app.want is None
+    assert app.play is not play and app.play.game is game
+    assert game.sel == 1 and app.play.step == S_HAND
 
 
-def test_a_switch_to_the_menus_holds_no_way_back_to_the_game(app):
-    # A save & quit's way back (the turn's start State) is not kept past a switch to the
-    # menus: it would hold the engine's code in RAM beside theirs.
+def test_a_save_and_quit_holds_nothing_of_the_game_in_the_menus(app):
+    # The turn's start and the play screen's place go with the Game once it is saved: held
+    # beside the menus, a State would keep the engine's code in RAM beside theirs.
     app.want = (W_SAVE, app.game, app.game.state.clone())
     switch.leave(app)
-    assert app.kept is not None
-    app.next = (SC_TITLE, None)
+    games.go(app)  # the save's work, on the simulator's NVM
     switch.arrive(app)
-    assert app.kept is None and app.menus is not None
+    assert app.game is None and app.want is None and app.menus is not None
+    assert app.store.saved is not None
 
 
 def test_the_games_modules_are_noted_to_be_kept_while_it_is_on(app):

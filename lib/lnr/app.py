@@ -34,9 +34,11 @@ class App:
         self.writes = True  # False after an error: the NVM is never written again
         self.menus = None
         self.play = None
-        # What the menus keep through a game (Menus.kept(): the next game's mode, seats,
-        # roles), held here while their code is dropped: the App does not read it.
-        self.menus_kept = None
+        # The next game's mode, a table's seats and their roles (bytearray; None: not chosen
+        # yet), as chosen last in the menus: here, their code is dropped for each game.
+        self.mode = games.MODE_SOLO
+        self.players = 3
+        self.roles = None
         self.game = None
         self.screen = SC_TITLE  # which screen is up (lnr.screens' SC_*)
         self.seed = seed & games.SEED_MASK  # the next new game's (lnr/powerup.py)
@@ -47,11 +49,9 @@ class App:
         self.base = None  # sys.modules' names at the first switch: never dropped
         self.game_code = []  # the modules the game on was made with: kept while it is
         self.hurry = False  # B hurries the loco's run on screen: it goes on after a bot's plan
-        # Between a switch's steps (lnr/memory): when it began (hw.ticks_ms()), the play
-        # screen's way back (Play.kept()), its answer (what shows next: lnr.screens' SC_* and
-        # its argument).
+        # Between a switch's steps (lnr/memory): when it began (hw.ticks_ms()) and its answer
+        # (what shows next: lnr.screens' SC_* and its argument).
         self.began = 0
-        self.kept = None
         self.next = None
         self.title()
 

@@ -17,7 +17,7 @@ def show(app, exc):
     except Exception:  # noqa: BLE001
         print("error:", exc)
     app.writes = False
-    app.want = app.kept = app.next = None
+    app.want = app.next = None
     g = app.game
     # The font tiles of lnr/ui.py's text layer: they are resident, so the error screen shows
     # even when the heap is short (the menus write the same lines).

@@ -66,6 +66,31 @@ class Game:
         # The bot on turn's actions for the rest of its turn, worked out in a switch
         # (lnr/play/plan.py plan_turn) and played one by one by lnr/play/screen.py; b"" when none.
         self.planned = b""
+        # The play screen's place in the game, here where a switch that drops the screen's
+        # code (a bot's plan, the hint, a save the NVM refused: lnr/memory) cannot lose it;
+        # lnr/play/screen.py keeps them.
+        self.sel = 0  # the hand cursor: index into the slots (cards, then a button)
+        self.hoff = 0  # the first slot shown
+        self.bend = 0  # the bend offered for the curve waiting for one (an engine A_BEND_*)
+        self.title = ""  # what the last turn did: the run's toast, the result panel's title
+        self.actor = 0  # the seat whose action is shown
+        self.seen_turn = -1  # the turn whose start the screen has shown
+        # At a hot seat, the last turns' results (title, chaos cards, pairs, derailed, broken
+        # cards, penalty cards taken), a turn each since the next person's last: their handoff
+        # tells them (lnr/play/handoff.py).
+        self.past = []
+        # The State at the start of the player's turn (B undoes a build; save & quit stores
+        # it), copied as the turn's first action changes it: None until then, when the turn's
+        # start is the game's State itself (a copy held from the turn's start was 0.9 KB more
+        # in RAM beside the action menu, the hint's switch and the handoff).
+        self.undo = None
+        # The player's actions since then, and how many of them came before the curve that
+        # waits for its bend (-1: none): B cancels the bend by playing those again on a copy
+        # of `undo`, which gives the State as it was (State.apply is deterministic, and a turn
+        # lays and bends before any die). A second State kept for it would be 0.9 KB more in
+        # RAM through the rest of the turn (docs/memory.md).
+        self.built = bytearray()
+        self.before = -1
 
     def human(self, seat):
         """Returns True if a person plays `seat`."""

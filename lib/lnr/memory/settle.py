@@ -15,8 +15,8 @@ def settle(app):
     A switch is three steps, each with only its own code loaded: the screens left
     (lnr/memory/switch.py leave()), the switch's work with the RAM they leave (a game dealt,
     resumed, saved or counted: lnr/games.py go(); a bot's plan or the hint: lnr/play/plan.py
-    go()), the next screen up (arrive()). Between them the request (app.want), the play
-    screen's way back (app.kept) and the work's answer (app.next) ride on the App."""
+    go()), the next screen up (arrive()). Between them the request (app.want) and the work's
+    answer (app.next) ride on the App, and the play screen's place on the Game (lnr/game.py)."""
     while app.want is not None:
         sign()  # the switch begins
         mod = load(app, "lnr.memory.switch")

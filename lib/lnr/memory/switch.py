@@ -17,8 +17,6 @@ def unload(app, keep=()):
     the modules a game on was made with (the engine's and lnr.game's: its Game, State and dice
     need them, and a second copy of the engine must never load beside them) and those in
     `keep`, then collects."""
-    if app.menus is not None:
-        app.menus_kept = app.menus.kept()
     app.menus = None
     app.play = None
     if app.base is None:
@@ -36,8 +34,7 @@ def menus(app):
     if app.menus is None:
         unload(app)
         sign()  # the menus' code loads (as the play screen's: player())
-        app.menus = load(app, "lnr.menus.screen").Menus(app, app.menus_kept)
-        app.menus_kept = None
+        app.menus = load(app, "lnr.menus.screen").Menus(app)
     return app.menus
 
 
@@ -65,21 +62,15 @@ def player(app, keep=()):
 
 def leave(app):
     """The switch's first step (lnr.memory settle()): both screens' code dropped but what a
-    bot's plan keeps of the play screen (VIEW), and collected; what the play screen needs to
-    come back as it was left (lnr/play/screen.py kept()) is app.kept while a way back is asked
-    for (a bot's plan, the hint, a save the NVM may refuse). The title needs no work: its
+    bot's plan keeps of the play screen (VIEW), and collected. What the play screen needs to
+    come back as it was left is on the Game (lnr/game.py). The title needs no work: its
     answer is app.next at once."""
     kind = app.want[0]
     app.began = app.hw.ticks_ms()  # the switch's wait, on the board's clock (arrive())
     if kind == W_TITLE:
         app.want = None
         app.next = (SC_TITLE, None)
-    play = app.play
-    kept = play.kept() if play is not None else None
-    play = None
     unload(app, VIEW if kind == W_PLAN else ())
-    if kind == W_PLAN or kind == W_HINT or kind == W_SAVE:
-        app.kept = kept
 
 
 def arrive(app):
@@ -90,13 +81,6 @@ def arrive(app):
     screen, shown = app.next
     app.next = None
     app.want = None
-    kept = app.kept
-    app.kept = None
-    if screen != SC_PLAY:
-        # A save & quit's way back (the turn's start State) is not needed: not held in this
-        # frame while the menus' code loads, nor left in its stack slots after (the State
-        # would keep the engine's code in RAM beside the menus', docs/memory.md).
-        kept = None
     app.game_code = []
     if app.game is not None:
         for name in sys.modules:
@@ -110,7 +94,7 @@ def arrive(app):
             play.begin(app.game)
         else:
             kind = shown[0]
-            play.restore(app.game, kept)  # the play screen as it was left
+            play.take_up(app.game)  # the play screen as it was left
             if kind == W_PLAN:
                 play.auto_step()  # the bot's first planned step
                 if app.hurry:  # B was pressed: on up to the result (skip())
@@ -136,7 +120,7 @@ def arrive(app):
         f = F_HINT if shown[0] == W_HINT else F_TURN
         if ms > FIGURES[f]:
             FIGURES[f] = ms
-    m = play = shown = kept = None
+    m = play = shown = None
     gc.collect()
     try:
         free = gc.mem_free()  # type: ignore[attr-defined]  # the typeshed's gc is CPython's

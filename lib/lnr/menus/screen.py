@@ -2,10 +2,8 @@
 
 Each draws a big title and 8 lines of font tiles through lnr/menus/labels.py, on the text layer
 of lnr/ui.py; a menu is lines whose colour marks the cursor. The Menus object holds the menus'
-state (the cursor, the items, a page, the seed being typed, the next game's mode, seats and
-roles); lnr/app.py makes one while a menu is up and drops it with this module for a game (RAM):
-what outlasts the game (the mode, seats and roles chosen last: kept()) is handed to the next
-one. A menu never imports the play screen, it asks the App to start or resume a game.
+state (the cursor, the items, a page, the seed being typed); lnr/app.py makes one while a menu is up and drops it with this module for a game (RAM):
+what outlasts the game (the mode, seats and roles chosen last) is the App's. A menu never imports the play screen, it asks the App to start or resume a game.
 """
 import gc
 
@@ -13,7 +11,7 @@ from lnr.memory import drop, DOWN
 from lnr import sprites
 from lnr.menus.labels import Labels
 from lnr import game as games
-from lnr.game import MODE_SOLO, MODE_RIVAL, MODE_TABLE, SEED_MASK
+from lnr.game import MODE_RIVAL, MODE_TABLE, SEED_MASK
 from lnr.screens import SC_TITLE, SC_MODES, SC_TABLE, SC_RECORDS, SC_SETTINGS, SC_HOWTO, SC_OVER
 from lnr.keys import K_A, K_B, K_START, K_LEFT, K_RIGHT, K_UP, K_DOWN
 from lnr.ui import wrap, LINE_W, TEXT_LINES, WHITE, GREY, YELLOW, RED, GREEN, CYAN
@@ -52,10 +50,9 @@ def game_line(last, i):
 
 
 class Menus:
-    """The menus on `app`; see the module docstring. `kept`: what an earlier Menus' kept()
-    returned (None at power-up)."""
+    """The menus on `app`; see the module docstring."""
 
-    def __init__(self, app, kept=None):
+    def __init__(self, app):
         self.app = app
         self.labels = Labels(app.ui)  # the menus' text, over the text layer
         self.mi = 0  # the cursor, on one of `items`
@@ -66,13 +63,6 @@ class Menus:
         self.typed = None  # the seed typed on the new game screen; None: random
         self.digit = -1  # the seed's digit being typed, -1 when not typing
         self.last = None  # the Records screen's last games, None elsewhere
-        # The next game's: its mode, a table's seats and their roles (bytearray; None: not
-        # chosen yet), as chosen last.
-        self.mode, self.players, self.roles = kept or (MODE_SOLO, 3, None)
-
-    def kept(self):
-        """Returns what the next Menus takes up after a game: the mode, seats and roles."""
-        return self.mode, self.players, self.roles
 
     def key(self, k):
         """Handles a key press on the menu screen that is up."""
@@ -186,7 +176,7 @@ class Menus:
 
     def _modes(self):
         self._screen(SC_MODES, "NEW GAME")
-        self.mi = self.mode
+        self.mi = self.app.mode
         self.digit = -1
         self._draw_modes()
 
@@ -225,7 +215,7 @@ class Menus:
             self.typed = rest + d * unit
         elif k == K_A or k == K_START:
             self.digit = -1
-            self.mi = self.mode  # back on the mode: A plays it with the typed seed
+            self.mi = self.app.mode  # back on the mode: A plays it with the typed seed
         elif k == K_B:
             self.digit = -1
             self.typed = None
@@ -249,29 +239,30 @@ class Menus:
                 self.digit = 0
                 self._draw_modes()
         elif k == K_A or k == K_START:
-            self.mode = self.mi
-            if self.mode == MODE_TABLE:
+            mode = self.app.mode = self.mi
+            if mode == MODE_TABLE:
                 self.mi = 0
                 self._table()
             else:
-                self._start(self.mode, None)
+                self._start(mode, None)
 
     def _start(self, mode, players):
         # A new game from the typed seed (then random again: the default), else the next seed.
         seed = self.typed
         self.typed = None
-        self.app.start(mode, players, seed, self.roles)
+        self.app.start(mode, players, seed, self.app.roles)
 
     def _table(self):
-        if self.roles is None:  # the strongest bot in every seat (lnr.game.BOT_NAMES)
-            self.roles = bytearray(3)
+        app = self.app
+        if app.roles is None:  # the strongest bot in every seat (lnr.game.BOT_NAMES)
+            app.roles = bytearray(3)
             for i in range(3):
-                self.roles[i] = games.ROLE_BOT + len(games.BOT_NAMES) - 1
+                app.roles[i] = games.ROLE_BOT + len(games.BOT_NAMES) - 1
         self._screen(SC_TABLE, "TABLE")
-        items = ["Seats: %d" % self.players]
+        items = ["Seats: %d" % app.players]
         for seat in range(1, 4):
-            if seat < self.players:
-                role = self.roles[seat - 1]
+            if seat < app.players:
+                role = app.roles[seat - 1]
                 name = "person" if role == games.ROLE_HUMAN else \
                     "bot " + games.BOT_NAMES[role - games.ROLE_BOT]
                 items.append("P%d: %s" % (seat + 1, name))
@@ -289,17 +280,18 @@ class Menus:
             self._modes()
         elif self.mi == len(self.items) - 1:  # Start: only A starts (no seat under the cursor)
             if k == K_A or k == K_START:
-                self._start(MODE_TABLE, self.players)
+                self._start(MODE_TABLE, self.app.players)
         elif k == K_LEFT or k == K_RIGHT or k == K_A:
             step = -1 if k == K_LEFT else 1
+            app = self.app
             if self.mi == 0:
-                self.players = 2 + (self.players - 2 + step) % 3
+                app.players = 2 + (app.players - 2 + step) % 3
             else:
                 # A person, then each bot of lnr.game.BOT_NAMES, round and round.
-                role = self.roles[self.mi - 1]
+                role = app.roles[self.mi - 1]
                 j = role - games.ROLE_BOT + 1 if role >= games.ROLE_BOT else 0
                 j = (j + step) % (1 + len(games.BOT_NAMES))
-                self.roles[self.mi - 1] = games.ROLE_BOT + j - 1 if j else games.ROLE_HUMAN
+                app.roles[self.mi - 1] = games.ROLE_BOT + j - 1 if j else games.ROLE_HUMAN
             self._table()
 
     # ---------------------------------------------------------------------- game over

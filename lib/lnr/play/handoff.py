@@ -1,7 +1,7 @@
 """The hot seat's handoff: at a table of several people passing the device, each hand is kept
 secret (docs/rules.md §3.5), so before a person's turn the play screen shows no hand and this
 panel, which names whose turn it is and tells every turn since that person's last: its build,
-pass or chaos cards, a derailment, the penalty cards it took (Play.past, a turn each, written as
+pass or chaos cards, a derailment, the penalty cards it took (Game.past, a turn each, written as
 each result is shown). That person's A shows their hand (Play.key).
 
 The play screen loads this module (and lnr/play/result.py's words) for the panel and drops it at
@@ -31,7 +31,7 @@ def show(play):
     s = g.state
     ui = play.ui
     name = g.name(s.seat)
-    past = play.past
+    past = g.past
     ui.clear_panel()
     i = 0 if len(past) > 2 else 1  # three turns (4 seats) take six lines: no heading
     if i:

@@ -17,12 +17,12 @@ def pairs(n):
 def show(play):
     """Writes the result panel of `play` (a lnr.play.screen.Play): the numbers the action left,
     without the draw of play.drew since (Play.unseen()); at a hot seat the turn joins those its
-    handoff tells (play.past: lnr/play/handoff.py)."""
+    handoff tells (Game.past: lnr/play/handoff.py)."""
     g = play.game
     s = g.state
     ui = play.ui
     ui.clear_panel()
-    ui.pline(0, play.title, YELLOW)
+    ui.pline(0, g.title, YELLOW)
     if play.chaos_n:  # a chaos discard: no loco move, no penalty (§4)
         ui.pline(1, "Discarded %d chaos" % play.chaos_n)
         ui.pline(2, pairs(play.pairs))
@@ -33,7 +33,7 @@ def show(play):
     if not s.deck and not s.is_terminal():
         last = "LAST TURN: " + g.name(s.seat)
     if s.mode == MODE_TABLE or s.mode == MODE_RIVAL:
-        mine = g.human(play.actor)
+        mine = g.human(g.actor)
         if not s.is_terminal() and (mine and g.humans() > 1 or not mine and g.humans() and
                                     not g.human(s.seat)):
             # this result waits for A before the next seat plays (Play.advance): a hot seat's
@@ -51,8 +51,8 @@ def show(play):
         ui.pline(5, "Your score: %d" % score)
         ui.pline(6, last, RED)
     if g.humans() > 1:
-        past = play.past
-        past.append((play.title, play.chaos_n, play.pairs, s.derail_left, s.hits, s.taken))
+        past = g.past
+        past.append((g.title, play.chaos_n, play.pairs, s.derail_left, s.hits, s.taken))
         if len(past) >= s.players:  # a turn each since the next person's last
             past.pop(0)
 

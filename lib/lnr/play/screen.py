@@ -79,40 +79,18 @@ class Play:
     def __init__(self, app):
         self.app = app
         self.ui = app.ui
-        self.game = None
+        self.game = None  # its place in the game (cursor, undo, what the last turn did): lnr/game.py
         self.step = S_HAND
-        self.sel = 0  # hand cursor: index into the slots (cards, then a button)
-        self.hoff = 0  # first slot shown
-        self.bend = A_BEND_L  # the bend offered for the curve waiting for one
         self.due = 0  # when the timed step runs
         self.dice = []
         self.dice_total = 0
         self.panel = None  # the panel taking the keys (open_panel), its code loaded while up
-        self.title = ""  # what the last turn did: the run's toast, the result panel's title
-        self.actor = 0  # the seat whose action is shown
         self.chaos_n = 0  # chaos cards the seat on turn discarded this turn (§4)
         self.pairs = 0  # of them, those that combined with the pile's top (§6)
         self.confirm = -1  # the lone chaos card whose discard would end the turn: A again
         self.drew = -1  # the seat whose draw the run or result on screen does not count (§4)
         self.summary = False  # the result panel is up: the next key closes it, then acts
-        # At a hot seat, the last turns' results (title, chaos cards, pairs, derailed, broken
-        # cards, penalty cards taken), a turn each since the next person's last: their handoff
-        # tells them (lnr/play/handoff.py).
-        self.past = []
         self.quiet = False  # skip(): no sound while a run is hurried through
-        # The State at the start of the player's turn (B undoes a build; save & quit stores
-        # it), copied as the turn's first action changes it: None until then, when the turn's
-        # start is the game's State itself (a copy held from the turn's start was 0.9 KB more
-        # in RAM beside the action menu, the hint's switch and the handoff).
-        self.undo = None
-        # The player's actions since then, and how many of them came before the curve that
-        # waits for its bend (-1: none): B cancels the bend by playing those again on a copy
-        # of `undo`, which gives the State as it was (State.apply is deterministic, and a turn
-        # lays and bends before any die). A second State kept for it would be 0.9 KB more in
-        # RAM through the rest of the turn (docs/memory.md).
-        self.built = bytearray()
-        self.before = -1
-        self.seen_turn = -1
         self.ending = False  # the game is over: its last result shows, then the game over
         # The run being shown: the track as it was before the penalty cards left it (their
         # cards, bends and cells first), the loco's card on it (len: beside the end,
@@ -144,7 +122,7 @@ class Play:
         s = g.state
         # The turn taken up is the seat on turn's; one played but not yet taken up is still
         # its player's: its run and result.
-        seat = s.seat if s.turn == self.seen_turn else self.actor
+        seat = s.seat if s.turn == g.seen_turn else g.actor
         return seat if g.human(seat) else -1
 
     def cards(self):
@@ -179,55 +157,52 @@ class Play:
         """Returns (left, k): the hand row shows the slots from hoff in its places from `left`,
         k of them; a place at an end that cards lie off shows a mark instead (lnr/play/view.py
         draw_hand), never over a card."""
-        left = 1 if self.hoff else 0
+        hoff = self.game.hoff
+        left = 1 if hoff else 0
         k = HAND_N - left
-        if self.slots() - self.hoff > k:
+        if self.slots() - hoff > k:
             k -= 1
         return left, k
 
     def clamp_sel(self):
+        g = self.game
         n = self.slots()
-        if self.sel >= n:
-            self.sel = n - 1
-        if self.sel < 0:
-            self.sel = 0
+        if g.sel >= n:
+            g.sel = n - 1
+        if g.sel < 0:
+            g.sel = 0
         if n <= HAND_N:
-            self.hoff = 0
-        elif self.hoff > n - HAND_N + 1:  # the hand shrank: no place empty while a card is off
-            self.hoff = n - HAND_N + 1
-        if self.sel < self.hoff:
-            self.hoff = self.sel
-        while self.sel >= self.hoff + self.window()[1]:
-            self.hoff += 1
+            g.hoff = 0
+        elif g.hoff > n - HAND_N + 1:  # the hand shrank: no place empty while a card is off
+            g.hoff = n - HAND_N + 1
+        if g.sel < g.hoff:
+            g.hoff = g.sel
+        while g.sel >= g.hoff + self.window()[1]:
+            g.hoff += 1
 
     def selected(self):
         """Returns the card under the hand cursor, or -1 (the button, or no card)."""
         cards = self.cards()
-        return cards[self.sel] if 0 <= self.sel < len(cards) else -1
+        sel = self.game.sel
+        return cards[sel] if 0 <= sel < len(cards) else -1
 
     # ------------------------------------------------------------------ flow
 
     def begin(self, game):
-        """Shows `game` (new or resumed) and goes on from its position."""
+        """Shows `game` (new or resumed: its place on the screen starts afresh, lnr/game.py) and
+        goes on from its position."""
         self.game = game
-        self.seen_turn = -1
         self.step = S_HAND
         self.ui.show(self.ui.play)
         self.view.hide_toast()
         self.advance()
 
-    def kept(self):
-        """Returns what this screen needs to come back as it was left after a switch made with
-        its code dropped (a bot's plan, the hint, a save the NVM refused): lnr/app.py."""
-        return (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn,
-                self.title, self.actor, self.bend, self.quiet, self.past)
-
-    def restore(self, game, kept):
-        """Takes up `game` where kept() left it. The display objects kept showing it, so
-        nothing is drawn here: what follows (the bot's step, the hint, again()) draws."""
+    def take_up(self, game):
+        """Takes up `game` where a switch made with this screen's code dropped (a bot's plan,
+        the hint, a save the NVM refused) left it: its place is on the Game (lnr/game.py). The
+        display objects kept showing it, so nothing is drawn here: what follows (the bot's
+        step, the hint, again()) draws."""
         self.game = game
-        (self.undo, self.built, self.before, self.sel, self.hoff, self.seen_turn, self.title,
-         self.actor, self.bend, self.quiet, self.past) = kept
 
     def again(self):
         """Shows the game again from the turn as it stands (a save the NVM refused)."""
@@ -255,14 +230,14 @@ class Play:
             return
         if view.sticky:
             view.hide_toast()
-        if s.turn != self.seen_turn:
-            if self.summary and g.humans() > 1 and g.human(self.actor):
+        if s.turn != g.seen_turn:
+            if self.summary and g.humans() > 1 and g.human(g.actor):
                 # A hot seat's person sees their own turn's result until their key (S_INFO);
                 # then the device goes on (new_turn).
                 self.step = S_INFO
                 view.draw()
                 return
-            self.seen_turn = s.turn
+            g.seen_turn = s.turn
             if self.new_turn():
                 return
         ui.show(ui.play, self.summary)
@@ -275,7 +250,7 @@ class Play:
                 self.start_roll()
             elif s.phase == P_ORDER:
                 self.order_auto()
-            elif self.summary and g.humans() and (g.human(s.seat) or not g.human(self.actor)):
+            elif self.summary and g.humans() and (g.human(s.seat) or not g.human(g.actor)):
                 # An opponent's result stays until the player's key (S_INFO: A or B goes on),
                 # so that the next opponent's turn never takes it away unseen; so does any
                 # result before the player's own pass that nothing else fits.
@@ -294,7 +269,7 @@ class Play:
             # Even one bend that fits is shown and laid with A: a press never does what the
             # screen did not offer (the A meant for the bend must not roll the dice).
             self.step = S_BEND
-            self.bend = self.default_bend()
+            g.bend = self.default_bend()
             if len(acts) < 2:
                 view.toast("One bend fits: A", True)
             else:  # the keys toward the two bends on the screen (key_bend)
@@ -330,14 +305,14 @@ class Play:
         # The last turn's States go: no undo, save or bend cancel reaches back past a turn,
         # and a State kept through the bots' turns would be in RAM beside their plans' actions
         # (lnr/play/plan.py: about 1.3 KB each; docs/memory.md).
-        self.undo = None
-        self.built = bytearray()
-        self.before = -1
+        g.undo = None
+        g.built = bytearray()
+        g.before = -1
         gc.collect()  # a quiet point (docs/style.md)
         if not g.human(s.seat):
             return False
-        self.sel = 0
-        self.hoff = 0
+        g.sel = 0
+        g.hoff = 0
         if g.humans() > 1:  # the hot seat's handoff, its code loaded for the panel only
             self.step = S_HANDOFF  # the hands hidden (lnr/play/view.py), the panel or not
             self.summary = False
@@ -367,26 +342,26 @@ class Play:
             A_LAY <= action < A_CHAOS and SHAPE[action - A_LAY] != SHAPE_CURVE)
         runs = action == A_PASS or (s.is_rival(seat) and lays)
         if s.phase == P_TURN:
-            self.title = self.describe(seat, action)
+            g.title = self.describe(seat, action)
             self.chaos_n = self.pairs = 0
-        self.actor = seat
+        g.actor = seat
         keep = (s.cells[:], s.bends[:], s.loco) if runs else None
         box = len(s.box)
         turn = s.turn
-        if g.human(seat) and self.undo is None:
-            self.undo = s.clone()  # the turn's start, before its first action (see __init__)
+        if g.human(seat) and g.undo is None:
+            g.undo = s.clone()  # the turn's start, before its first action (see __init__)
         s.apply(action)
         if g.human(seat):
-            self.built.append(action)  # for a bend's cancel (see __init__)
+            g.built.append(action)  # for a bend's cancel (see __init__)
         if lays:
             self.sfx("lay")
             if g.human(seat):
-                self.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
+                g.sel = len(self.cards())  # on the roll button: A rolls, LEFT adds
         elif action >= A_CHAOS:
             self.chaos_n += 1
             if self.chaos_n > 1:  # the title names each (a toast's 18 characters: 4 of 5)
-                title = "%s+%d" % (self.title, VALUE[action - A_CHAOS])
-                self.title = title if len(title) < 19 else "%s: %d chaos" % (
+                title = "%s+%d" % (g.title, VALUE[action - A_CHAOS])
+                g.title = title if len(title) < 19 else "%s: %d chaos" % (
                     g.name(seat), self.chaos_n)
             if len(s.box) > box + 1:  # §6: both to the box
                 self.pairs += 1
@@ -397,8 +372,8 @@ class Play:
         if s.turn != turn or s.is_terminal():
             self.show_result()  # a chaos discard ended the turn (§4, §8)
             return
-        if not g.human(seat) and self.title:
-            self.view.toast(self.title, True)  # an opponent's lay or chaos discard, said
+        if not g.human(seat) and g.title:
+            self.view.toast(g.title, True)  # an opponent's lay or chaos discard, said
         self.advance()
 
     def describe(self, seat, action):
@@ -507,10 +482,10 @@ class Play:
         if self.summary or self.step == S_HOLD:
             self.timed_step()
             return
-        turn = self.seen_turn
+        turn = self.game.seen_turn
         self.quiet = True
         try:  # up to the result, or to the next seat's turn (an opponent's chaos discard)
-            while (self.busy() and not self.summary and self.seen_turn == turn and
+            while (self.busy() and not self.summary and self.game.seen_turn == turn and
                    self.app.want is None):  # a bot's plan is made in a switch (W_PLAN)
                 self.timed_step()
         finally:
@@ -528,7 +503,7 @@ class Play:
         view.hide_toast()
         ui = self.ui
         ui.clear_panel()
-        self.actor = s.seat
+        self.game.actor = s.seat
         n = s.dice_left
         ui.pline(0, "%s: %d di%s" % (self.game.name(s.seat), n, "e" if n == 1 else "ce"), YELLOW)
         ui.pline(4, "Track ahead: %d" % s.ahead())
@@ -561,13 +536,13 @@ class Play:
             wheels = 0
             for d in self.dice:
                 wheels += d
-            name = g.name(self.actor)
+            name = g.name(g.actor)
             plural = "" if wheels == 1 else "s"
             # The result names the build (22 characters), the run's toast the wheels (18).
             laid = "a %d" % v if n == 1 else "%dx%d" % (n, v)
-            self.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
-            if len(self.title) > 22:
-                self.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
+            g.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
+            if len(g.title) > 22:
+                g.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
             self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural), True)
         else:
             self.wait(S_ROLL, DIE_MS)
@@ -582,7 +557,7 @@ class Play:
         cells, bends, loco = keep
         g = self.game
         s = g.state
-        if s.derail_left and g.human(self.actor):
+        if s.derail_left and g.human(g.actor):
             g.derails += 1
         n = s.taken  # §6, D4: the cards taken from the start are s.penalty, in that order
         self.run_track = s.penalty[:n] + s.track
@@ -597,7 +572,7 @@ class Play:
         self.blink = 0
         self.summary = False
         self.drew = self.drawn()
-        self.view.toast(toast or self.title, True)  # under the dice it waits for the map
+        self.view.toast(toast or g.title, True)  # under the dice it waits for the map
         if rolled:
             self.wait(S_RUN, ROLLED_MS)
         else:
@@ -686,7 +661,7 @@ class Play:
         """Returns the seat that has drawn since the turn on screen ended (§4), or -1: its card
         is not shown until the result is put away (unseen())."""
         s = self.game.state
-        if not s.is_terminal() and s.phase == P_TURN and s.turn == self.seen_turn + 1:
+        if not s.is_terminal() and s.phase == P_TURN and s.turn == self.game.seen_turn + 1:
             return s.seat
         return -1
 
@@ -776,7 +751,7 @@ class Play:
         """A panel of text is up over the map (the hint), the hand's cursor on slot `sel`
         (-1: where it is); A or B closes it."""
         if sel >= 0:
-            self.sel = sel
+            self.game.sel = sel
         self.clamp_sel()
         self.summary = False
         self.view.draw()
@@ -799,7 +774,7 @@ class Play:
         """Asks the App to store the game as it stood at the turn's start and go to the
         title."""
         g = self.game
-        self.app.save_and_quit(g, g.state if self.undo is None else self.undo)
+        self.app.save_and_quit(g, g.state if g.undo is None else g.undo)
 
     def hint(self, found):
         """Takes the hint found in a switch (lnr/play/plan.py), shown at the next frame: the
@@ -864,7 +839,7 @@ class Play:
         if k == K_LEFT or k == K_RIGHT:
             n = self.slots()
             if n:  # no wrap: LEFT on the first card never lands on the roll button
-                self.sel += 1 if k == K_RIGHT else -1
+                self.game.sel += 1 if k == K_RIGHT else -1
                 self.clamp_sel()
                 self.view.draw_hand()
                 self.view.draw_risk()
@@ -889,7 +864,7 @@ class Play:
         # §4) asks first: `armed` is the card the A before asked about.
         s = self.game.state
         btn = self.button()
-        if btn and self.sel == len(self.cards()):
+        if btn and self.game.sel == len(self.cards()):
             if btn == BTN_ROLL:
                 self.roll()
             else:
@@ -915,7 +890,7 @@ class Play:
             self.act(action)
             return
         if SHAPE[c] == SHAPE_CURVE:
-            self.before = len(self.built)  # B in the bend step goes back to here
+            self.game.before = len(self.game.built)  # B in the bend step goes back to here
         self.act(action)
         self.build_help()
 
@@ -948,15 +923,16 @@ class Play:
 
     def back(self):
         """B: undo the build (or chaos discards) composed this turn, before any dice."""
-        p = self.game.state.phase
+        g = self.game
+        p = g.state.phase
         if p == P_BUILD or p == P_DICE or p == P_CHAOS:
             # The build's State goes before the turn's start is copied, so that the copy may
             # take its room (RAM: the heap's collector frees it when it runs short).
-            self.game.state = None
-            self.game.state = self.undo.clone()
-            self.built = bytearray()
-            self.before = -1
-            self.sel = 0
+            g.state = None
+            g.state = g.undo.clone()
+            g.built = bytearray()
+            g.before = -1
+            g.sel = 0
             self.view.toast("Undone")
             self.advance()
         else:
@@ -967,7 +943,8 @@ class Play:
         # will point), not left or right of the loco: heading south, LEFT turns it west, which
         # is the loco's right (§2). The two keys along the track, which no curve turns to,
         # take the other bend.
-        s = self.game.state
+        g = self.game
+        s = g.state
         if K_RIGHT <= k <= K_LEFT:
             to = _KEY_HEADING[k - K_RIGHT]
             if to == (s.head + TURN[BEND_L]) & 3:
@@ -975,22 +952,22 @@ class Play:
             elif to == (s.head + TURN[BEND_R]) & 3:
                 want = A_BEND_R
             else:
-                want = A_BEND_R if self.bend == A_BEND_L else A_BEND_L
+                want = A_BEND_R if g.bend == A_BEND_L else A_BEND_L
             if s.is_legal(want):
-                self.bend = want
+                g.bend = want
                 self.view.draw()
             else:
                 self.view.toast("Blocked that way")
         elif k == K_A:
-            self.act(self.bend)
+            self.act(g.bend)
             self.build_help()
         elif k == K_B:  # the State before the curve was picked: see __init__
-            built = self.built[:self.before]
-            self.game.state = None  # its room for the copy, as in back()
-            s = self.undo.clone()
+            built = g.built[:g.before]
+            g.state = s = None  # its room for the copy, as in back()
+            s = g.undo.clone()
             for a in built:
                 s.apply(a)
-            self.game.state = s
-            self.built = built
-            self.before = -1
+            g.state = s
+            g.built = built
+            g.before = -1
             self.advance()

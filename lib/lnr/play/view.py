@@ -114,7 +114,7 @@ class View:
         if p.step != S_LOOK:
             self.map.follow(s)
         if p.step == S_BEND:
-            self.map.draw(s, s.pending, p.bend - A_BEND_L + 1)
+            self.map.draw(s, s.pending, p.game.bend - A_BEND_L + 1)
         else:
             self.map.draw(s)
         self.place_toast()
@@ -208,8 +208,9 @@ class View:
         btn = p.button()
         n = len(cards)
         left, k = p.window()  # places at the ends that cards lie off show "<" or ">"
+        g = p.game
         for i in range(HAND_N):
-            j = p.hoff + i - left
+            j = g.hoff + i - left
             if i < left or i >= left + k or j > n or (j == n and not btn):
                 top = bottom = sprites.T_NONE
             elif j == n:
@@ -222,7 +223,7 @@ class View:
             hand[i, 1] = bottom
         # A card that can't be played now is veiled while the player chooses (§2, §4); while a
         # curve's bend is chosen, those of another value than the build's (§4).
-        s = p.game.state
+        s = g.state
         phase = s.phase
         me = p.viewer() == s.seat
         mine = me and (phase == P_TURN or phase == P_BUILD or phase == P_CHAOS or
@@ -230,7 +231,7 @@ class View:
         legal = s.legal_actions() if mine else ()  # once: each is_legal() lists them all
         veil = ui.veil
         for i in range(HAND_N):
-            j = p.hoff + i - left
+            j = g.hoff + i - left
             t = sprites.T_NONE
             if mine and i >= left and j < n:
                 c = cards[j]
@@ -244,7 +245,7 @@ class View:
         ui.put(ui.more, _MORE[left + 2 * (HAND_N - left - k)], RED)
         show = me and (p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
         ui.cursor.hidden = not show
-        ui.cursor.x = 16 * (p.sel - p.hoff + left)
+        ui.cursor.x = 16 * (g.sel - g.hoff + left)
 
     def draw_side(self):
         # The viewer's numbers under their name (docs/rules.md §7: score = hand + pile), the
