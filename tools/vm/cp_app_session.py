@@ -600,9 +600,10 @@ def frames():
     app.ask = asking
     # The longest stretch of a frame in which nothing showed a sign of life: from the frame's
     # start to each sign of the LEDs (Leds.sign, given by a switch and a search) to its end.
-    # The search's own time in the frame: from the sign before its first pulse (a pulse tells
-    # its work; lnr/play/plan.py gives a sign as the search begins) to the sign after its last
-    # (as it ends); the rest is the switch (modules dropped and loaded, the screen restored).
+    # The search's own time in the frame: from the sign before its first sign with work (the
+    # search gives its work with each; lnr/play/plan.py gives a sign as the search begins) to
+    # the sign after its last (as it ends); the rest is the switch (modules dropped and loaded,
+    # the screen taken up again).
     sign = [0, 0, 0]  # the longest gap in µs, the time of the last sign, the longest net gap
     marks = []  # this frame's signs: (time, work told)
     give = app.leds.sign
