@@ -130,6 +130,39 @@ def test_dropping_modules_as_on_the_device_changes_nothing_on_screen(as_on_the_d
     assert dropped[2] == kept[2]
 
 
+def test_a_board_short_of_heap_sheds_the_sound_then_the_leds_and_plays_the_same_game(
+        as_on_the_device):
+    # lnr.memory shed(), as the board calls it where a screen's code, a save's or a deal's does
+    # not fit: the sound goes, then the LEDs (dark from then on, lnr.leds' and the neopixel
+    # library's code dropped and emptied: a use of them after would stop the game here), and
+    # the game plays on to the same end and the same saves. Once both are down there is
+    # nothing left to shed.
+    from lnr.memory import shed, DOWN, SOUND, LIGHTS
+
+    at = []
+
+    def on_frame(hw):
+        if len(hw.leds) == 40:  # the game on: its first turn's screen is up
+            app = hw.caller.f_locals["app"]
+            assert shed(app) and DOWN[0] == SOUND and app.sound.player is None
+            assert shed(app) and DOWN[0] == SOUND | LIGHTS and app.hw.pixels is None
+            assert not shed(app)
+            assert "lnr.leds" not in sys.modules, "lnr.leds"
+            library = sys.modules.get("neopixel")  # the simulator's stand-in: named otherwise
+            assert library is None or not vars(library)  # emptied: its code let go
+            at.append(len(hw.leds))
+
+    with sim_fast.fast():
+        r = sim.run_headless(KEYS, seed=5, on_frame=on_frame)
+    assert r.ok, r.error
+    assert at == [40]
+    assert all(c == (0, 0, 0) for frame in r.leds[41:] for c in frame)  # dark from then on
+    assert not r.audio or max(ms for ms, _ in r.audio) < 40 * 30  # no sound after
+    memory.KEEP = True
+    kept = session()
+    assert r.nvm == kept[2]  # the same game to its end, the same records
+
+
 def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, monkeypatch):
     # Save & quit drops the play screen's code before the codec packs the game (lnr/app.py);
     # when the NVM refuses the write (and the drive is read-only to the game: SELECT held at

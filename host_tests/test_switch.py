@@ -83,3 +83,43 @@ def test_the_games_modules_are_noted_to_be_kept_while_it_is_on(app):
     names = app.game_code
     assert "lnr.game" in names and "engine.state" in names
     assert all(n == "lnr.game" or n.startswith("engine.") for n in names)
+
+
+def test_a_save_that_does_not_fit_sheds_the_sound_and_is_made(app, monkeypatch):
+    # lnr/games.py lighter(): the save's bytes made again once the sound is shed (lnr.memory
+    # shed()), here where a board's heap is too short for the codec at first.
+    from lnr.memory import DOWN, SOUND
+
+    made = games.pack
+    short = [1]
+
+    def pack(game, state=None):
+        if short[0]:
+            short[0] -= 1
+            raise MemoryError
+        return made(game, state)
+
+    monkeypatch.setattr(games, "pack", pack)
+    app.want = (W_SAVE, app.game, app.game.state.clone())
+    switch.leave(app)
+    games.go(app)
+    assert DOWN[0] == SOUND and app.sound.player is None
+    assert app.game is None and app.store.saved is not None and app.next == (SC_TITLE, None)
+
+
+def test_a_save_that_never_fits_keeps_the_last_copy_and_the_game(app, monkeypatch):
+    # Sound and LEDs shed and still no room: the save is refused (back to the game, which says
+    # so), and the copies keep what they held.
+    from lnr.memory import DOWN, SOUND, LIGHTS
+
+    def pack(game, state=None):
+        raise MemoryError
+
+    monkeypatch.setattr(games, "pack", pack)
+    game = app.game
+    had = app.store.saved
+    app.want = (W_SAVE, game, game.state.clone())
+    switch.leave(app)
+    games.go(app)
+    assert DOWN[0] == SOUND | LIGHTS
+    assert app.game is game and app.store.saved == had and app.next == (SC_PLAY, (W_SAVE, None))

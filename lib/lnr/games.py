@@ -14,7 +14,7 @@ changed settings are committed here, not on the settings screen, so that the sav
 action, engine/state.py's; the loco's run is shown by lnr/play/screen.py.)
 """
 from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
-from lnr.memory import drop, sign
+from lnr.memory import drop, load, shed, sign
 from lnr import game as games
 from lnr.screens import (
     SC_PLAY, SC_TITLE, SC_OVER, SC_RECORDS, W_START, W_RESUME, W_SAVE, W_SETTINGS, W_RECORDS,
@@ -53,14 +53,15 @@ def _go(app, want):
     elif kind == W_SETTINGS:
         if app.writes:
             try:
+                saves_code(app)
                 app.store.save_settings()  # a failure's notice shows on the title
             except MemoryError:  # the copies hold the settings as they were
                 app.message = "Settings not saved: not enough memory"
         return SC_TITLE, "Settings"  # the title's cursor back on it
     elif kind == W_RECORDS:
         try:
-            from lnr.lastgames import last_games
-
+            saves_code(app)
+            last_games = load(app, "lnr.lastgames").last_games
             return SC_RECORDS, last_games(app.store)
         except MemoryError:
             app.message = "Not enough memory for Records"
@@ -71,13 +72,38 @@ def _go(app, want):
     return (SC_TITLE, None) if app.game is None else (SC_PLAY, None)
 
 
+def lighter(app, work, *args):
+    """Returns `work(*args)`, a step that changes nothing before it returns (a deal, a save's
+    bytes, a save read); where the heap is too short for it, made again with less in RAM
+    (lnr/memory shed()). MemoryError when nothing is left to shed."""
+    while True:
+        try:
+            return work(*args)
+        except MemoryError:
+            if not shed(app):
+                raise
+
+
+def saves_code(app):
+    """Loads the saves' code (lnr/saves.py, lnr/copies.py and what it imports) for the read or
+    write that comes next, where the heap's shortness can still be met by shedding (lnr/memory
+    load()): the read or write itself then allocates little, and a MemoryError in the middle of
+    one could leave what the Storage holds apart from what it wrote. The read or write drops
+    them (lnr/saves.py)."""
+    load(app, "lnr.saves")
+    load(app, "lnr.copies")
+
+
 def start(app, mode, players, seed=None, roles=None):
     """Returns a new Game of `mode` dealt from `seed` (a deal shared by a friend: the same deck
     and dice), or from the app's next seed; a table's seats 2.. played by `roles`."""
-    if seed is None:
+    mine = seed is None
+    if mine:
         seed = app.seed
+    game = lighter(app, new_game, mode, seed & games.SEED_MASK, players, roles)
+    if mine:  # dealt: the next game's seed is the next one
         app.seed = (seed + 1) & games.SEED_MASK
-    return new_game(mode, seed & games.SEED_MASK, players, roles)
+    return game
 
 
 def roles_for(mode, players, table_roles=None):
@@ -114,7 +140,7 @@ def resume(app):
     game = None
     if store.saved is not None:
         try:
-            game = unpack(store.saved)  # engine.codec, loaded for the moment
+            game = lighter(app, unpack, store.saved)  # engine.codec, loaded for the moment
             sign()
         except ValueError:
             game = None
@@ -136,8 +162,9 @@ def save(app, game, start):
     before = store.notice
     had = store.saved
     try:
-        blob = pack(game, start)
+        blob = lighter(app, pack, game, start)
         sign()
+        saves_code(app)
         ok = store.save_game(blob)
     except MemoryError:  # the copies hold the last save whole: back to the game, it says so
         store.saved = had
@@ -224,6 +251,7 @@ def over(app):
     record = False
     if app.writes:  # the game joins the history: its seed, seats and decisions
         try:
+            saves_code(app)
             record = store.finish_game(mode, score, won, seed, players, log)
         except MemoryError:  # the copies hold the records as they were
             lines[6] = ("Not recorded: no memory", RED)

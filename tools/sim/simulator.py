@@ -164,7 +164,9 @@ class _Hardware:
 
     def __init__(self, display, nvm, drive=None, drive_writable=True):
         self.display = display
-        self.pixels = SimPixels(PIXELS, brightness=0.05, auto_write=False)
+        # The strip the simulator draws and records; the app lets go of hw.pixels where it
+        # turns the LEDs down for memory (lnr/memory shed()): the strip stays, dark.
+        self.strip = self.pixels = SimPixels(PIXELS, brightness=0.05, auto_write=False)
         self.nvm = nvm
         # The folder that stands for CIRCUITPY (lnr/boards/pybadge.py: "/") and whether boot.py
         # let the game write it (False: SELECT held at power-up).
@@ -270,8 +272,8 @@ class HeadlessHardware(_Hardware):
         Returns False once the script is done and the app settled."""
         self._check_error()
         self.caller = sys._getframe(1)  # pylint: disable=protected-access
-        self.leds.append(self.pixels.shown)
-        self.led_brightness.append(self.pixels.brightness)
+        self.leds.append(self.strip.shown)
+        self.led_brightness.append(self.strip.brightness)
         if self.on_frame is not None:
             self.on_frame(self)
         if self.error is not None or self._stopped:
@@ -308,7 +310,7 @@ class WindowHardware(_Hardware):
         self._next = self._t0
         self._drawn = -1
         self._told = False
-        display.present(self.pixels)
+        display.present(self.strip)
 
     def ticks_ms(self):
         """Returns the real ms since start, offset and wrapped as supervisor.ticks_ms()."""
@@ -335,9 +337,9 @@ class WindowHardware(_Hardware):
                 self._push(self.KEYMAP[ev.key])
             elif ev.type in (pg.WINDOWEXPOSED, pg.WINDOWSHOWN, pg.WINDOWRESTORED):
                 self._drawn = -1
-        if self._drawn != self.pixels.shows:
-            self._drawn = self.pixels.shows
-            self.display.present(self.pixels)
+        if self._drawn != self.strip.shows:
+            self._drawn = self.strip.shows
+            self.display.present(self.strip)
         self.frame += 1
         self._next += FRAME_MS / 1000
         delay = self._next - time.monotonic()

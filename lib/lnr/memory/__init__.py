@@ -11,9 +11,10 @@ they load the screens, which import this one). One vocabulary:
 - to *load* a module is to import it for as long as its screen or moment lasts; to *drop* it
   is to let its code go (drop(), drop_since());
 - a *sign* is the LEDs' sign of life, given while the screen cannot change (sign());
-- to *turn down* a feature is to go on without it where the heap is short (turn_down(), load()):
-  the game lowers what it offers, in the order a player would give things up, and never ends
-  or loses a save for want of memory (LOOKAHEAD ... PLAN below).
+- to *turn down* a feature is to go on without it where the heap is short (turn_down(); shed()
+  for the sound and the LEDs, whose code stays in RAM): the game lowers what it offers, in the
+  order a player would give things up, and never ends or loses a save for want of memory
+  (LOOKAHEAD ... LIGHTS below).
 
 The menus' code and the play screen's are never in RAM together: a switch drops one side and
 every module imported since start-up but the modules a game on was made with (and what it
@@ -112,15 +113,17 @@ def sign(work=0):
 # ------------------------------------------------------------------ turning down
 
 # What the game goes without when the heap is short, in the order a player would give them up:
-# the hint's look-ahead (the hint from engine.ai's plan alone), then the hint, then the sound;
-# a bot's plan first drops the view it keeps (a slower switch, the same plan), then plans by the
-# score after its turn (`greedy`, without the weights), then takes its first legal step. Each
-# is said once, in one line (DOWN, and the serial console).
+# the hint's look-ahead (the hint from engine.ai's plan alone), then the hint; a bot's plan
+# first drops the view it keeps (a slower switch, the same plan), then plans by the score after
+# its turn (`greedy`, without the weights), then takes its first legal step; where a screen's
+# code, a save's or a deal's does not fit, the sound and then the LEDs, whose code stays in RAM
+# through every screen (shed()). Each is said once, in one line (DOWN, and the serial console).
 LOOKAHEAD = const(1)
 HINT = const(2)
 SOUND = const(4)
 WEIGHTS = const(8)
 PLAN = const(16)
+LIGHTS = const(32)
 # What is turned down (the bits) and the line that says so, until a screen shows it once
 # (turn_down()).
 DOWN = [0, None]  # type: list
@@ -135,11 +138,39 @@ def turn_down(feature, said):
         print("loknroll: short of memory: " + said)
 
 
+def shed(app):
+    """Turns down the next feature whose code stays in RAM through every screen, and collects:
+    the sound (its player's notes and lnr.sound's code go; the app's Sound plays nothing after:
+    its methods read no global of lnr.sound), then the LEDs (dark, and lnr.leds' and the
+    neopixel library's code go: lnr/dark.py). Returns False when both are down already: the
+    caller's MemoryError stands."""
+    if not DOWN[0] & SOUND:
+        turn_down(SOUND, "Sound off (memory)")
+        sound = app.sound
+        if sound.player is not None:
+            sound.player.stop()
+        sound.player = app.hw.player = None
+        sound = sys.modules.get("lnr.sound")
+        if sound is not None:
+            empty(sound)
+        sound = None
+    elif not DOWN[0] & LIGHTS:
+        try:  # first: with no room for its code, the LEDs stay as they are
+            from lnr.dark import go_dark
+        except MemoryError:
+            return False
+        turn_down(LIGHTS, "LEDs off (memory)")
+        go_dark(app)
+        go_dark = None
+    else:
+        return False
+    gc.collect()
+    return True
+
+
 def load(app, name):
-    """Imports module `name` and returns it. If the heap is too short for it, the sound is
-    turned down first (its player's notes and lnr.sound's code go; the app's Sound plays
-    nothing after: its methods read no global of lnr.sound); MemoryError when that is down
-    already."""
+    """Imports module `name` and returns it, shedding the sound and then the LEDs (shed()) if
+    the heap is too short for it; MemoryError when both are down already."""
     while True:
         try:
             __import__(name)
@@ -147,19 +178,8 @@ def load(app, name):
         except MemoryError:
             drop(name)  # a module half loaded
             gc.collect()
-            if DOWN[0] & SOUND:
+            if not shed(app):
                 raise
-            turn_down(SOUND, "Sound off (memory)")
-            sound = app.sound
-            if sound.player is not None:
-                sound.player.stop()
-            sound.player = app.hw.player = None
-            sound = None
-            mod = sys.modules.get("lnr.sound")
-            if mod is not None:
-                empty(mod)
-            mod = None
-            gc.collect()
 
 
 # ------------------------------------------------------------------ what the board has
@@ -170,7 +190,7 @@ def load(app, name):
 # give the game up to its BASE_SLACK less: tools/vm/cpapp.py floor_cap()), its KB rounded down;
 # host_tests/test_cp_app.py holds the session under the cap that leaves the game this much.
 # Below it the title says so and nothing is saved.
-FLOOR_KB = const(78)
+FLOOR_KB = const(76)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's

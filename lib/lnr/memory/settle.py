@@ -1,7 +1,7 @@
 """The switches, made as the main loop asks (lnr/main.py step()), in three steps, each with only
 its own code loaded (lnr/memory says the words). A module of its own: it loads the switch's
 steps and the screens, which import lnr.memory."""
-from lnr.memory import empty, load, sign
+from lnr.memory import drop_since, empty, load, sign
 from lnr.screens import W_PLAN
 
 def settle(app):
@@ -19,7 +19,16 @@ def settle(app):
     answer (app.next) ride on the App, and the play screen's place on the Game (lnr/game.py)."""
     while app.want is not None:
         sign()  # the switch begins
-        mod = load(app, "lnr.memory.switch")
+        try:
+            mod = load(app, "lnr.memory.switch")
+        except MemoryError:
+            if app.base is None:  # the first switch: no screen up yet
+                raise
+            # No room for the switch's code beside the screen's, sound and LEDs shed: the
+            # screen's code goes first, all of it (a bot's plan loads its view again after).
+            app.play = app.menus = None
+            drop_since(app.base + app.game_code)  # (the allocator collects when it must)
+            mod = load(app, "lnr.memory.switch")
         mod.leave(app)
         mod = _done(mod)
         if app.next is None:  # leave() answers the title's itself

@@ -47,12 +47,19 @@ def player(app, keep=()):
         # Loading the play screen's code takes a board over half a second (docs/memory.md:
         # board waits): the sign steps as it begins, and between its map (lnr.play.mapview),
         # its view (lnr.play.view) and the rest.
-        sign()
-        load(app, "lnr.play.mapview")
-        sign()
-        load(app, "lnr.play.view")
-        sign()
-        app.play = load(app, "lnr.play.screen").Play(app)
+        try:
+            sign()
+            load(app, "lnr.play.mapview")
+            sign()
+            load(app, "lnr.play.view")
+            sign()
+            app.play = load(app, "lnr.play.screen").Play(app)
+        except MemoryError:
+            if not keep:
+                raise
+            # The kept view lies where the rest would go (the heap is not moved): all of the
+            # screen's code loads afresh, a slower switch.
+            return player(app)
         if not keep:  # the whole screen loaded: what the hint's deadline leaves for it
             ms = (app.hw.ticks_ms() - t) & 0x1FFFFFFF  # the board's ticks wrap at 2**29
             if ms > FIGURES[F_BACK]:
