@@ -315,7 +315,7 @@ def test_left_on_the_first_card_stays_there():
 
 @pytest.fixture(scope="module")
 def app():
-    return run(["WAIT"], 1).app  # the title: an App whose games.over() counts nothing
+    return run(["WAIT"], 1).app  # the title: an App whose over.over() counts nothing
 
 
 def _three_seats_at_the_end():
@@ -330,7 +330,7 @@ def _three_seats_at_the_end():
 def _over(app, state, people=1):
     # The game over's lines of `state` at a table of P1 (a person; `people`: the first seats
     # are people, a hot seat) and bots.
-    from lnr import games
+    from lnr import over
     from lnr.game import Game, ROLE_BOT
 
     roles = bytearray(state.players)
@@ -338,7 +338,7 @@ def _over(app, state, people=1):
         roles[i] = ROLE_BOT
     app.writes = False
     app.game = Game(state, Rng(1), 7, roles)
-    colour, lines = games.over(app)
+    colour, lines = over.over(app)
     return [t for t, _ in lines]
 
 

@@ -168,7 +168,7 @@ def test_the_hint_fits_over_whole_games(cut):
 
 
 def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
-    from lnr import games
+    from lnr import over
 
     def largest(hw):
         app = hw.caller.f_locals.get("app") if hw.caller is not None else None
@@ -197,7 +197,7 @@ def test_the_menus_and_the_game_over_fit_at_their_largest_numbers(cut):
         s.lost = mode == MODE_CHALLENGE
         r.app.writes = False
         r.app.game = game
-        colour, shown = games.over(r.app)
+        colour, shown = over.over(r.app)
         r.app.menus.game_over((colour, shown))
     # The error screen with the longest mode name and the largest seed.
     game = Model(MODE_CHALLENGE, 3).game

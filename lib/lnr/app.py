@@ -121,7 +121,7 @@ class App:
 
     def ask(self, kind):
         """A switch the play screen asks for, of no arguments: W_OVER counts the game
-        (self.game: lnr/games.py over() lets it go) and shows its result; W_PLAN, the bot on
+        (self.game: lnr/over.py over() lets it go) and shows its result; W_PLAN, the bot on
         turn plans the rest of its turn (lnr/play/plan.py), and W_HINT, the hint is worked out
         (lnr/play/hintplan.py), each in a switch, so that engine.bots and engine.ai never share
         RAM with the play screen's code but its view and map, which a bot's plan keeps

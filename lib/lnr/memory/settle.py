@@ -2,7 +2,7 @@
 its own code loaded (lnr/memory says the words). A module of its own: it loads the switch's
 steps and the screens, which import lnr.memory."""
 from lnr.memory import drop_since, empty, load, sign
-from lnr.screens import W_PLAN
+from lnr.screens import W_OVER, W_PLAN
 
 def settle(app):
     """Makes the switches the handlers asked for (app.want), here, not inside their key() or
@@ -14,8 +14,8 @@ def settle(app):
 
     A switch is three steps, each with only its own code loaded: the screens left
     (lnr/memory/switch.py leave()), the switch's work with the RAM they leave (a game dealt,
-    resumed, saved or counted: lnr/games.py go(); a bot's plan or the hint: lnr/play/plan.py
-    go()), the next screen up (arrive()). Between them the request (app.want) and the work's
+    resumed or saved: lnr/games.py go(); counted: lnr/over.py go(); a bot's plan or the hint:
+    lnr/play/plan.py go()), the next screen up (arrive()). Between them the request (app.want) and the work's
     answer (app.next) ride on the App, and the play screen's place on the Game (lnr/game.py)."""
     while app.want is not None:
         sign()  # the switch begins
@@ -32,8 +32,11 @@ def settle(app):
         mod.leave(app)
         mod = _done(mod)
         if app.next is None:  # leave() answers the title's itself
-            if app.want[0] >= W_PLAN:
+            kind = app.want[0]
+            if kind >= W_PLAN:
                 mod = load(app, "lnr.play.plan")
+            elif kind == W_OVER:
+                mod = load(app, "lnr.over")
             else:
                 mod = load(app, "lnr.games")
             mod.go(app)

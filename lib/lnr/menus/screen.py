@@ -297,7 +297,7 @@ class Menus:
     # ---------------------------------------------------------------------- game over
 
     def game_over(self, shown):
-        """Shows a finished game's result: `shown` is lnr.games.over()'s (the title's colour, 8
+        """Shows a finished game's result: `shown` is lnr.over.over()'s (the title's colour, 8
         lines of (text, colour)), the game already counted and let go."""
         colour, lines = shown
         self._screen(SC_OVER, "GAME OVER", colour)
