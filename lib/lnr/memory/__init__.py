@@ -160,8 +160,12 @@ def shed(app):
         except MemoryError:
             return False
         turn_down(LIGHTS, "LEDs off (memory)")
-        go_dark(app)
-        go_dark = None
+        LEDS[0] = None
+        for name in go_dark(app):  # the modules nothing refers to now
+            mod = sys.modules.get(name)
+            if mod is not None:
+                empty(mod)
+        go_dark = mod = None
     else:
         return False
     gc.collect()
