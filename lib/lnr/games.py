@@ -14,7 +14,7 @@ game is counted by lnr/over.py, a switch of its own, so that neither module is i
 the saves' code for the other's work. (A player's move in the game is an
 action, engine/state.py's; the loco's run is shown by lnr/play/screen.py.)
 """
-from engine.state import MODE_CHALLENGE, MODE_RIVAL, MODE_TABLE
+from engine.state import MODE_RIVAL, MODE_TABLE
 from lnr.memory import drop, load, shed, sign
 from lnr import game as games
 from lnr.screens import (
