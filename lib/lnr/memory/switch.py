@@ -1,9 +1,9 @@
 """The switch (lnr/memory/__init__.py says the words): the menus' code and the play screen's
 are never in RAM together. A switch drops one side and every module imported since start-up but
 the engine's modules a game on was made with (and what it keeps), collects, makes its work
-(lnr/games.py, lnr/over.py, lnr/play/plan.py), then loads the other side. This code is loaded for the
-switch's first step (leave()) and again for its last (arrive()), and dropped after each (lnr.memory
-settle()): it is not in RAM beside a screen's, nor beside the switch's work."""
+(lnr/games.py, lnr/over.py, lnr/play/plan.py), then loads the other side. This code is loaded
+for the switch's first step (leave()) and again for its last (arrive()), and dropped after each
+(lnr.memory settle()): it is not in RAM beside a screen's, nor beside the switch's work."""
 import gc
 import sys
 
