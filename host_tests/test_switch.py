@@ -1,8 +1,9 @@
 """lnr/memory/switch.py through its own functions (menus, player, leave, arrive) on a real App
 (a headless run's: tools.sim.simulator): the menus' code and the play screen's are never up
 together (docs/memory.md), what the menus chose outlasts their code, and the play screen comes
-back as it was left: its place is on the Game, which no switch drops while it is played. On CPython lnr.memory keeps modules (KEEP): what is dropped from RAM is
-make cpcheck's (CircuitPython's VM); every switch of whole games is the whole-app tests'."""
+back as it was left: its place is on the Game, which no switch drops while it is played. On
+CPython lnr.memory keeps modules (KEEP): what is dropped from RAM is make cpcheck's
+(CircuitPython's VM); every switch of whole games is the whole-app tests'."""
 import pytest
 
 from helpers import app_in_a_game

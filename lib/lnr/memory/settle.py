@@ -15,8 +15,9 @@ def settle(app):
     A switch is three steps, each with only its own code loaded: the screens left
     (lnr/memory/switch.py leave()), the switch's work with the RAM they leave (a game dealt,
     resumed or saved: lnr/games.py go(); counted: lnr/over.py go(); a bot's plan or the hint:
-    lnr/play/plan.py go()), the next screen up (arrive()). Between them the request (app.want) and the work's
-    answer (app.next) ride on the App, and the play screen's place on the Game (lnr/game.py)."""
+    lnr/play/plan.py go()), the next screen up (arrive()). Between them the request (app.want)
+    and the work's answer (app.next) ride on the App, and the play screen's place on the Game
+    (lnr/game.py)."""
     while app.want is not None:
         sign()  # the switch begins
         try:

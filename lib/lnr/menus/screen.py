@@ -2,8 +2,10 @@
 
 Each draws a big title and 8 lines of font tiles through lnr/menus/labels.py, on the text layer
 of lnr/ui.py; a menu is lines whose colour marks the cursor. The Menus object holds the menus'
-state (the cursor, the items, a page, the seed being typed); lnr/app.py makes one while a menu is up and drops it with this module for a game (RAM):
-what outlasts the game (the mode, seats and roles chosen last) is the App's. A menu never imports the play screen, it asks the App to start or resume a game.
+state (the cursor, the items, a page, the seed being typed); lnr/app.py makes one while a menu
+is up and drops it with this module for a game (RAM): what outlasts the game (the mode, seats
+and roles chosen last) is the App's. A menu never imports the play screen, it asks the App to
+start or resume a game.
 """
 import gc
 

@@ -79,7 +79,7 @@ class Play:
     def __init__(self, app):
         self.app = app
         self.ui = app.ui
-        self.game = None  # its place in the game (cursor, undo, what the last turn did): lnr/game.py
+        self.game = None  # and the screen's place in it (cursor, undo, ...): lnr/game.py
         self.step = S_HAND
         self.due = 0  # when the timed step runs
         self.dice = []
