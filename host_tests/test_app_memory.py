@@ -163,6 +163,28 @@ def test_a_board_short_of_heap_sheds_the_sound_then_the_leds_and_plays_the_same_
     assert r.nvm == kept[2]  # the same game to its end, the same records
 
 
+def test_settings_of_a_feature_shed_say_it_is_off():
+    # The LEDs' and the sound's settings change nothing once shed: the line under the menu
+    # says so where the cursor is on one of them, and is blank elsewhere.
+    from lnr.memory import shed
+
+    def on_frame(hw):
+        if len(hw.leds) == 5:
+            app = hw.caller.f_locals["app"]
+            shed(app)
+            shed(app)
+
+    into = ["WAIT*10", "DOWN", "DOWN", "A", "WAIT*3"]  # the title's Settings
+    for moves, said in (([], True), (["DOWN"], True), (["DOWN", "DOWN"], False),
+                        (["UP", "UP"], True), (["UP"], False)):
+        with sim_fast.fast():
+            r = sim.run_headless(into + moves, seed=3, on_frame=on_frame, settle=5)
+        assert r.ok, r.error
+        lines = r.text()
+        assert lines[0] == "SETTINGS", lines
+        assert ("Off: short of memory" in lines) == said, (moves, lines)
+
+
 def test_a_save_the_nvm_refuses_returns_to_the_game_as_it_was(as_on_the_device, monkeypatch):
     # Save & quit drops the play screen's code before the codec packs the game (lnr/app.py);
     # when the NVM refuses the write (and the drive is read-only to the game: SELECT held at

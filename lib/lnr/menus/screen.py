@@ -9,7 +9,7 @@ start or resume a game.
 """
 import gc
 
-from lnr.memory import drop, DOWN
+from lnr.memory import drop, DOWN, HINT, LIGHTS, SOUND
 from lnr import sprites
 from lnr.menus.labels import Labels
 from lnr import game as games
@@ -379,6 +379,11 @@ class Menus:
         for i in range(len(_SETTINGS)):
             items.append("%-14s %s" % (_SETTINGS[i], values[i]) if values[i] else _SETTINGS[i])
         self._menu(items, 1)
+        # A setting whose feature the board turned down for memory (lnr/memory) changes nothing
+        # until it is reset: the line under the menu says so where the cursor is on it.
+        mi = self.mi
+        down = mi < 4 and DOWN[0] & (LIGHTS if mi < 2 else HINT if mi == 2 else SOUND)
+        self.labels.line(6, "Off: short of memory" if down else "", GREY)
         self.labels.line(7, "</>: change  B: back", GREY)
 
     def _key_settings(self, k):
