@@ -136,6 +136,41 @@ def test_tree_layout_from_sources(tmp_path):
         assert folded.files[path].count(b"\n") == data.count(b"\n"), path
 
 
+def test_a_fold_kept_from_an_earlier_build_is_the_fold_of_these_sources(tmp_path, monkeypatch):
+    # The build keeps each fold (deploy.FOLD_CACHE) by a fingerprint of its inputs: the next
+    # build of the same sources reads it, and a build of changed sources, or with another
+    # fold.py, never gets a fold of what was there before.
+    from tools.flash import fold
+
+    monkeypatch.setattr(deploy, "FOLD_CACHE", tmp_path / "fold")
+    src = source_root(tmp_path)
+
+    def ours():
+        items = deploy.source_files(src)
+        texts = {deploy.module_name(p[len("lib/"):]): s.read_text(encoding="utf-8")
+                 for p, s in items if deploy.is_ours(p)}
+        return deploy.folded_sources(items), texts
+
+    built, texts = ours()
+    kept = list((tmp_path / "fold").iterdir())
+    assert len(kept) == 1
+    assert {deploy.module_name(p[len("lib/"):]): d.decode() for p, d in built.items()} == \
+        fold.fold(texts)
+    assert ours()[0] == built  # read back, not folded again: no new file
+    assert list((tmp_path / "fold").iterdir()) == kept
+    # A changed module: its fold has the change, the first is kept beside it.
+    rng = src / "engine" / "rng.py"
+    rng.write_text(rng.read_text() + "\nCHANGED = 1\n")
+    assert ours()[0]["lib/engine/rng.py"].endswith(b"\nCHANGED = 1\n")
+    assert len(list((tmp_path / "fold").iterdir())) == 2
+    # Another fold.py (its text is part of the fingerprint): folded anew, not read back.
+    other = tmp_path / "fold.py"
+    other.write_text(Path(fold.__file__).read_text(encoding="utf-8") + "\n# changed\n")
+    monkeypatch.setattr(fold, "__file__", str(other))
+    ours()
+    assert len(list((tmp_path / "fold").iterdir())) == 3
+
+
 def test_third_party_sources_are_the_pinned_packages():
     pins = deploy.pinned_versions()
     for dist, top in deploy.THIRD_PARTY:
