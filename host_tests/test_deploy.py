@@ -36,21 +36,26 @@ def source_root(tmp_path):
 
 
 def fake_mpy_cross(tmp_path, header=b"C\x06", version="CircuitPython 10.3.1"):
-    """An mpy-cross stand-in: writes header + the source, answers --version."""
+    """An mpy-cross stand-in: writes header + the source, answers --version. A shell script,
+    not Python: a build runs it once a module, and a Python's start-up each time cost the
+    suite some 10 CPU-s."""
     exe = tmp_path / ("mpy-cross-" + header[:1].decode())
+    octal = "".join("\\%03o" % b for b in header)
     exe.write_text(textwrap.dedent(f"""\
-        #!{sys.executable}
-        import sys
-        a = sys.argv[1:]
-        if a == ["--version"]:
-            print("{version} (fake); mpy-cross emitting mpy v6.3")
-            sys.exit(0)
-        out = a[a.index("-o") + 1]
-        src = open(a[-1], "rb").read()
-        if b"syntax error here" in src:
-            print("SyntaxError: invalid syntax", file=sys.stderr)
-            sys.exit(1)
-        open(out, "wb").write({header!r} + src)
+        #!/bin/sh
+        if [ "$1" = --version ]; then
+            echo "{version} (fake); mpy-cross emitting mpy v6.3"
+            exit 0
+        fi
+        while [ $# -gt 1 ]; do
+            if [ "$1" = -o ]; then out=$2; fi
+            shift
+        done
+        if grep -qF "syntax error here" "$1"; then
+            echo "SyntaxError: invalid syntax" >&2
+            exit 1
+        fi
+        {{ printf '{octal}'; cat "$1"; }} > "$out"
         """))
     exe.chmod(0o755)
     return exe
@@ -134,6 +139,40 @@ def test_tree_layout_from_sources(tmp_path):
     assert sorted(folded.files) == sorted(tree.files)
     for path, data in tree.files.items():
         assert folded.files[path].count(b"\n") == data.count(b"\n"), path
+
+
+def test_a_fold_kept_from_an_earlier_build_is_the_fold_of_these_sources(tmp_path, monkeypatch):
+    # The build keeps each fold (deploy.FOLD_CACHE) by a fingerprint of its inputs: the next
+    # build of the same sources reads it, and a build of changed sources, or with another
+    # fold.py, never gets a fold of what was there before. Two modules stand for the tree.
+    from tools.flash import fold
+
+    monkeypatch.setattr(deploy, "FOLD_CACHE", tmp_path / "fold")
+    (tmp_path / "a.py").write_text("from micropython import const\nA = const(7)\n")
+    (tmp_path / "b.py").write_text("from lnr.a import A\nprint(A)\n")
+    items = [("lib/lnr/a.py", tmp_path / "a.py"), ("lib/lnr/b.py", tmp_path / "b.py")]
+    texts = {"lnr.a": (tmp_path / "a.py").read_text(), "lnr.b": (tmp_path / "b.py").read_text()}
+
+    def kept():
+        return sorted((tmp_path / "fold").iterdir())
+
+    built = deploy.folded_sources(items)
+    assert built == {"lib/lnr/" + n[4:] + ".py": t.encode() for n, t in fold.fold(texts).items()}
+    assert built["lib/lnr/b.py"].endswith(b"print(7)\n")
+    first = kept()
+    assert len(first) == 1
+    assert deploy.folded_sources(items) == built  # read back, not folded again: no new file
+    assert kept() == first
+    # A changed module: its fold has the change, the first is kept beside it.
+    (tmp_path / "a.py").write_text("from micropython import const\nA = const(8)\n")
+    assert deploy.folded_sources(items)["lib/lnr/b.py"].endswith(b"print(8)\n")
+    assert len(kept()) == 2
+    # Another fold.py (its text is part of the fingerprint): folded anew, not read back.
+    other = tmp_path / "fold.py"
+    other.write_text(Path(fold.__file__).read_text(encoding="utf-8") + "\n# changed\n")
+    monkeypatch.setattr(fold, "__file__", str(other))
+    deploy.folded_sources(items)
+    assert len(kept()) == 3
 
 
 def test_third_party_sources_are_the_pinned_packages():

@@ -8,6 +8,7 @@ compared here, and the game played on CircuitPython's VM from both trees is comp
 fingerprint (every frame's screen and step, and the NVM at the end).
 """
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -28,8 +29,19 @@ def _ours():
 
 
 SOURCES = _ours()
-FOLDED = fold.fold(SOURCES)
 KNOWN = fold.constants({name: ast.parse(text) for name, text in SOURCES.items()})
+
+
+# One pytest worker runs the module (make pytest: --dist loadgroup), and it folds the tree once,
+# when a test first asks: at collection each worker folded it, the one that ran none of these
+# tests too (1.5 CPU-s).
+pytestmark = pytest.mark.xdist_group("test_fold")
+
+
+@functools.lru_cache(maxsize=None)
+def folded_tree():
+    """{module: text} of the shipped modules folded (fold.fold, not the build's cache)."""
+    return fold.fold(SOURCES)
 
 
 class _Expected(ast.NodeTransformer):
@@ -89,7 +101,7 @@ def _imported(tree):
 @pytest.mark.parametrize("module", sorted(SOURCES))
 def test_a_folded_module_is_its_source_with_the_values_put_in(module):
     before = ast.parse(SOURCES[module])
-    after = ast.parse(FOLDED[module])
+    after = ast.parse(folded_tree()[module])
     mine = fold.own_constants(before)
     renamed = {n: "_" + n for n in _names(before) - _names(after) if n in mine}
     folded = (_loads(before) - _loads(after)) - set(renamed)
@@ -107,22 +119,22 @@ def test_a_folded_module_is_its_source_with_the_values_put_in(module):
     expected = _Expected(values, renamed, dropped, objects).visit(before)
     assert ast.dump(after) == ast.dump(expected)
     # Every line where it was: a traceback on the board names the source's line.
-    assert FOLDED[module].count("\n") == SOURCES[module].count("\n")
+    assert folded_tree()[module].count("\n") == SOURCES[module].count("\n")
 
 
 def test_nothing_the_board_imports_is_folded_away():
     # Each name a folded module still imports (at any depth) from one of ours, it still has.
-    for module, text in FOLDED.items():
+    for module, text in folded_tree().items():
         for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.ImportFrom) and node.module in FOLDED:
-                tree = ast.parse(FOLDED[node.module])
+            if isinstance(node, ast.ImportFrom) and node.module in folded_tree():
+                tree = ast.parse(folded_tree()[node.module])
                 defined = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
                     n.name for n in ast.walk(tree)
                     if isinstance(n, (ast.FunctionDef, ast.ClassDef))} | {
                     (a.asname or a.name) for n in ast.walk(tree)
                     if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
                 for a in node.names:
-                    if "%s.%s" % (node.module, a.name) in FOLDED:
+                    if "%s.%s" % (node.module, a.name) in folded_tree():
                         continue  # a module of the package
                     assert a.name in defined, "%s imports %s from %s, which lost it" % (
                         module, a.name, node.module)
@@ -131,10 +143,10 @@ def test_nothing_the_board_imports_is_folded_away():
 def test_the_fold_removes_the_shared_names():
     # What it is for (docs/memory.md): the engine's action codes and the screens' ids are no
     # longer names on the board.
-    codes = ast.parse(FOLDED["engine.codes"])
+    codes = ast.parse(folded_tree()["engine.codes"])
     public = [n for n in fold.own_constants(codes) if not n.startswith("_")]
     assert "A_LAY" not in public and "P_TURN" not in public
-    assert "from lnr.screens import" not in FOLDED["lnr.games"]
+    assert "from lnr.screens import" not in folded_tree()["lnr.games"]
 
 
 def test_the_app_plays_the_same_game_from_the_folded_tree():

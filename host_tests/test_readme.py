@@ -30,8 +30,11 @@ from tools.flash.sync import MANIFEST, SAVE_FILES  # noqa: E402
 
 README = ROOT / "README.md"
 ENGINE_DOC = ROOT / "docs" / "engine.md"
-# The venv and the VM a copy of the checkout shares with this one.
-LINKED = (".venv", ".venv-flash", ".venv-stubs", "tools/vm/mpvm/node_modules")
+# The venv and the VM a copy of the checkout shares with this one, and the folds make flash
+# keeps (deploy.FOLD_CACHE, by a fingerprint of their inputs): the copy's sources are these, so
+# its make flash and make bundle read the fold the suite's other builds made.
+LINKED = (".venv", ".venv-flash", ".venv-stubs", "tools/vm/mpvm/node_modules",
+          deploy.FOLD_CACHE.relative_to(deploy.ROOT).as_posix())
 TIMEOUT = 600  # a build compiles every module; the machine may be busy
 
 
@@ -72,6 +75,7 @@ def checkout_copy(tmp_path):
             shutil.copy2(src, dst / rel)
         elif rel and not src.exists() and (dst / rel).is_file():
             (dst / rel).unlink()  # deleted here, not yet committed
+    deploy.FOLD_CACHE.mkdir(parents=True, exist_ok=True)
     for rel in LINKED:
         if (ROOT / rel).exists():
             if (dst / rel).is_symlink():

@@ -25,10 +25,9 @@ from engine.playout import play_out, seeded
 from lnr import copies
 from lnr.storage import Storage
 
-# One pytest worker runs the module (make pytest: --dist loadgroup): the recorded games and counts
-# made once for the module.
-pytestmark = pytest.mark.xdist_group("test_storage_faults")
-
+# Not one xdist group: what the tests share (the bots' games, the history) is made in 0.1 CPU-s,
+# and their 30 CPU-s of cuts on one worker were the suite's longest serial run. Each worker
+# makes its own; pytest -s on this module alone prints the whole table of counts.
 BLOCKS = 420  # a 210 KB FAT12 volume: the game's files, the save files, a little room
 # What `make flash` leaves on the drive before the save file (sizes in bytes, about the game's):
 # our files land across cluster 341, whose FAT12 entry straddles two FAT sectors.

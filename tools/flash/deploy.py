@@ -603,8 +603,56 @@ def folded_sources(items):
     for path, src in items:
         if is_ours(path):
             ours[module_name(path[len("lib/"):])] = (path, src.read_text(encoding="utf-8"))
-    texts = fold.fold({name: text for name, (_, text) in ours.items()})
+    sources = {name: text for name, (_, text) in ours.items()}
+    texts = _fold_cached(sources)
     return {path: texts[name].encode("utf-8") for name, (path, _) in ours.items()}
+
+
+# Folding reads every module's syntax tree several times over: most of a build's time, the same
+# result for the same sources (a flash after a flash, the tests' many builds of one tree). Kept
+# here, by a fingerprint of everything the result depends on: each module's name and text,
+# fold.py's own code and the Python whose ast and tokenize read them. A change to any of them
+# is another fingerprint, so a stale fold is never used. The newest FOLD_CACHE_KEEP are kept.
+FOLD_CACHE = ROOT / "build" / "fold"
+FOLD_CACHE_KEEP = 16
+
+
+def _fold_key(sources):
+    import hashlib
+
+    h = hashlib.sha256()
+    for part in (sys.version, Path(fold.__file__).read_text(encoding="utf-8")):
+        h.update(part.encode("utf-8") + b"\0")
+    for name in sorted(sources):
+        h.update(name.encode("utf-8") + b"\0" + sources[name].encode("utf-8") + b"\0")
+    return h.hexdigest()
+
+
+def _fold_cached(sources):
+    """Returns fold.fold(sources), from FOLD_CACHE where the same inputs were folded before."""
+    import json
+
+    path = FOLD_CACHE / (_fold_key(sources) + ".json")
+    try:
+        texts = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not folded yet (or a file we can't read: fold again)
+        texts = None
+    if isinstance(texts, dict) and set(texts) == set(sources):
+        return texts
+    texts = fold.fold(sources)
+    try:
+        FOLD_CACHE.mkdir(parents=True, exist_ok=True)
+        # Written whole, then put in place: a build beside it never reads half of one.
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=FOLD_CACHE, suffix=".part",
+                                         delete=False) as f:
+            json.dump(texts, f)
+        os.replace(f.name, path)
+        kept = sorted(FOLD_CACHE.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[FOLD_CACHE_KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:  # a read-only checkout builds all the same, folding every time
+        pass
+    return texts
 
 
 def build(root=ROOT, compiler=None, folded=True):
