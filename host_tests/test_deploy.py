@@ -175,6 +175,23 @@ def test_a_fold_kept_from_an_earlier_build_is_the_fold_of_these_sources(tmp_path
     assert len(kept()) == 3
 
 
+def test_the_fold_cache_lets_go_of_its_own_oldest_folds_only(tmp_path, monkeypatch):
+    # Past FOLD_CACHE_KEEP folds the oldest goes; a file the build did not make stays, even
+    # one named like a fold's file (a tool never deletes what it did not make).
+    monkeypatch.setattr(deploy, "FOLD_CACHE", tmp_path / "fold")
+    monkeypatch.setattr(deploy, "FOLD_CACHE_KEEP", 2)
+    (tmp_path / "fold").mkdir()
+    mine = tmp_path / "fold" / "notes.json"
+    mine.write_text("{}")
+    src = tmp_path / "a.py"
+    for value in range(4):
+        src.write_text("X = %d\n" % value)
+        deploy.folded_sources([("lib/lnr/a.py", src)])
+    folds = [p for p in (tmp_path / "fold").iterdir() if p != mine]
+    assert len(folds) == 2 and all(len(p.stem) == 64 for p in folds)
+    assert mine.read_text() == "{}"
+
+
 def test_third_party_sources_are_the_pinned_packages():
     pins = deploy.pinned_versions()
     for dist, top in deploy.THIRD_PARTY:

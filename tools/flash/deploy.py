@@ -628,6 +628,10 @@ def _fold_key(sources):
     return h.hexdigest()
 
 
+def _is_fold_name(stem):
+    return len(stem) == 64 and all(c in "0123456789abcdef" for c in stem)
+
+
 def _fold_cached(sources):
     """Returns fold.fold(sources), from FOLD_CACHE where the same inputs were folded before."""
     import json
@@ -647,7 +651,9 @@ def _fold_cached(sources):
                                          delete=False) as f:
             json.dump(texts, f)
         os.replace(f.name, path)
-        kept = sorted(FOLD_CACHE.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        # Only folds of its own (a fingerprint's 64 hex digits) are ever let go.
+        kept = sorted((p for p in FOLD_CACHE.glob("*.json") if _is_fold_name(p.stem)),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[FOLD_CACHE_KEEP:]:
             old.unlink(missing_ok=True)
     except OSError:  # a read-only checkout builds all the same, folding every time
