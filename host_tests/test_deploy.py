@@ -176,8 +176,8 @@ def test_a_fold_kept_from_an_earlier_build_is_the_fold_of_these_sources(tmp_path
 
 
 def test_the_fold_cache_lets_go_of_its_own_oldest_folds_only(tmp_path, monkeypatch):
-    # Past FOLD_CACHE_KEEP folds the oldest goes; a file the build did not make stays, even
-    # one named like a fold's file (a tool never deletes what it did not make).
+    # Past FOLD_CACHE_KEEP folds the oldest goes; a .json the build did not write is kept (a
+    # tool never deletes a file it did not write).
     monkeypatch.setattr(deploy, "FOLD_CACHE", tmp_path / "fold")
     monkeypatch.setattr(deploy, "FOLD_CACHE_KEEP", 2)
     (tmp_path / "fold").mkdir()
