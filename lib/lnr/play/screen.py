@@ -349,10 +349,10 @@ class Play:
         box = len(s.box)
         turn = s.turn
         if g.human(seat) and g.undo is None:
-            g.undo = s.clone()  # the turn's start, before its first action (see __init__)
+            g.undo = s.clone()  # the turn's start, before its first action (lnr/game.py)
         s.apply(action)
         if g.human(seat):
-            g.built.append(action)  # for a bend's cancel (see __init__)
+            g.built.append(action)  # for a bend's cancel (lnr/game.py)
         if lays:
             self.sfx("lay")
             if g.human(seat):
@@ -961,7 +961,7 @@ class Play:
         elif k == K_A:
             self.act(g.bend)
             self.build_help()
-        elif k == K_B:  # the State before the curve was picked: see __init__
+        elif k == K_B:  # the State before the curve was picked: see lnr/game.py
             built = g.built[:g.before]
             g.state = s = None  # its room for the copy, as in back()
             s = g.undo.clone()
