@@ -136,12 +136,18 @@ def test_a_board_short_of_heap_sheds_the_sound_then_the_leds_and_plays_the_same_
     # not fit: the sound goes, then the LEDs (dark from then on, lnr.leds' and the neopixel
     # library's code dropped and emptied: a use of them after would stop the game here), and
     # the game plays on to the same end and the same saves. Once both are down there is
-    # nothing left to shed.
+    # nothing left to shed. Each is said once, on the player's next turns, one after the other.
     from lnr.memory import shed, DOWN, SOUND, LIGHTS
 
     at = []
+    toasts = []
 
     def on_frame(hw):
+        if at and hw.caller.f_locals["app"].play is not None:
+            ui = hw.caller.f_locals["app"].ui
+            said = line_text(ui.toast) if ui.toast_on else None
+            if said and (not toasts or toasts[-1] != said):
+                toasts.append(said)
         if len(hw.leds) == 40:  # the game on: its first turn's screen is up
             app = hw.caller.f_locals["app"]
             assert shed(app) and DOWN[0] == SOUND and app.sound.player is None
@@ -156,6 +162,8 @@ def test_a_board_short_of_heap_sheds_the_sound_then_the_leds_and_plays_the_same_
         r = sim.run_headless(KEYS, seed=5, on_frame=on_frame)
     assert r.ok, r.error
     assert at == [40]
+    said = [t for t in toasts if "(memory)" in t]
+    assert said == ["Sound off (memory)", "LEDs off (memory)"], toasts
     assert all(c == (0, 0, 0) for frame in r.leds[41:] for c in frame)  # dark from then on
     assert not r.audio or max(ms for ms, _ in r.audio) < 40 * 30  # no sound after
     memory.KEEP = True

@@ -69,6 +69,11 @@ def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, caps
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
     assert said == [SAID + "Hints simpler now", SAID + "Hints off (memory)"]
     assert r.app.game.state.turn == m.state.turn  # the game as it was
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT + ["A"], seed=3)
+    assert r.ok, r.error  # said once, where it is now: not the look-ahead's line gone past
+    assert line_text(r.app.ui.toast) == "Hints off (memory)"
+    capsys.readouterr()
 
     # Off, the menu's Hint says so, greyed, and A on it makes no switch: the menu stays.
     with sim_fast.fast():

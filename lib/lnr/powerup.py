@@ -34,8 +34,8 @@ def start(hw):
     # lnr.memory afresh (a board powers up once; the desktop runs several Apps): the sign on
     # these LEDs (the saves' code gives it too: lnr/copies.py), nothing turned down, no figure.
     LEDS[0] = leds
-    DOWN[0] = 0
-    DOWN[1] = None
+    for i in range(len(DOWN)):
+        DOWN[i] = 0 if i == 0 else None
     for i in range(len(FIGURES)):
         FIGURES[i] = 0
     # The board profile's speaker (lnr/sound.py; None: silent, e.g. no speaker). The first

@@ -124,18 +124,39 @@ SOUND = const(4)
 WEIGHTS = const(8)
 PLAN = const(16)
 LIGHTS = const(32)
-# What is turned down (the bits) and the line that says so, until a screen shows it once
-# (turn_down()).
-DOWN = [0, None]  # type: list
+# What is turned down (the bits), then a slot per feature (LOOKAHEAD's first) for the line
+# that says so until a screen has shown it (turn_down(), unsaid()). Slots, not a queue made as
+# lines come: a turn-down comes where the heap is short, and filling a slot allocates nothing.
+DOWN = [0, None, None, None, None, None, None]  # type: list
 
 
 def turn_down(feature, said):
     """Goes without `feature` from now on, and says so once: `said` (a toast's 18 characters)
-    on the next screen up, and on the serial console."""
+    on a screen to come, and on the serial console. Features turned down at one moment (the
+    sound and then the LEDs) are each said in turn, but a rung past the one before it (the hint
+    off after its look-ahead, bots playing basic after simpler) says only where it is now."""
     if not DOWN[0] & feature:
         DOWN[0] |= feature
-        DOWN[1] = said
+        slot = 1
+        bit = feature
+        while bit > 1:
+            bit >>= 1
+            slot += 1
+        DOWN[slot] = said
+        if feature == HINT or feature == PLAN:  # the rung before it, if not said yet, is past
+            DOWN[slot - 1] = None
         print("loknroll: short of memory: " + said)
+
+
+def unsaid():
+    """Returns the first line of a feature turned down that no screen has shown yet, now shown
+    (the screen shows it), or None."""
+    for slot in range(1, len(DOWN)):
+        said = DOWN[slot]
+        if said is not None:
+            DOWN[slot] = None
+            return said
+    return None
 
 
 def shed(app):

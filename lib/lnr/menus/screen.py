@@ -9,7 +9,7 @@ start or resume a game.
 """
 import gc
 
-from lnr.memory import drop, DOWN, HINT, LIGHTS, SOUND
+from lnr.memory import drop, unsaid, DOWN, HINT, LIGHTS, SOUND
 from lnr import sprites
 from lnr.menus.labels import Labels
 from lnr import game as games
@@ -130,9 +130,8 @@ class Menus:
             self.app.message = store.notice
             self.app.message_ok = False
             store.notice = None
-        if DOWN[1] is not None and not self.app.message:  # turned down for memory: said once
-            self.app.message = DOWN[1]
-            DOWN[1] = None
+        if not self.app.message:  # a feature turned down for memory: each said once
+            self.app.message = unsaid()
         # A message (what a save did, damaged data) takes the rails' place, over the menu; it
         # stays while the title is up, green when it says something went well.
         if self.app.message:

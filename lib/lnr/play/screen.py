@@ -42,7 +42,7 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
-from lnr.memory import drop, load, DOWN
+from lnr.memory import drop, load, unsaid
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
@@ -277,9 +277,9 @@ class Play:
                            True)
         else:
             self.step = S_HAND
-            if DOWN[1] is not None:  # turned down for memory (lnr/memory): said once, here
-                view.toast(DOWN[1], True)
-                DOWN[1] = None
+            said = unsaid()  # turned down for memory (lnr/memory): each said once, here
+            if said is not None:
+                view.toast(said, True)
         self.clamp_sel()
         view.draw()
 
