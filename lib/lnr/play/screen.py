@@ -926,10 +926,10 @@ class Play:
         g = self.game
         p = g.state.phase
         if p == P_BUILD or p == P_DICE or p == P_CHAOS:
-            # The build's State goes before the turn's start is copied, so that the copy may
-            # take its room (RAM: the heap's collector frees it when it runs short).
-            g.state = None
-            g.state = g.undo.clone()
+            # The turn's start is the game's State again, itself: no copy (the next action
+            # copies it, as the turn's first did: lnr/game.py).
+            g.state = g.undo
+            g.undo = None
             g.built = bytearray()
             g.before = -1
             g.sel = 0
