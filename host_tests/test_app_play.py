@@ -93,7 +93,7 @@ def _derails_with_dice(m):
 
 def test_the_roll_shows_each_die_on_screen_and_one_pixel_per_die():
     # docs/rules.md §4: a build rolls as many dice as the values laid; the app rolls them one by
-    # one (lnr/play/screen.py DIE_MS apart) so the screen and the LEDs can follow.
+    # one (lnr/play/run.py DIE_MS apart) so the screen and the LEDs can follow.
     seed, card = find(MODE_SOLO, _derails_with_dice)
     m = Model(MODE_SOLO, seed)
     m.build(card)

@@ -243,3 +243,20 @@ def test_a_handoff_panel_that_never_loads_still_hides_every_hand(short):
     assert r.ok, r.error
     assert r.app.game is None and r.app.store.played[MODE_TABLE] == 1  # played to its end
     assert secrets.handoffs >= 8
+
+
+def test_without_the_runs_code_the_dice_roll_at_once_and_the_game_is_the_same(short):
+    """Issue 38 item 2: the dice and the loco's run (lnr.play.run) are shown with their code
+    loaded beside the play screen's; where it does not load, the dice are rolled at once (the
+    same draws of the game's generator) and the game goes on to its penalty order and result,
+    unshown: the same game to its end, the same records."""
+    m = Model(MODE_SOLO, 3)
+    m.play_simple()
+    with sim_fast.fast():
+        plain = sim.run_headless(m.keys + [SETTLE], seed=3)
+    short("lnr.play.run")
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + [SETTLE], seed=3)
+    assert r.ok, r.error
+    assert plain.ok and plain.app.game is None  # counted: the game over screen
+    assert r.app.game is None and r.nvm == plain.nvm

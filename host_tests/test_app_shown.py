@@ -28,7 +28,7 @@ from lnr import sprites  # noqa: E402
 from lnr.play.actions import pass_help  # noqa: E402
 from lnr.play.mapview import MapView, cell_x, cell_y  # noqa: E402
 from lnr.play.result import seats  # noqa: E402
-from lnr.play.screen import ROLLED_MS  # noqa: E402
+from lnr.play.run import ROLLED_MS  # noqa: E402
 from lnr.play.view import S_BEND, S_RUN, side_text  # noqa: E402
 from lnr.ui import GREY, MAP_W, MAP_H  # noqa: E402
 from helpers import rgb  # noqa: E402

@@ -217,7 +217,7 @@ def test_every_effect_the_app_plays_is_in_the_table():
     import re
 
     said = set()
-    for path in ("play/screen.py", "play/actions.py", "menus/screen.py"):
+    for path in ("play/screen.py", "play/run.py", "play/actions.py", "menus/screen.py"):
         with open(os.path.join(ROOT, "lib", "lnr", path)) as f:
             for a, b in re.findall(r'sfx\("(\w+)"|sound\.play\("(\w+)"', f.read()):
                 said.add(a or b)

@@ -29,7 +29,7 @@ from lnr import sprites  # noqa: E402
 from lnr.play.view import S_BEND, S_HAND, S_RUN, S_ORDER  # noqa: E402
 from lnr.keys import K_A  # noqa: E402
 from lnr.screens import SC_TITLE, SC_TABLE, SC_RECORDS  # noqa: E402
-from lnr.play.screen import DIE_MS  # noqa: E402
+from lnr.play.run import DIE_MS  # noqa: E402
 from lnr.ui import GREEN, RED  # noqa: E402
 
 NAV = {MODE_SOLO: ["A", "A"], MODE_RIVAL: ["A", "DOWN", "DOWN", "A"]}

@@ -34,9 +34,8 @@ from engine.state import (  # noqa: E402
 from lnr import game as games  # noqa: E402
 from lnr.games import new_game  # noqa: E402
 from engine.order import best as best_order, orders  # noqa: E402
-from lnr.play.screen import (  # noqa: E402
-    DIE_MS, ROLLED_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS, AUTO_MS, HOLD_MS, END_MS,
-)
+from lnr.play.run import DIE_MS, ROLLED_MS, STEP_MS, BROKEN_MS, DERAIL_MS, PEN_MS  # noqa: E402
+from lnr.play.screen import AUTO_MS, HOLD_MS, END_MS  # noqa: E402
 
 FRAME_MS = 30  # tools/sim/simulator.py's frame step
 
@@ -62,7 +61,7 @@ def run_frames(s):
 
 def roll_frames(dice):
     """Returns the frames a roll of `dice` dice is shown for before its run: one die at a
-    time, then all of them a while (lnr/play/screen.py ROLLED_MS)."""
+    time, then all of them a while (lnr/play/run.py ROLLED_MS)."""
     return frames(DIE_MS) * dice + frames(ROLLED_MS)
 
 

@@ -215,7 +215,7 @@ def load(app, name):
 # give the game up to its BASE_SLACK less: tools/vm/cpapp.py floor_cap()), its KB rounded down;
 # host_tests/test_cp_app.py holds the session under the cap that leaves the game this much.
 # Below it the title says so and nothing is saved.
-FLOOR_KB = const(76)
+FLOOR_KB = const(75)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's

@@ -2,7 +2,8 @@
 its View's (lnr/play/view.py); its panels (the action menu, looking around, the penalty order,
 the hint: lnr/play/actions.py, look.py, penalty.py, hint.py) are loaded while they are up and
 change the screen through its methods (open_panel, close_panel, act, ...); the result and the
-hot seat's handoff (lnr/play/result.py, handoff.py) are loaded to write their panel.
+hot seat's handoff (lnr/play/result.py, handoff.py) are loaded to write their panel, and the
+dice and the loco's run (lnr/play/run.py) while they are shown.
 
 The flow: after every change to the State, advance() decides the next step: the game over
 (once the last action's result has shown a while); an opponent playing on a timer (the rival
@@ -37,16 +38,16 @@ two presses, A and A.
 import gc
 
 from adafruit_ticks import ticks_add, ticks_less
-from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, KIND_BROKEN, card_name
+from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE, card_name
 from engine.state import (
-    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_PILE, P_TURN, P_BEND,
+    A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
 from lnr.memory import drop, load, unsaid
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
-    S_HOLD, S_HINT_ASKED, S_HINT_FOUND, BTN_NONE, BTN_ROLL, BTN_DONE, risk_text, risk_colour,
+    S_HOLD, S_HINT_ASKED, S_HINT_FOUND, BTN_NONE, BTN_ROLL, BTN_DONE,
 )
 from lnr.screens import W_OVER, W_PLAN, W_HINT
 from lnr.ui import HAND_N, YELLOW
@@ -62,12 +63,6 @@ except ImportError:  # CPython
 AUTO_MS = const(450)  # before an opponent's step
 HOLD_MS = const(1500)  # a result shown before the next opponent plays
 END_MS = const(2000)  # the last result, before the game over screen
-DIE_MS = const(160)  # between two dice
-STEP_MS = const(250)  # the loco from one card to the next
-BROKEN_MS = const(600)  # on a broken card: it flashes
-DERAIL_MS = const(900)  # beside the track's end: it blinks
-PEN_MS = const(300)  # a penalty card leaving the track's start
-ROLLED_MS = const(600)  # every die of a roll, before the run
 # The heading each of the D-pad's keys points to (K_RIGHT, K_DOWN, K_UP, K_LEFT): east,
 # south, north, west (docs/rules.md §2: 0 east, 1 south, 2 west, 3 north).
 _KEY_HEADING = b"\x00\x01\x03\x02"
@@ -105,6 +100,7 @@ class Play:
         self.run_first = 0
         self.run_i = 0
         self.blink = 0  # 0 nothing, 1 the broken card under the loco, 2 the derailed loco
+        self.running = None  # lnr.play.run while the dice or a run are shown
         self.found = None  # the hint found in a switch, until it is shown (hint())
         self.view = View(self)
 
@@ -451,15 +447,16 @@ class Play:
             if not ticks_less(now, self.due):
                 self.timed_step()
             elif self.step == S_RUN and self.blink:
-                self.view.blink_frame(now)
+                self.running.blink_frame(self.view, now)
 
     def timed_step(self):
         # The timed step on screen, now.
         step = self.step
         if step == S_ROLL:
-            self.roll_step()
+            self.running.roll_step(self)
         elif step == S_RUN:
-            self.run_step()
+            if self.running.run_step(self):
+                self.ran()
         elif step == S_AUTO:
             self.auto_step()
         elif step == S_HINT_FOUND:
@@ -491,140 +488,45 @@ class Play:
         finally:
             self.quiet = False
 
-    # ------------------------------------------------------------------ dice
+    # ------------------------------------------------------------------ the dice and the run
 
     def start_roll(self):
-        """Rolls the build's dice one at a time on a timer (the engine is in P_DICE)."""
-        s = self.game.state
-        self.dice = []
-        self.dice_total = s.dice_left
-        self.summary = False
-        view = self.view
-        view.hide_toast()
-        ui = self.ui
-        ui.clear_panel()
-        self.game.actor = s.seat
-        n = s.dice_left
-        ui.pline(0, "%s: %d di%s" % (self.game.name(s.seat), n, "e" if n == 1 else "ce"), YELLOW)
-        ui.pline(4, "Track ahead: %d" % s.ahead())
-        num, den = s.build_risk()
-        ui.pline(5, risk_text(num, den, "Derail"), risk_colour(num, den))
-        hit = s.broken_risk()  # a broken card ahead costs a penalty card too (§5)
-        if hit is not None:
-            ui.pline(6, risk_text(hit[0], hit[1], "Broken card"), risk_colour(hit[0], hit[1]))
-        view.draw_dice()
-        ui.show(ui.play, True)
-        self.app.leds.dice(self.dice, self.dice_total)
-        self.sfx("dice")
-        self.wait(S_ROLL, DIE_MS)
-        self.app.dirty = True
-
-    def roll_step(self):
+        """Rolls the build's dice one at a time on a timer (the engine is in P_DICE), then
+        shows the loco's run (lnr/play/run.py, loaded while they are shown). Short of heap for
+        that code the dice are rolled at once, and the game goes on to what the run leads to."""
+        self.running = self.need("lnr.play.run")
+        if self.running is not None:
+            self.running.start_roll(self)
+            return
         g = self.game
         s = g.state
-        last = s.dice_left == 1
-        keep = (s.cells[:], s.bends[:], s.loco) if last else None
-        v = s.build_value
-        n = s.build_sum // v if v else 0  # the cards laid (§4: all of one value)
-        action = s.sample_chance(g.rng)
-        s.apply(action)
-        self.dice.append(action - A_ROLL0)
-        self.view.draw_dice()
-        self.app.leds.dice(self.dice, self.dice_total)
-        self.app.dirty = True
-        if last:
-            wheels = 0
-            for d in self.dice:
-                wheels += d
-            name = g.name(g.actor)
-            plural = "" if wheels == 1 else "s"
-            # The result names the build (22 characters), the run's toast the wheels (18).
-            laid = "a %d" % v if n == 1 else "%dx%d" % (n, v)
-            g.title = "%s laid %s: %d wheel%s" % (name, laid, wheels, plural)
-            if len(g.title) > 22:
-                g.title = "%s %s: %d wheel%s" % (name, laid, wheels, plural)
-            self.start_run(keep, "%s: %d wheel%s" % (name, wheels, plural), True)
-        else:
-            self.wait(S_ROLL, DIE_MS)
-
-    # ------------------------------------------------------------------ the loco's run
+        g.actor = s.seat
+        while s.dice_left > 1:  # the dice as lnr/play/run.py rolls them, the last with the
+            s.apply(s.sample_chance(g.rng))  # track before it kept for the run
+        keep = (s.cells[:], s.bends[:], s.loco)
+        s.apply(s.sample_chance(g.rng))
+        self.start_run(keep)
 
     def start_run(self, keep, toast=None, rolled=False):
-        """Shows the loco's run of the action just applied (see the module docstring); `keep`
-        is (cells, bends, loco) from before it, for the penalty cards it took off the track's
-        start; `rolled`: after a build's dice, which stay on screen a while first (every die
-        seen, its LED too)."""
-        cells, bends, loco = keep
+        """Shows the loco's run of the action just applied (see the module docstring;
+        lnr/play/run.py start_run says what `keep`, `toast` and `rolled` are), or where its
+        code does not fit, goes on at once to what it leads to (ran())."""
         g = self.game
-        s = g.state
-        if s.derail_left and g.human(g.actor):
+        if g.state.derail_left and g.human(g.actor):
             g.derails += 1
-        n = s.taken  # §6, D4: the cards taken from the start are s.penalty, in that order
-        self.run_track = s.penalty[:n] + s.track
-        self.run_bends = bends[:n] + s.bends
-        self.run_cells = cells[:n] + s.cells
-        self.run_at = loco
-        self.run_len = s.moved
-        self.run_off = s.derail_left > 0
-        self.run_gone = n
-        self.run_first = 0
-        self.run_i = -1
-        self.blink = 0
-        self.summary = False
-        self.drew = self.drawn()
-        self.view.toast(toast or g.title, True)  # under the dice it waits for the map
-        if rolled:
-            self.wait(S_RUN, ROLLED_MS)
-        else:
-            self.run_step()
-
-    def run_step(self):
-        # One step of the run: the map with the loco where it starts (no panel hides it), the
-        # loco onto the next card, off the end, or one penalty card gone; after the last, the
-        # penalty order and the result.
-        i = self.run_i
-        self.run_i = i + 1
-        self.blink = 0
-        self.view.b_on = -1
-        if i < 0:
-            self.dice = []  # a roll's are over
-            self.ui.show(self.ui.play)
-            self.wait(S_RUN, STEP_MS)
-            self.view.draw()
-            return
-        leds = self.app.leds
-        if i < self.run_len:
-            self.run_at += 1
-            if KIND[self.run_track[self.run_at]] == KIND_BROKEN:  # D1: it costs a penalty card
-                self.sfx("broken")
-                leds.broken_hit()
-                self.blink = 1
-                self.wait(S_RUN, BROKEN_MS)
-            else:
-                self.sfx("run")
-                self.wait(S_RUN, STEP_MS)
-            self.view.draw()
-            return
-        i -= self.run_len
-        if self.run_off:
-            if i == 0:  # §5: no card left for a run: it derails
-                self.run_at = len(self.run_track)
-                self.sfx("derail")
-                leds.derail()
-                self.blink = 2
-                self.wait(S_RUN, DERAIL_MS)
-                self.view.draw()
+        if self.running is None:
+            self.running = self.need("lnr.play.run")
+            if self.running is None:
+                self.ran()
                 return
-            i -= 1
-        if i <= self.run_gone and self.run_gone:  # each framed, then gone; then a last look
-            self.run_at = len(self.run_track) - self.game.state.ahead() - 1  # back on its card
-            self.run_first = i
-            if i:
-                self.sfx("lay")
-            self.wait(S_RUN, PEN_MS)
-            self.view.draw()
-            return
-        self.run_track = self.run_bends = self.run_cells = None
+        if self.running.start_run(self, keep, toast, rolled):
+            self.ran()
+
+    def ran(self):
+        # The run is over (or was not shown): its code goes before what follows loads beside
+        # the screen's: the penalty order, then the result.
+        self.running = None
+        drop("lnr.play.run")
         s = self.game.state
         if s.phase == P_ORDER:
             if self.game.human(s.seat):
@@ -963,7 +865,7 @@ class Play:
             self.build_help()
         elif k == K_B:  # the State before the curve was picked: see lnr/game.py
             built = g.built[:g.before]
-            g.state = s = None  # its room for the copy, as in back()
+            g.state = s = None  # its room for the copy (the collector frees it if need be)
             s = g.undo.clone()
             for a in built:
                 s.apply(a)

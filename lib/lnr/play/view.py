@@ -10,7 +10,7 @@ toast's timer, a blink's tile).
 Every text has a field of a fixed width (a side line 8 characters, the toast 18, a panel line
 22): the texts are made to fit it at their longest (host_tests/test_app_texts.py renders each).
 """
-from adafruit_ticks import ticks_add, ticks_diff, ticks_less
+from adafruit_ticks import ticks_add, ticks_less
 from engine.cards import KIND, VALUE, KIND_CHAOS
 from engine.risk import permille
 from engine.state import (
@@ -18,9 +18,9 @@ from engine.state import (
     MODE_RIVAL, MODE_TABLE, CHALLENGE_DERAILS,
 )
 from lnr import sprites
-from lnr.play.mapview import MapView, card_top, card_bottom, cell_x, cell_y
+from lnr.play.mapview import MapView, card_top, card_bottom
 from lnr.ui import (
-    fit, HAND_N, SIDE_W, LINE_W, MAP_W, MAP_H, WHITE, YELLOW, RED, GREEN,
+    fit, HAND_N, SIDE_W, LINE_W, WHITE, YELLOW, RED, GREEN,
 )
 
 try:
@@ -47,7 +47,6 @@ S_HINT_ASKED = const(11)  # "Thinking..." on screen for a frame before the hint 
 S_HINT_FOUND = const(12)  # the hint found, shown at the next frame: the switch's code gone (timed)
 
 TOAST_MS = const(1800)
-_BLINK_MS = const(100)
 
 BTN_NONE = const(0)
 BTN_ROLL = const(1)
@@ -109,7 +108,7 @@ class View:
         p = self.play
         s = p.game.state
         if p.step == S_RUN and p.run_track is not None:
-            self.draw_run()
+            p.running.draw_run(self)  # (lnr/play/run.py)
             return
         if p.step != S_LOOK:
             self.map.follow(s)
@@ -121,71 +120,6 @@ class View:
         self.draw_hand()
         self.draw_side()
         self.app.dirty = True
-
-    def draw_run(self):
-        # The loco's run (lnr/play/screen.py run_step): the loco and as much ahead of it as
-        # fits, then the track's start while the penalty cards leave it.
-        p = self.play
-        s = p.game.state
-        m = self.map
-        end = s.target()
-        n = len(p.run_cells)
-        pen = p.run_i > p.run_len + (1 if p.run_off else 0)  # the penalty cards leave
-        if pen:  # the track's start
-            m.frame(p.run_cells, 0, p.run_at, end)
-        elif p.run_at < n:  # the loco first, and as much ahead of it as fits
-            m.frame(p.run_cells, p.run_at, n, end)
-        else:  # derailed: beside the end, and the track it left
-            m.frame(p.run_cells, n, 0, end)
-        m.paint(p.run_track, p.run_bends, p.run_cells, s.head, p.run_at, p.run_first, end)
-        ui = self.ui
-        if p.blink == 1:
-            self.b_tile = ui.map[ui.loco.x // 16, ui.loco.y // 16]
-        if pen and p.run_first < p.run_gone:  # the frame on the card leaving next
-            c = p.run_cells[p.run_first]
-            x = cell_x(c) - m.ox
-            y = cell_y(c) - m.oy
-            if 0 <= x < MAP_W and 0 <= y < MAP_H:
-                ui.frame.x = 16 * x
-                ui.frame.y = 16 * y
-                ui.frame.hidden = False
-        self.place_toast()
-        self.draw_hand()
-        self.draw_side()
-        # The cards ahead of the loco where it is drawn, not where the run will leave it.
-        ahead = len(p.run_track) - 1 - p.run_at
-        if ahead < 0:
-            ahead = 0
-        ui.put(ui.side[6], side_text("Ahead", str(ahead)))
-        self.app.leds.progress(ahead, len(p.run_track))
-        self.app.dirty = True
-
-    def blink_frame(self, now):
-        # The broken card under the loco flashes; the derailed loco blinks (every 100 ms).
-        p = self.play
-        on = (ticks_diff(p.due, now) // _BLINK_MS) & 1
-        if on == self.b_on:
-            return
-        self.b_on = on
-        ui = self.ui
-        if p.blink == 1:
-            ui.map[ui.loco.x // 16, ui.loco.y // 16] = self.b_tile if on else sprites.T_EMPTY
-        else:
-            ui.loco.hidden = not on
-        self.app.dirty = True
-
-    def draw_dice(self):
-        p = self.play
-        cards = self.ui.cards
-        n = len(p.dice)
-        for i in range(16):
-            if i < n:
-                t = sprites.T_DIE + p.dice[i]
-            elif i < p.dice_total:
-                t = sprites.T_DIE + 2
-            else:
-                t = sprites.T_NONE
-            cards[i % 8, i // 8] = t
 
     def place_toast(self):
         # The toast covers the map's top or bottom row: the one without the loco (it never

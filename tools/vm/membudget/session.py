@@ -33,6 +33,7 @@ MOMENTARY = {
     "lnr.play.penalty": "the penalty order panel, while it is up",
     "lnr.play.look": "looking around the track (SELECT), while it lasts",
     "lnr.play.result": "an action's result panel written, the seats board",
+    "lnr.play.run": "the dice and the loco's run, while they are shown",
     "lnr.play.handoff": "a hot seat's handoff panel written",
 }
 
