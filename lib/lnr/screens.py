@@ -29,7 +29,7 @@ SC_ERROR = const(8)
 # lnr/play/plan.py.
 W_START = const(0)  # a new game: (mode, players, seed or None: the next seed, roles or None)
 W_RESUME = const(1)  # the saved game
-W_SAVE = const(2)  # save & quit: (game, the turn's start State)
+W_SAVE = const(2)  # save & quit: (game, the turn's start State[, True: no way back to it])
 W_OVER = const(3)  # the game's end: (game,)
 W_SETTINGS = const(4)  # the settings screen left with changes: commit them (no arguments)
 W_RECORDS = const(5)  # the Records screen: the history's last games read (no arguments)
