@@ -358,6 +358,15 @@ def test_a_base_that_goes_back_and_forth_is_run_strictly(monkeypatch):
     assert r.run.base == high  # the higher base: strict
 
 
+def test_every_feature_plays_with_4_kb_to_spare(mpy):
+    """Issue 38 item 1, room to spare: 4 KB under the 88 KB cap the whole session goes as it
+    does uncapped, nothing turned down. The loco's run's code once stayed in RAM after the run
+    (a stale stack slot kept its module's globals), and the result panel then found no room
+    at 84 KB: the sound went in every layout (cpcheck --layouts)."""
+    r = mpy.play(cpapp.CAP_KB - 4)
+    assert r.ok, r.line()
+
+
 def test_the_game_plays_every_mode_where_it_has_its_floor(mpy):
     """lnr.memory FLOOR_KB, the least heap the game says it plays at: under the cap that leaves
     it that much, the session plays every mode to its end, what it turned down said (make

@@ -43,7 +43,7 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
-from lnr.memory import drop, load, unsaid
+from lnr.memory import drop, empty, load, unsaid
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
@@ -524,9 +524,12 @@ class Play:
 
     def ran(self):
         # The run is over (or was not shown): its code goes before what follows loads beside
-        # the screen's: the penalty order, then the result.
-        self.running = None
-        drop("lnr.play.run")
+        # the screen's: the penalty order, then the result. Its globals are emptied (lnr.memory
+        # empty()): a stale stack slot that still hits one of its functions keeps that one,
+        # not the whole module (on CircuitPython's VM the result then found no room at 84 KB).
+        if self.running is not None:
+            empty(self.running)
+            self.running = None
         s = self.game.state
         if s.phase == P_ORDER:
             if self.game.human(s.seat):
