@@ -180,6 +180,54 @@ except IndexError as e:
 """
 
 
+FORGET_SCRIPT = """
+import gc
+import sys
+
+with open(sys.argv[1]) as f:
+    sys.path.insert(0, f.read())
+import failing  # the package: its modules are imported as the app imports the search's
+from lnr.memory import KEEP, forget
+
+
+def attempt():
+    try:
+        from failing.outer import f  # noqa: F401 - outer imports inner, which runs out of heap
+    except MemoryError:
+        pass
+
+
+gc.collect()
+before = gc.mem_alloc()
+attempt()
+gc.collect()
+print("kept", gc.mem_alloc() - before, "in sys.modules", "failing.inner" in sys.modules, KEEP)
+forget("failing.outer", "failing.inner")
+gc.collect()
+print("forgotten", gc.mem_alloc() - before, "in sys.modules", "failing.inner" in sys.modules)
+"""
+
+
+def test_what_a_failed_import_leaves_is_let_go(mpy):
+    """lnr.memory forget() against the fault itself, on CircuitPython's VM: a module whose
+    loading runs out of heap (a real MemoryError, from the allocator) after it has loaded part
+    of its code, imported from inside another module's loading, as a hint's search imports
+    engine.ai. CircuitPython takes both out of sys.modules but keeps them in the dict's slots,
+    what they had loaded with them; forget() lets go of all of it."""
+    folder = mpy.work.tmp / "harness" / "forget"
+    (folder / "failing").mkdir(parents=True, exist_ok=True)
+    (folder / "failing" / "__init__.py").write_text("")
+    (folder / "failing" / "outer.py").write_text(
+        "HELD = bytearray(6000)\n\ndef f():\n    return HELD\n\nfrom failing.inner import g\n")
+    (folder / "failing" / "inner.py").write_text(
+        "HELD = bytearray(9000)\n\ndef g():\n    return HELD\n\nMORE = bytearray(1 << 30)\n")
+    out = _run_on_vm(mpy.work, "forget.py", FORGET_SCRIPT, str(folder))
+    kept, forgotten = out.splitlines()[-2:]
+    assert kept.endswith("in sys.modules False False"), out  # (KEEP: off, as on a board)
+    assert int(kept.split()[1]) > 15000, out  # both modules' bytes, out of sys.modules
+    assert int(forgotten.split()[1]) < 1000, out
+
+
 def test_a_traceback_inside_a_screen_names_its_module_and_function(mpy):
     """A player's traceback from the board reads against the repository: the Records screen's
     game_line() raising on CircuitPython's VM, from the .mpy make flash sends, names

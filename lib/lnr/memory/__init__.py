@@ -52,6 +52,26 @@ def drop(*names):
                 pass
 
 
+def forget(*names):
+    """Lets go of what failed imports left of modules `names`, those not in sys.modules:
+    CircuitPython takes a module whose loading raised (a MemoryError) out of sys.modules, but
+    the dict's slot keeps it, and what it had loaded of its code, until the slot is used again
+    (a half-loaded search held about 8 KB after a hint ran out of heap, and the play screen
+    found no room to come back). Each name is stored again, all before any is taken out, so
+    that each lands in its own old slot, not in one another's just freed."""
+    if KEEP:
+        return
+    try:
+        for name in names:
+            if name not in sys.modules:
+                sys.modules[name] = None
+    except MemoryError:  # no room to grow the dict: what was stored is taken out below
+        pass
+    for name in names:
+        if name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]
+
+
 # What a switch drops (drop_since()): the app's and the engine's modules. The libraries are not
 # among them: the LEDs use them from the start (neopixel, adafruit_ticks), so they are never new.
 _DROPPED = ("lnr.", "engine.")
@@ -202,6 +222,7 @@ def load(app, name):
             return sys.modules[name]
         except MemoryError:
             drop(name)  # a module half loaded
+            forget(name)
             gc.collect()
             if not shed(app):
                 raise
@@ -215,7 +236,7 @@ def load(app, name):
 # give the game up to its BASE_SLACK less: tools/vm/cpapp.py floor_cap()), its KB rounded down;
 # host_tests/test_cp_app.py holds the session under the cap that leaves the game this much.
 # Below it the title says so and nothing is saved.
-FLOOR_KB = const(75)
+FLOOR_KB = const(74)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's

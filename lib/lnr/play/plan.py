@@ -20,7 +20,8 @@ except ImportError:  # CPython
         return x
 
 
-from lnr.memory import drop, drop_since, empty, sign, turn_down, DOWN, LOOKAHEAD, HINT, WEIGHTS
+from lnr.memory import drop, drop_since, empty, forget, sign, turn_down, DOWN, LOOKAHEAD
+from lnr.memory import HINT, WEIGHTS
 from lnr.memory import PLAN, FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
 from lnr.screens import SC_PLAY, W_HINT, W_PLAN
 
@@ -28,6 +29,11 @@ from lnr.screens import SC_PLAY, W_HINT, W_PLAN
 # search gets what the rest of the switch leaves of it (_hint_cap()).
 HINT_MS = const(1500)
 _MASK = const(0x1FFFFFFF)  # the board's ticks_ms() wraps at 2**29
+
+# The modules an attempt may load (the bots', the search's, the hint's words): what a failed
+# import of one leaves is let go (lnr.memory forget()) before a lighter attempt.
+_CODE = ("engine.budget", "engine.tops", "engine.ai", "engine.ai_weights", "engine.bots",
+         "engine.lookahead", "lnr.play.hintplan", "engine.advice", "engine.explain")
 
 # What the screen says of each feature turned down (a toast's 18 characters).
 _SAID = {LOOKAHEAD: "Hints simpler now", HINT: "Hints off (memory)",
@@ -75,6 +81,7 @@ def go(app):
                 # made for it: the heap is full of what is to go (random sessions on
                 # CircuitPython's VM at 85 KB met a MemoryError here making one).
                 drop_since(had)
+                forget(*_CODE)
                 if rung < 0:
                     for name in VIEW:
                         if name in sys.modules and name not in app.game_code:
