@@ -9,7 +9,8 @@ they load the screens, which import this one). One vocabulary:
   out with the play screen's code out of RAM (lnr/play/plan.py). A screen's handler asks for
   one (App.want) and settle.py makes it once the handler has returned;
 - to *load* a module is to import it for as long as its screen or moment lasts; to *drop* it
-  is to let its code go (drop(), drop_since());
+  is to let its code go (drop(), drop_since()); to *forget* one whose import failed is to let
+  go of what the failure left (forget());
 - a *sign* is the LEDs' sign of life, given while the screen cannot change (sign());
 - to *turn down* a feature is to go on without it where the heap is short (turn_down(); shed()
   for the sound and the LEDs, whose code stays in RAM): the game lowers what it offers, in the
