@@ -68,11 +68,11 @@ def app_in_a_game(keys=INTO_A_GAME, seed=3):
 
 
 def python_m(argv, monkeypatch, capsys):
-    """Runs `python -m ARGV...` in this process as Python runs it (runpy, sys.argv, from the
-    repository's root) and returns (its exit status, stdout, stderr): a command's answer to bad
-    arguments without a Python of its own started and its imports made again for each case
-    (half a second of CPU each). An exception out of the command is not caught: it fails the
-    test as the traceback a user would see."""
+    """Runs the module argv[0] with the arguments after it in this process, as `python -m`
+    runs it (runpy, sys.argv, from the repository's root), and returns (its exit status,
+    stdout, stderr): a command's answer to bad arguments without a Python of its own started
+    and its imports made again for each case (half a second of CPU each). An exception out of
+    the command is not caught: it fails the test as the traceback a user would see."""
     import os
     import runpy
     import sys
