@@ -65,3 +65,30 @@ def app_in_a_game(keys=INTO_A_GAME, seed=3):
     assert r.ok, r.error
     assert r.app.play is not None and r.app.game is not None
     return r.app
+
+
+def python_m(argv, monkeypatch, capsys):
+    """Runs the module argv[0] with the arguments after it in this process, as `python -m`
+    runs it (runpy, sys.argv, from the repository's root), and returns (its exit status,
+    stdout, stderr): a command's answer to bad arguments without a Python of its own started
+    and its imports made again for each case (half a second of CPU each). An exception out of
+    the command is not caught: it fails the test as the traceback a user would see."""
+    import os
+    import runpy
+    import sys
+    import warnings
+
+    monkeypatch.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    monkeypatch.setattr(sys, "argv", [argv[0]] + [str(a) for a in argv[1:]])
+    capsys.readouterr()
+    # runpy warns that the command's module is imported already (by the test): it runs afresh
+    # as __main__ all the same, as under `python -m`.
+    code = 0  # a command that returns exits with 0
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "'tools\\.", RuntimeWarning)
+        try:
+            runpy.run_module(argv[0], run_name="__main__", alter_sys=True)
+        except SystemExit as stop:
+            code = 0 if stop.code is None else stop.code
+    out = capsys.readouterr()
+    return code, out.out, out.err

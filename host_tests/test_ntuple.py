@@ -19,6 +19,7 @@ from engine.state import MODE_NAMES
 from engine import ai_weights
 from tools.bots import ntrain, weights_ram
 from tools.vm import cpvm
+from helpers import python_m
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -118,7 +119,7 @@ def _module_tables(path):
     return ntrain.read_tables(str(path))
 
 
-def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path):
+def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path, monkeypatch, capsys):
     foreign = tmp_path / "notes.py"
     foreign.write_text("keep me\n")
     weights = os.path.join(ROOT, "engine", "ai_weights.py")
@@ -133,10 +134,9 @@ def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path):
                  ["compare", weights, weights, "--tables", tables, "--player", "planner"],
                  ["compare", weights, weights, "--tables", tables, "--player", "coach",
                   "--mode", "rival"]):
-        r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
-        assert r.returncode == 2, (args, r.stderr)
-        assert "Traceback" not in r.stderr
+        code, _, err = python_m(["tools.bots"] + args, monkeypatch, capsys)  # in this process
+        assert code == 2, (args, err)
+        assert "Traceback" not in err
     assert foreign.read_text() == "keep me\n"
 
 

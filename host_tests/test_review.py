@@ -28,6 +28,11 @@ def _review(path, samples):
     return decisions, final, out.getvalue()
 
 
+# The two tests of the story run on one worker of make pytest (--dist loadgroup), which makes
+# the review once; on two workers each made its own (3.6 CPU-s).
+with_the_story = pytest.mark.xdist_group("test_review_story")
+
+
 @pytest.fixture(scope="module")
 def story():
     """The review of the golden solo story, 4 samples a decision, made once for the module:
@@ -36,6 +41,7 @@ def story():
     return _review(SOLO_STORY, 4)
 
 
+@with_the_story
 def test_the_review_finds_the_golden_solo_story_s_costly_passes(story):
     # solo_story.json passes from turn 7 to the end with a full hand (host_tests/golden): every
     # card kept counts its value (docs/rules.md §7), so the coach lays cards in the last turns,
@@ -54,6 +60,7 @@ def test_the_review_finds_the_golden_solo_story_s_costly_passes(story):
     assert "Pass (no penalty, Or lay " in text  # docs/rules.md D4: the loco on the start
 
 
+@with_the_story
 def test_the_review_is_reproducible_and_draws_its_picture(story, tmp_path, capsys):
     # Two reviews of the same record, the second by the command: the same report, word for word.
     decisions, final, first = story

@@ -107,3 +107,67 @@ def test_the_fast_pixel_loop_draws_the_apps_screens_as_blinka_does():
     fast = _app_screens(True)
     assert len(fast) > 30 and len(set(fast)) > 10  # screens enough, and different ones
     assert fast == _app_screens(False)
+
+
+def _fields(grid):
+    # Every field of a TileGrid as Blinka keeps it (vars(): its own names, whatever they are),
+    # an Area as its corners.
+    out = {}
+    for name, value in vars(grid).items():
+        if hasattr(value, "x1"):
+            value = (value.x1, value.y1, value.x2, value.y2)
+        elif isinstance(value, bytearray):
+            value = bytes(value)
+        out[name] = value
+    return out
+
+
+def _outcome(call):
+    try:
+        return "ok", call()
+    except Exception as e:  # noqa: BLE001 - the error is part of what must be the same
+        return type(e).__name__, str(e)
+
+
+def test_a_tile_grids_items_inside_fast_are_blinkas():
+    # sim_fast.set_item / get_item against TileGrid.__setitem__ / __getitem__ as Blinka has
+    # them: two grids alike, the same random writes and reads (int, tuple and list indices, out
+    # of bounds, values out of range), refreshed between batches (a refresh starts a new dirty
+    # area): every field, every answer and every error the same after each.
+    rng = random.Random(37)
+    sim_display.release()
+    display = SimDisplay()
+    try:
+        for _ in range(30):
+            size = dict(width=1 + rng.randrange(6), height=1 + rng.randrange(6),
+                        tile_width=1 + rng.randrange(8), tile_height=1 + rng.randrange(8))
+            # 16 tiles in the bitmap: some values past them, which Blinka takes as they come.
+            bitmap = displayio.Bitmap(4 * size["tile_width"], 4 * size["tile_height"], 4)
+            palette = displayio.Palette(4)
+            ours = displayio.TileGrid(bitmap, pixel_shader=palette, **size)
+            blinkas = displayio.TileGrid(bitmap, pixel_shader=palette, **size)
+            root = displayio.Group()
+            root.append(ours)
+            root.append(blinkas)
+            display.root_group = root
+            w, h = ours.width, ours.height
+            for _ in range(4):
+                display.render_now()
+                for _ in range(12):
+                    pick = rng.randrange(3)
+                    if pick == 0:
+                        index = rng.randrange(-2, w * h + 2)
+                    else:
+                        index = (rng.randrange(-1, w + 2), rng.randrange(-1, h + 2))
+                        index = list(index) if pick == 2 else index
+                    value = rng.choice((rng.randrange(16), rng.randrange(-2, 258)))
+                    if rng.randrange(3):
+                        got = (_outcome(lambda: sim_fast.set_item(ours, index, value)),
+                               _outcome(lambda: sim_fast.BLINKA_SET_ITEM(blinkas, index, value)))
+                    else:
+                        got = (_outcome(lambda: sim_fast.get_item(ours, index)),
+                               _outcome(lambda: sim_fast.BLINKA_GET_ITEM(blinkas, index)))
+                    assert got[0] == got[1], (index, value)
+                    assert _fields(ours) == _fields(blinkas), (index, value)
+    finally:
+        sim_display.release()

@@ -15,6 +15,7 @@ import pytest
 from tools.bots import records, review
 from tools.flash import deploy, settings_toml, sync
 from tools.sim import simulator as sim
+from helpers import python_m
 from tools.flash.sync import PYSTACK_KEY, PYSTACK_SIZE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +26,13 @@ def cli(module, *args, stdin=None, timeout=120):
     """Runs `python -m module args` from the repository; returns the CompletedProcess."""
     return subprocess.run([sys.executable, "-m", module, *map(str, args)], cwd=ROOT,
                           input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+def in_process(monkeypatch, capsys, module, *args):
+    """cli()'s answer, the command run in this process (helpers.python_m): for the simulator,
+    whose Python, pygame and Blinka take a second of CPU to start each time."""
+    code, out, err = python_m([module, *args], monkeypatch, capsys)
+    return subprocess.CompletedProcess([module, *args], code, out, err)
 
 
 def refused(r, words):
@@ -269,7 +277,7 @@ def test_review_refuses_bad_input_before_the_review(tmp_path, content, args, wor
 
 # ---- finding 6: tools.sim -----------------------------------------------------------------------
 
-def test_sim_refuses_bad_input_before_the_app_starts(tmp_path):
+def test_sim_refuses_bad_input_before_the_app_starts(tmp_path, monkeypatch, capsys):
     (tmp_path / "folder").mkdir()
     (tmp_path / "file").write_text("x")
     (tmp_path / "binary.keys").write_bytes(bytes(range(128, 256)))
@@ -285,7 +293,7 @@ def test_sim_refuses_bad_input_before_the_app_starts(tmp_path):
         (["--settle", "-5"], "--settle"),
     ]
     for args, words in cases:
-        r = cli("tools.sim.simulator", "--headless", *args)
+        r = in_process(monkeypatch, capsys, "tools.sim.simulator", "--headless", *args)
         refused(r, words)
         assert not r.stdout, args  # said before the app started (it prints its frames)
 
@@ -444,7 +452,7 @@ def test_review_never_turns_a_file_of_the_users_into_its_picture(tmp_path):
     assert notes.read_text() == "my notes\n" and "Review of" not in r.stdout
 
 
-def test_the_simulator_replaces_only_its_own_files(tmp_path):
+def test_the_simulator_replaces_only_its_own_files(tmp_path, monkeypatch, capsys):
     # --screenshot, --text and --audio-log wrote over existing files, and --nvm FILE turned a
     # text file into an 8 KB save image: each is refused now, the file as it was; the
     # simulator's own files (a first run's) are replaced by the next run; --force replaces.
@@ -454,15 +462,17 @@ def test_the_simulator_replaces_only_its_own_files(tmp_path):
         mine[name].write_text("mine\n")
     for option, name in (("--screenshot", "shot.png"), ("--text", "screen.txt"),
                          ("--audio-log", "sounds.log"), ("--nvm", "nvm.bin")):
-        refused(cli("tools.sim", "--headless", option, mine[name]), "not replaced")
+        refused(in_process(monkeypatch, capsys, "tools.sim", "--headless", option, mine[name]),
+                "not replaced")
     assert all(p.read_text() == "mine\n" for p in mine.values())
     outs = ["--screenshot", tmp_path / "shot.png", "--text", tmp_path / "screen.txt",
             "--audio-log", tmp_path / "sounds.log", "--nvm", tmp_path / "nvm.bin"]
     (tmp_path / "nvm.bin").write_bytes(b"\xff" * 8192)  # an NVM's 8192 bytes: the simulator's
     for _ in range(2):  # the second run replaces the first's files
-        r = cli("tools.sim", "--headless", "--keys", "A", *outs)
+        r = in_process(monkeypatch, capsys, "tools.sim", "--headless", "--keys", "A", *outs)
         assert r.returncode == 0, r.stderr
-    r = cli("tools.sim", "--headless", "--force", "--text", mine["screen.txt"])
+    r = in_process(monkeypatch, capsys, "tools.sim", "--headless", "--force", "--text",
+                   mine["screen.txt"])
     assert r.returncode == 0 and mine["screen.txt"].read_text().startswith("# The final")
 
 

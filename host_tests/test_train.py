@@ -17,6 +17,7 @@ from engine.rng import Rng
 from engine.state import MODE_NAMES
 from tools.bots import cost, cost_cp, seeds, train, tune, weights_ram
 from tools.vm import cpvm
+from helpers import python_m
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -125,15 +126,16 @@ def test_weights_module_round_trips(tmp_path):
         tune.pack([40000])
 
 
-def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
+def test_train_refuses_bad_arguments_and_foreign_files(tmp_path, monkeypatch, capsys):
+    # `python -m tools.bots ...` run in this process (helpers.python_m): the same dispatch, exit
+    # status and standard error, without a Python started for each case.
     foreign = tmp_path / "notes.py"
     foreign.write_text("keep me\n")
     for args in (["--lam", "2"], ["--games", "0"], ["--out", str(foreign)],
                  ["--png", str(foreign)], ["--seed", "99999999"], ["--cap", "0"]):
-        r = subprocess.run([sys.executable, "-m", "tools.bots", "train"] + args, cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
-        assert r.returncode == 2, (args, r.stderr)
-        assert "Traceback" not in r.stderr
+        code, _, err = python_m(["tools.bots", "train"] + args, monkeypatch, capsys)
+        assert code == 2, (args, err)
+        assert "Traceback" not in err
     assert foreign.read_text() == "keep me\n"
     for args in (["compare", str(foreign), tune.OUT], ["compare", tune.OUT, tune.OUT, "--games",
                                                         "1"],
@@ -142,10 +144,9 @@ def test_train_refuses_bad_arguments_and_foreign_files(tmp_path):
                  ["compare", tune.OUT, tune.OUT, "--cap", "2600", "--player", "coach"],
                  ["weights-ram", "--module", str(foreign)],
                  ["cost", "--games", "0"], ["cost", "--skip", "39999"], ["cost", "--mode", "table"]):
-        r = subprocess.run([sys.executable, "-m", "tools.bots"] + args, cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
-        assert r.returncode == 2, (args, r.stderr)
-        assert "Traceback" not in r.stderr
+        code, _, err = python_m(["tools.bots"] + args, monkeypatch, capsys)
+        assert code == 2, (args, err)
+        assert "Traceback" not in err
 
 
 def test_compare_plays_new_with_its_own_search_budget():
