@@ -87,6 +87,8 @@ def drop_since(had):
     before this, the session ran out of its cap that way in some heap layouts and not in others
     (python -m tools.vm cpcheck --layouts, docs/memory.md). Nothing the switch keeps may use a
     dropped module's globals after this (the session on CircuitPython's VM would stop there)."""
+    if KEEP:  # (the desktop's thousands of modules, looked through at every switch, for nothing)
+        return
     while True:
         try:
             names = list(sys.modules)
