@@ -208,6 +208,7 @@ def test_dropping_after_a_failed_attempt_lets_one_module_go_when_the_heap_has_no
             raise MemoryError("memory allocation failed, allocating 256 bytes (a test)")
         return builtins.list(names)
 
+    monkeypatch.setattr(memory, "KEEP", False)  # as on the device (the desktop keeps modules)
     monkeypatch.setattr(memory, "list", listing, raising=False)
     monkeypatch.setattr(memory, "empty", lambda mod: emptied.append(mod.__name__))
     memory.drop_since([name for name in sys.modules if name != "lnr.play.look"])
