@@ -228,6 +228,58 @@ def test_what_a_failed_import_leaves_is_let_go(mpy):
     assert int(forgotten.split()[1]) < 1000, out
 
 
+ONCE_SCRIPT = """
+import gc
+import sys
+
+with open(sys.argv[1]) as f:
+    sys.path.insert(0, f.read())
+from built import Child, Deleted
+from lnr.memory.once import let_go
+
+
+def held(make, go):
+    # The heap taken back once `go` has let go of the class's constructor, `make` having run.
+    obj = make()
+    gc.collect()
+    before = gc.mem_alloc()
+    go()
+    gc.collect()
+    return before - gc.mem_alloc(), obj
+
+
+def plain():
+    del Deleted.__init__
+
+
+freed, a = held(Deleted, plain)
+print("deleted", freed, hasattr(Deleted, "__init__"))
+freed, b = held(Child, lambda: let_go(Child, "__init__"))
+print("let go", freed, hasattr(Child, "__init__"), a.value == b.value > 0)
+"""
+
+
+def test_code_that_ran_once_is_let_go(mpy):
+    """lnr.memory.once let_go(), as power-up uses it on the constructors (lnr/powerup.py), on
+    CircuitPython's VM: a class keeps its constructor's code after the one call, and deleting
+    the name alone leaves it in the class dict's slot; let_go() frees it, and the objects it
+    built keep working. The constructor of a class the class builds on is found there
+    (a PyGamer's Hardware builds on a PyBadge's)."""
+    folder = mpy.work.tmp / "harness" / "once"
+    folder.mkdir(parents=True, exist_ok=True)
+    body = "\n".join("        self.value += %d * len(str(k)) + k // 3" % i for i in range(80))
+    (folder / "built.py").write_text(
+        "class Deleted:\n    def __init__(self, k=7):\n        self.value = 0\n%s\n\n\n"
+        "class Kept:\n    def __init__(self, k=7):\n        self.value = 0\n%s\n\n\n"
+        "class Child(Kept):\n    pass\n" % (body, body))
+    out = _run_on_vm(mpy.work, "once.py", ONCE_SCRIPT, str(folder))
+    deleted, let = out.splitlines()[-2:]
+    assert deleted.split()[2] == "False" and int(deleted.split()[1]) < 200, out  # kept
+    assert let.split()[3] == "False", out  # Kept's, found from Child
+    assert int(let.split()[2]) > 1500, out  # the constructor's code
+    assert let.split()[4] == "True", out
+
+
 def test_a_traceback_inside_a_screen_names_its_module_and_function(mpy):
     """A player's traceback from the board reads against the repository: the Records screen's
     game_line() raising on CircuitPython's VM, from the .mpy make flash sends, names

@@ -5,7 +5,7 @@ not needed again (RAM, docs/memory.md).
 from lnr import sheet
 from lnr.app import App
 from lnr.leds import Leds
-from lnr.memory import DOWN, FIGURES, FLOOR_KB, LEDS
+from lnr.memory import DOWN, FIGURES, FLOOR_KB, LEDS, drop
 from lnr.sound import Sound
 from lnr.storage import Storage
 from lnr.ui import Ui
@@ -50,6 +50,14 @@ def start(hw):
             has // 1024, FLOOR_KB)
         print("loknroll: " + app.message)
         app.title()
+    # Code that ran once, here, is not kept beside the screens' (docs/memory.md).
+    from lnr.memory.once import let_go
+
+    for cls in (App, Storage, Ui):
+        let_go(cls, "__init__")
+    let_go(type(hw), "__init__", "_speaker", "_open_keys")
+    let_go = None
+    drop("lnr.memory.once")
     return app
 
 
@@ -84,7 +92,6 @@ def _build_ui(sprite_sheet):
     # lnr/make.py reads the font's sheet and builds every display object; its code is needed
     # this once, so it is dropped before anything else loads (RAM, docs/memory.md).
     from lnr import make
-    from lnr.memory import drop
 
     ui = Ui(make.build(sprite_sheet))
     make = None
