@@ -44,10 +44,9 @@ from engine.cards import KIND, VALUE, SHAPE, KIND_CHAOS, SHAPE_CURVE
 from engine.crc import crc16  # also engine.codec.crc16, as before
 from engine.rng import Rng
 from engine.codes import (
-    P_TURN, P_BEND, P_BUILD, P_DICE, P_ORDER, P_OVER, P_SETUP, BEND_S, BEND_L, STEP, TURN,
-    PHASE_NAMES,
+    P_TURN, P_BEND, P_BUILD, P_DICE, P_ORDER, P_OVER, P_SETUP, BEND_S, BEND_L, PHASE_NAMES,
 )
-from engine.state import State, players_for, MODE_CHALLENGE, MODE_RIVAL
+from engine.state import State, players_for, MODE_CHALLENGE, MODE_RIVAL, STEP, TURN
 
 FORMAT = const(1)
 MAX_META = const(31)  # the meta length is a 5-bit field

@@ -48,8 +48,6 @@ EAST = const(0)
 SOUTH = const(1)
 WEST = const(2)
 NORTH = const(3)
-STEP = (128, 1, -128, -1)  # cell-code offset of one step per heading
-TURN = (0, 3, 1)  # heading change per bend: S keeps it, L is -1, R is +1 (mod 4)
 ORIGIN = const(8256)  # cell (0, 0)
 
 # Why a placement fails (§2), as returned by State.fit().

@@ -12,7 +12,7 @@ costs the board no RAM; tools/vm/membudget puts it in the VM's tree beside the b
 """
 from engine.codes import P_SETUP
 from engine.rng import Rng
-from engine.state import deal
+from engine.deal import deal
 
 STREAM_CHANCE = 0
 STREAM_BOT = 1

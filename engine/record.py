@@ -12,7 +12,8 @@ from engine.codes import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
     P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, BEND_NAMES, BEND_S,
 )
-from engine.state import MODE_NAMES, deal
+from engine.deal import deal
+from engine.state import MODE_NAMES
 
 FORMAT = "loknroll/1"
 

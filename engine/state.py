@@ -23,7 +23,7 @@ from engine.risk import derail_chance
 from engine.codes import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_ROLL0, A_ROLL1, A_LAY, A_CHAOS, A_PILE,
     P_TURN, P_BEND, P_BUILD, P_CHAOS, P_DICE, P_ORDER, P_OVER, P_SETUP,
-    BEND_S, BEND_L, BEND_R, EAST, STEP, TURN, ORIGIN,
+    BEND_S, BEND_L, BEND_R, EAST, ORIGIN,
     FIT_OK, FIT_SHAPE, FIT_VALUE, FIT_TAKEN, FIT_BLOCKED,
 )
 
@@ -33,6 +33,11 @@ MODE_RIVAL = const(2)
 MODE_TABLE = const(3)
 MODE_NAMES = ("solo", "challenge", "rival", "table")
 
+# The grid's headings (engine.codes: EAST ... NORTH): here, where the track is laid, so that
+# the board loads no engine.codes while a game is played (its ints are folded into this module:
+# tools/flash/fold.py).
+STEP = (128, 1, -128, -1)  # cell-code offset of one step per heading
+TURN = (0, 3, 1)  # heading change per bend: S keeps it, L is -1, R is +1 (mod 4)
 REMOVED_AT_SETUP = (11, 11, 11, 9, 7)  # §3.4, by number of players (1 = every solo mode)
 CHALLENGE_DERAILS = const(4)  # §8: the 4th derailment ends a challenge, lost
 CHANCE_OUTCOMES = ((A_ROLL0, 1, 3), (A_ROLL1, 2, 3))  # (action, num, den): §1, 4 of 6 faces
@@ -43,7 +48,7 @@ class IllegalAction(ValueError):
 
 
 class State:
-    """One position of a game. Create one with deal() or new_game(), not directly."""
+    """One position of a game. Create one with engine.deal's deal() or new_game(), not directly."""
 
     def __init__(self, mode=MODE_SOLO, players=1):
         self.mode = mode
@@ -344,7 +349,7 @@ class State:
                 self._lay_from_hand(c, BEND_S)
 
     def start(self):
-        """Begins the first turn after deal(): seat 0 draws (§4, §8)."""
+        """Begins the first turn after engine.deal's deal(): seat 0 draws (§4, §8)."""
         if self.phase != P_SETUP:
             raise IllegalAction("the game has already started")
         self._begin_turn()
@@ -534,42 +539,3 @@ def players_for(mode, players=None):
         raise ValueError("%s takes %d to %d players, not %s" % (
             MODE_NAMES[mode], want[0], want[1], players))
     return players
-
-
-def deal(mode, rng, players=None):
-    """Returns a State set up by §3 from `rng` (a engine.rng.Rng), before the first turn; call
-    start() on it to begin (new_game() does both)."""
-    players = players_for(mode, players)
-    s = State(mode, players)
-    deck = list(range(55))
-    rng.shuffle(deck)
-    s.deck = deck
-    aside = []
-    while len(s.track) < 4:  # §3.2, D7
-        c = deck.pop()
-        bends = []
-        if KIND[c] != KIND_CHAOS:
-            for bend in (BEND_S, BEND_L, BEND_R):
-                if s.fit(c, bend) == FIT_OK:
-                    bends.append(bend)
-        if bends:
-            s.extend_track(c, bends[rng.randbelow(len(bends))])  # D6: the engine chooses the bend
-        else:
-            aside.append(c)
-    deck.extend(aside)
-    rng.shuffle(deck)
-    s.loco = 2  # §3.3: the 3rd card
-    for _ in range(REMOVED_AT_SETUP[players]):  # §3.4
-        s.box.append(deck.pop())
-    for _ in range(2):  # §3.5, D9: one at a time round the table; the rival gets none
-        for seat in range(players):
-            if not s.is_rival(seat):
-                s.hands[seat].append(deck.pop())
-    return s
-
-
-def new_game(mode, rng, players=None):
-    """Returns a State set up by §3 with the first turn begun."""
-    s = deal(mode, rng, players)
-    s.start()
-    return s

@@ -3,7 +3,8 @@ offers first for penalty cards and chaos discards is tested with engine/order.py
 test_order.py.)"""
 from engine.cards import SHAPE, SHAPE_CURVE, KIND, KIND_BROKEN
 from engine.rng import Rng
-from engine.state import new_game, BEND_S, TURN
+from engine.deal import new_game
+from engine.state import BEND_S, TURN
 from lnr import sprites
 from lnr.play.mapview import track_tile, curve_tile
 

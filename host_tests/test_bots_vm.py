@@ -25,7 +25,7 @@ from engine.selfplay import play
 from engine.bots import hint
 from engine.advice import why
 from engine.rng import Rng
-from engine.state import new_game
+from engine.deal import new_game
 
 for item in json.loads(sys.argv[1]):
     bot, mode, players, seed = item
@@ -58,7 +58,7 @@ def test_vm_gives_the_same_hint_and_words(vm_output):
     from engine.advice import why
     from engine.bots import hint
     from engine.rng import Rng
-    from engine.state import new_game
+    from engine.deal import new_game
 
     for mode in range(4):
         s = new_game(mode, Rng(5))

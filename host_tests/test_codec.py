@@ -15,7 +15,8 @@ from engine.codec import FORMAT, MAX_META, crc16, pack, unpack
 from engine.playout import play_out, seeded, steps
 from engine.rng import Rng
 from engine.codes import BEND_L, BEND_R, BEND_S, EAST, P_OVER, P_SETUP, PHASE_NAMES
-from engine.state import MODE_SOLO, MODE_TABLE, State, deal
+from engine.deal import deal
+from engine.state import MODE_SOLO, MODE_TABLE, State
 from helpers import assert_accounted
 
 CONFIGS = [(0, None), (1, None), (2, None), (3, 2), (3, 3), (3, 4)]  # every mode, table 2-4

@@ -13,7 +13,8 @@ from engine.playout import DECIDE, seeded, steps
 from engine.record import Reader, Recorder, RecordError, from_log, replay
 from engine.rng import Rng
 from engine.selfplay import play
-from engine.state import MODE_NAMES, MODE_TABLE, deal
+from engine.deal import deal
+from engine.state import MODE_NAMES, MODE_TABLE
 
 
 def logged_game(mode, seed, bot, players=None):

@@ -7,7 +7,8 @@ from engine.codes import A_ROLL0, A_ROLL1, P_SETUP
 from engine.playout import DECIDE, play_out, seeded, steps
 from engine.rng import Rng
 from engine.selfplay import play
-from engine.state import MODE_NAMES, deal
+from engine.deal import deal
+from engine.state import MODE_NAMES
 
 CONFIGS = [(0, None), (1, None), (2, None), (3, 2), (3, 3), (3, 4)]
 

@@ -11,7 +11,8 @@ import pytest
 from engine.cards import VALUE
 from engine.rng import Rng
 from engine.selfplay import play
-from engine.state import A_CHAOS, A_LAY, A_PASS, MODE_NAMES, new_game
+from engine.deal import new_game
+from engine.state import A_CHAOS, A_LAY, A_PASS, MODE_NAMES
 from engine.cards import card_name
 from tools import cli
 from tools.bots import review

@@ -13,6 +13,7 @@ import pytest
 
 from engine import codes
 from engine import state as st
+from engine.deal import deal, new_game
 from engine.risk import derail_chance, permille, wheel_counts
 from engine.rng import Rng
 from engine.setup import from_setup
@@ -213,7 +214,7 @@ def test_s2_first_card_lies_at_origin_entered_heading_east():
         s = State()
         assert s.fit(c, codes.BEND_L) == codes.FIT_OK and s.fit(c, codes.BEND_R) == codes.FIT_OK
     for seed in range(20):
-        s = st.deal(MODE_SOLO, Rng(seed))
+        s = deal(MODE_SOLO, Rng(seed))
         assert codes.cell_xy(s.cells[0]) == (0, 0)
         cells, head = walk([codes.BEND_NAMES[b] for b in s.bends])
         assert xy_cells(s) == cells
@@ -458,7 +459,7 @@ def _independent_fit(cells, head, last_value, card, bend):
 def _initial_track_story(seed, mode=MODE_SOLO, players=None):
     """Replays §3.2 independently: the first shuffle of Rng(seed) gives the order the engine
     drew in; returns (state, set-aside cards) after checking every decision."""
-    s = st.deal(mode, Rng(seed), players)
+    s = deal(mode, Rng(seed), players)
     order = list(range(55))
     Rng(seed).shuffle(order)  # deal()'s first shuffle; the top of the deck is the end
     laid_cells, head, last = [], "E", 0
@@ -512,7 +513,7 @@ def test_s3_setup_loco_removed_dealt_and_accounted(mode, players, removed):
     """§3.3-3.5, §8: the loco on the 3rd card; 11/9/7 cards to the box for 1-2/3/4 players;
     2 cards dealt to each player, none to the rival; all 55 cards accounted for."""
     for seed in range(40):
-        s = st.deal(mode, Rng(seed), players)
+        s = deal(mode, Rng(seed), players)
         assert s.players == players
         assert len(s.track) == 4 and s.loco == 2
         assert len(s.box) == removed
@@ -530,8 +531,8 @@ def test_s3_same_seed_same_setup():
     """§3.1 with the game record (§10): a seed fixes the whole setup."""
     for mode, players in ((MODE_SOLO, 1), (MODE_RIVAL, 2), (MODE_TABLE, 4)):
         for seed in (0, 1, 99):
-            assert st.deal(mode, Rng(seed), players) == st.deal(mode, Rng(seed), players)
-        assert st.deal(mode, Rng(1), players) != st.deal(mode, Rng(2), players)
+            assert deal(mode, Rng(seed), players) == deal(mode, Rng(seed), players)
+        assert deal(mode, Rng(1), players) != deal(mode, Rng(2), players)
 
 
 def test_s3_setup_other_player_counts_refused():
@@ -539,12 +540,12 @@ def test_s3_setup_other_player_counts_refused():
     for mode, bad in ((MODE_SOLO, 2), (MODE_CHALLENGE, 2), (MODE_RIVAL, 1), (MODE_RIVAL, 3),
                       (MODE_TABLE, 1), (MODE_TABLE, 5)):
         with pytest.raises(ValueError):
-            st.deal(mode, Rng(1), bad)
+            deal(mode, Rng(1), bad)
 
 
 def test_s3_loco_on_third_card_and_first_turn_draws():
     """§3.3 and §4: after start() seat 0 has drawn the deck's top card."""
-    s = st.deal(MODE_TABLE, Rng(3), 3)
+    s = deal(MODE_TABLE, Rng(3), 3)
     top = s.deck[-1]
     s.start()
     assert s.seat == 0 and s.phase == P_TURN and s.turn == 1
@@ -1052,7 +1053,7 @@ def rival(track_values, loco, draws, piles=None, human=None, **kw):
 
 
 def test_s8_rival_plays_first_and_gets_no_hand():
-    s = st.new_game(MODE_RIVAL, Rng(11))
+    s = new_game(MODE_RIVAL, Rng(11))
     assert s.seat == 0 and s.is_rival(0) and not s.is_rival(1)
     assert len(s.hands[0]) == 1 and len(s.hands[1]) == 2
 

@@ -8,7 +8,8 @@ run as a player sees it is test_app_play.py's and test_app_shown.py's."""
 import pytest
 
 from engine.rng import Rng
-from engine.state import A_CHAOS, A_LAY, A_PASS, A_ROLL0, P_DICE, P_TURN, MODE_SOLO, deal
+from engine.deal import deal
+from engine.state import A_CHAOS, A_LAY, A_PASS, A_ROLL0, P_DICE, P_TURN, MODE_SOLO
 from helpers import app_in_a_game
 from lnr import sprites
 from lnr.play import run

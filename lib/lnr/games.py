@@ -125,10 +125,12 @@ def new_game(mode, seed, players=None, table_roles=None):
     from engine.rng import Rng
 
     sign()  # the State's modules next (engine.state and those it imports)
-    from engine.state import deal
+    from engine.deal import deal
 
     rng = Rng(seed, 0)
     state = deal(mode, rng, players)
+    deal = None
+    drop("engine.deal")  # needed for the deal only (it is not kept with the game's code)
     state.log = GameLog()
     state.start()
     return games.Game(state, rng, seed, roles_for(mode, state.players, table_roles))
@@ -212,7 +214,8 @@ def pack(game, state=None):
     try:
         blob = _pack(state, game.rng, meta(game))
     finally:
-        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
+        # the codec and what only it needs (its checksum, the phases' names): for this moment
+        drop("engine.codec", "engine.crc", "engine.codes")
     log = state.log
     bits = 0xFFFF if log is None or log.bits < 0 else log.bits
     n = 0 if bits == 0xFFFF else (bits + 7) >> 3
@@ -248,7 +251,8 @@ def unpack(saved):
     try:
         state, rng, meta_ = _unpack(saved[1:1 + n])
     finally:
-        drop("engine.codec", "engine.crc")  # the codec and its checksum: for this moment
+        # the codec and what only it needs (its checksum, the phases' names): for this moment
+        drop("engine.codec", "engine.crc", "engine.codes")
     players = state.players
     if len(meta_) != 10 + players:
         raise ValueError("the save's seats do not match")

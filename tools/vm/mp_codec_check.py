@@ -17,7 +17,7 @@ from engine.bots import BOTS
 from engine.codec import crc16, pack, unpack
 from engine.playout import seeded, steps
 from engine.rng import Rng
-from engine.state import deal
+from engine.deal import deal
 
 CONFIGS = ((0, None), (1, None), (2, None), (3, 2), (3, 3), (3, 4))
 META = b"\x00\x01\x02\x03\x11"

@@ -20,6 +20,7 @@ except ImportError:  # CPython
         return x
 
 
+from engine.state import A_STOP, P_DICE  # folded into this module (tools/flash/fold.py)
 from lnr.memory import drop, drop_since, empty, forget, sign, turn_down, DOWN, LOOKAHEAD
 from lnr.memory import HINT, WEIGHTS
 from lnr.memory import PLAN, FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
@@ -33,7 +34,8 @@ _MASK = const(0x1FFFFFFF)  # the board's ticks_ms() wraps at 2**29
 # The modules an attempt may load (the bots', the search's, the hint's words): what a failed
 # import of one leaves is let go (lnr.memory forget()) before a lighter attempt.
 _CODE = ("engine.budget", "engine.tops", "engine.ai", "engine.ai_weights", "engine.bots",
-         "engine.lookahead", "lnr.play.hintplan", "engine.advice", "engine.explain")
+         "engine.lookahead", "lnr.play.hintplan", "engine.advice", "engine.explain",
+         "engine.codes")
 
 # What the screen says of each feature turned down (a toast's 18 characters).
 _SAID = {LOOKAHEAD: "Hints simpler now", HINT: "Hints off (memory)",
@@ -127,7 +129,6 @@ def _run(app, kind, feature, ns, start, had):
     if kind == W_HINT:
         from engine.ai import follow
         from engine.bots import HINT_CAP, hint, weights
-        from engine.state import A_STOP, P_DICE
 
         _one_table(game.state.mode)
         sign()  # the search begins
