@@ -14,6 +14,7 @@ from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from tools.sim.screen_text import line_text, lines_text  # noqa: E402
 from engine.state import MODE_SOLO, MODE_TABLE  # noqa: E402
+from lnr.play.view import View  # noqa: E402
 
 HINT = ["START", "DOWN", "DOWN", "DOWN", "A", "WAIT*5"]  # the action menu's 4th item
 SAID = "loknroll: short of memory: "
@@ -246,21 +247,42 @@ def test_a_handoff_panel_that_never_loads_still_hides_every_hand(short):
     assert secrets.handoffs >= 8
 
 
-def test_without_the_runs_code_the_dice_roll_at_once_and_the_game_is_the_same(short):
+def test_without_the_runs_code_the_dice_roll_at_once_and_the_game_is_the_same(short, capsys,
+                                                                             monkeypatch):
     """Issue 38 item 2: the dice and the loco's run (lnr.play.run) are shown with their code
     loaded beside the play screen's; where it does not load, the dice are rolled at once (the
     same draws of the game's generator) and the game goes on to its penalty order and result,
-    unshown: the same game to its end, the same records."""
+    unshown: the same game to its end, the same records. The player is told once, after the
+    sound and the LEDs were shed for it, and the dice stay so: no toast at every roll (a board
+    at the least heap the game plays at met this dozens of times a session)."""
     m = Model(MODE_SOLO, 3)
     m.play_simple()
     with sim_fast.fast():
         plain = sim.run_headless(m.keys + [SETTLE], seed=3)
     short("lnr.play.run")
+    toasts = []  # each line the player saw, in turn
+    put = []  # each line put up
+    toast = View.toast
+    monkeypatch.setattr(View, "toast", lambda view, text, sticky=False: (
+        put.append(text), toast(view, text, sticky)))
+
+    def on_frame(hw):
+        ui = hw.caller.f_locals["app"].ui
+        line = line_text(ui.toast) if ui.toast_on and not ui.toast.hidden else None
+        if line and (not toasts or toasts[-1] != line):
+            toasts.append(line)
+
     with sim_fast.fast():
-        r = sim.run_headless(m.keys + [SETTLE], seed=3)
+        r = sim.run_headless(m.keys + [SETTLE], seed=3, on_frame=on_frame)
     assert r.ok, r.error
     assert plain.ok and plain.app.game is None  # counted: the game over screen
     assert r.app.game is None and r.nvm == plain.nvm
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Sound off (memory)", SAID + "LEDs off (memory)",
+                    SAID + "Dice shown at once"]
+    assert put.count("Dice shown at once") == 1 and "Not enough memory" not in put, put
+    # Shown at a turn's start, where no key's help takes its place in the same step.
+    assert "Dice shown at once" in toasts, toasts
 
 
 def test_a_play_screen_that_does_not_load_back_saves_the_game_and_says_so(short, capsys):

@@ -140,17 +140,20 @@ def sign(work=0):
 # first drops the view it keeps (a slower switch, the same plan), then plans by the score after
 # its turn (`greedy`, without the weights), then takes its first legal step; where a screen's
 # code, a save's or a deal's does not fit, the sound and then the LEDs, whose code stays in RAM
-# through every screen (shed()). Each is said once, in one line (DOWN, and the serial console).
+# through every screen (shed()); where the dice's and the run's code does not fit beside the
+# play screen's, even so, the dice are rolled at once from then on (lnr/play/screen.py), not
+# tried again at every roll. Each is said once, in one line (DOWN, and the serial console).
 LOOKAHEAD = const(1)
 HINT = const(2)
 SOUND = const(4)
 WEIGHTS = const(8)
 PLAN = const(16)
 LIGHTS = const(32)
+DICE = const(64)
 # What is turned down (the bits), then a slot per feature (LOOKAHEAD's first) for the line
 # that says so until a screen has shown it (turn_down(), unsaid()). Slots, not a queue made as
 # lines come: a turn-down comes where the heap is short, and filling a slot allocates nothing.
-DOWN = [0, None, None, None, None, None, None]  # type: list
+DOWN = [0, None, None, None, None, None, None, None]  # type: list
 
 
 def turn_down(feature, said):
@@ -239,7 +242,7 @@ def load(app, name):
 # give the game up to its BASE_SLACK less: tools/vm/cpapp.py floor_cap()), its KB rounded down;
 # host_tests/test_cp_app.py holds the session under the cap that leaves the game this much.
 # Below it the title says so and nothing is saved.
-FLOOR_KB = const(74)
+FLOOR_KB = const(73)
 
 # What this board showed, for its report (lnr/memory/report.py: the serial console's line, the
 # Board page): the heap free once the title is up, the least free after a switch, the searches' work and their time on the board's

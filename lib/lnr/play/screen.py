@@ -43,7 +43,7 @@ from engine.state import (
     A_PASS, A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_PILE, P_TURN, P_BEND,
     P_ORDER, P_BUILD, P_CHAOS, P_DICE, BEND_L, BEND_R, TURN,
 )
-from lnr.memory import drop, empty, load, unsaid
+from lnr.memory import drop, empty, load, turn_down, unsaid, DOWN, DICE
 from lnr.keys import K_A, K_B, K_START, K_SELECT, K_LEFT, K_RIGHT
 from lnr.play.view import (
     View, S_HAND, S_BEND, S_MENU, S_LOOK, S_ORDER, S_ROLL, S_RUN, S_AUTO, S_HANDOFF, S_INFO,
@@ -273,7 +273,9 @@ class Play:
                            True)
         else:
             self.step = S_HAND
-            said = unsaid()  # turned down for memory (lnr/memory): each said once, here
+            # Turned down for memory (lnr/memory): each said once, here, at a turn's start: in
+            # a build the keys' help takes the line at once (build_help()).
+            said = unsaid() if s.phase == P_TURN else None
             if said is not None:
                 view.toast(said, True)
         self.clamp_sel()
@@ -494,7 +496,7 @@ class Play:
         """Rolls the build's dice one at a time on a timer (the engine is in P_DICE), then
         shows the loco's run (lnr/play/run.py, loaded while they are shown). Short of heap for
         that code the dice are rolled at once, and the game goes on to what the run leads to."""
-        self.running = self.need("lnr.play.run")
+        self.running = self.run_code()
         if self.running is not None:
             self.running.start_roll(self)
             return
@@ -515,12 +517,24 @@ class Play:
         if g.state.derail_left and g.human(g.actor):
             g.derails += 1
         if self.running is None:
-            self.running = self.need("lnr.play.run")
+            self.running = self.run_code()
             if self.running is None:
                 self.ran()
                 return
         if self.running.start_run(self, keep, toast, rolled):
             self.ran()
+
+    def run_code(self):
+        # lnr/play/run.py, or None: short of heap for it beside the screen's code even with
+        # the sound and the LEDs shed, the dice are rolled at once from then on, said once
+        # (lnr/memory DICE), not tried again (and toasted) at every roll.
+        if DOWN[0] & DICE:
+            return None
+        try:
+            return load(self.app, "lnr.play.run")
+        except MemoryError:
+            turn_down(DICE, "Dice shown at once")
+            return None
 
     def ran(self):
         # The run is over (or was not shown): its code goes before what follows loads beside
