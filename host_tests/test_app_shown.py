@@ -20,8 +20,9 @@ from tools.sim.app_script import (  # noqa: E402
 from tools.sim.screen_text import line_text as text, lines_text as texts  # noqa: E402
 from engine.cards import KIND, KIND_BROKEN, KIND_CHAOS, VALUE  # noqa: E402
 from engine.rng import Rng  # noqa: E402
+from engine.deal import deal  # noqa: E402
 from engine.state import (  # noqa: E402
-    A_LAY, A_PASS, P_BEND, P_ORDER, P_TURN, MODE_CHALLENGE, MODE_SOLO, MODE_TABLE, deal,
+    A_LAY, A_PASS, P_BEND, P_ORDER, P_TURN, MODE_CHALLENGE, MODE_SOLO, MODE_TABLE,
 )
 from lnr import leds as L  # noqa: E402
 from lnr import sprites  # noqa: E402

@@ -19,9 +19,10 @@ from engine.risk import wheel_counts
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.selfplay import play
+from engine.deal import new_game
 from engine.state import (
     A_STOP, A_BEND_L, A_BEND_R, A_LAY, A_CHAOS, A_ROLL0, A_ROLL1, MODE_NAMES, P_DICE, P_TURN,
-    P_BEND, P_BUILD, P_CHAOS, P_ORDER, new_game,
+    P_BEND, P_BUILD, P_CHAOS, P_ORDER,
 )
 from tools.bots.tune import features, pack, unpack
 

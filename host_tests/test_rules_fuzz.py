@@ -19,8 +19,9 @@ from engine.codes import (
     A_BEND_L, A_BEND_R, A_CHAOS, A_END, A_LAY, A_PASS, A_PILE, A_ROLL0, A_ROLL1,
     P_BEND, P_DICE, P_ORDER, P_OVER, cell_xy,
 )
+from engine.deal import new_game
 from engine.state import (
-    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, IllegalAction, new_game,
+    MODE_CHALLENGE, MODE_RIVAL, MODE_SOLO, MODE_TABLE, IllegalAction,
 )
 
 BROKEN = (46, 47, 48, 49)

@@ -53,7 +53,7 @@ def start(hw):
     # Code that ran once, here, is not kept beside the screens' (docs/memory.md).
     from lnr.memory.once import let_go
 
-    for cls in (App, Storage, Ui):
+    for cls in (App, Ui):  # (a Storage is made again to read the saves: tools, tests)
         let_go(cls, "__init__")
     let_go(type(hw), "__init__", "_speaker", "_open_keys")
     let_go = None
