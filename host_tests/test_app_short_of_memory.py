@@ -215,6 +215,19 @@ def test_dropping_after_a_failed_attempt_lets_one_module_go_when_the_heap_has_no
     memory.drop_since([name for name in sys.modules if name != "lnr.play.look"])
     assert len(listed) == 2 and emptied[0] == "lnr.play.look", (listed, emptied)
 
+    # Nothing left that came since: no block for the list is nothing to drop, not a crash (a
+    # random session at 76 KB, the floor, met it at a bot's plan's end, after its failed
+    # attempt had dropped all it loaded: lnr/play/plan.py go()).
+    had = list(sys.modules)
+
+    def no_block(names):
+        raise MemoryError("memory allocation failed, allocating 256 bytes (a test)")
+
+    monkeypatch.setattr(memory, "list", no_block, raising=False)
+    emptied.clear()
+    memory.drop_since(had)
+    assert emptied == []
+
 
 def test_a_handoff_panel_that_never_loads_still_hides_every_hand(short):
     """A hot seat short of memory (random sessions on CircuitPython's VM at 85 KB met it: the

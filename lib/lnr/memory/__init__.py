@@ -96,12 +96,13 @@ def drop_since(had):
         except MemoryError:
             # The heap full of what is to go (a bot's search that ran out of it, its code still
             # loaded: lnr/play/plan.py go()) has no block for the list: one module goes first,
-            # and the next allocation's own collection takes its code back.
+            # and the next allocation's own collection takes its code back. None left to go:
+            # done (what comes next sheds what it needs, lnr/memory/settle.py).
             for name in sys.modules:
                 if name not in had and name.startswith(_DROPPED):
                     break
             else:
-                raise
+                return
             empty(sys.modules[name])
     for name in names:
         if name not in had and name.startswith(_DROPPED):
