@@ -78,8 +78,9 @@ def fix_board_stub(text):
         "import busio\n", "import busdisplay\nimport busio\n", 1)
 
 
-def run_mypy(board, tmp_path, files=None):
-    """Returns (CompletedProcess, [checked paths]) of mypy on files (default: the device's)."""
+def run_mypy(board, tmp_path, files=None, cache=None):
+    """Returns (CompletedProcess, [checked paths]) of mypy on files (default: the device's),
+    its cache in `cache` (default: a new one in tmp_path)."""
     py = stubs_python()
     defs = subprocess.run(
         [py, "-c", "import importlib.util as u; "
@@ -113,7 +114,7 @@ def run_mypy(board, tmp_path, files=None):
 [mypy]
 mypy_path = {overlay}:{libs}:{ROOT / 'lib'}:{ROOT}
 python_version = 3.11
-cache_dir = {tmp_path / 'cache'}
+cache_dir = {cache or tmp_path / 'cache'}
 check_untyped_defs = True
 disable_error_code = {','.join(NOISE)}
 
@@ -148,9 +149,20 @@ def errors(output):
     return out
 
 
+# The module's runs on one worker, sharing one mypy cache (mypy's incremental mode: a module is
+# checked again when it or what it imports changed, as the board stub does from one board to the
+# other): typeshed and the stubs are read once, not by each run (7.0 -> 3.5 CPU-s).
+pytestmark = pytest.mark.xdist_group("test_typecheck")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("mypy_cache")
+
+
 @pytest.mark.parametrize("board", BOARDS)
-def test_device_code_type_checks_against_circuitpython_stubs(board, tmp_path):
-    r, paths = run_mypy(board, tmp_path)
+def test_device_code_type_checks_against_circuitpython_stubs(board, tmp_path, cache):
+    r, paths = run_mypy(board, tmp_path, cache=cache)
     assert any(p.endswith("device_boot.py") for p in paths)
     assert "error: Cannot find" not in r.stdout and "note: See https" not in r.stdout
     found = errors(r.stdout)
@@ -160,25 +172,25 @@ def test_device_code_type_checks_against_circuitpython_stubs(board, tmp_path):
     assert re.search(r"(checked|found in) %d source files" % len(paths), r.stdout), r.stdout
 
 
-def test_the_check_catches_a_pin_the_board_does_not_have(tmp_path):
+def test_the_check_catches_a_pin_the_board_does_not_have(tmp_path, cache):
     """The PyBadge has no joystick: code using it fails the PyBadge check, passes PyGamer's."""
     bad = tmp_path / "uses_stick.py"
     bad.write_text("import board\nimport analogio\n\n"
                    "stick = analogio.AnalogIn(board.JOYSTICK_X)\n"
                    "level: int = stick.value\n")
-    r, _ = run_mypy("pybadge", tmp_path / "a", [(None, bad)])
+    r, _ = run_mypy("pybadge", tmp_path / "a", [(None, bad)], cache)
     assert errors(r.stdout) == [f'{bad}:4: error: Module has no attribute "JOYSTICK_X"  '
                                 '[attr-defined]'], r.stdout
-    r, _ = run_mypy("pygamer", tmp_path / "b", [(None, bad)])
+    r, _ = run_mypy("pygamer", tmp_path / "b", [(None, bad)], cache)
     assert r.returncode == 0, r.stdout
 
 
-def test_the_check_catches_optional_nvm_and_missing_api(tmp_path):
+def test_the_check_catches_optional_nvm_and_missing_api(tmp_path, cache):
     bad = tmp_path / "uses_nvm.py"
     bad.write_text("import microcontroller\nimport keypad\n\n"
                    "first: int = microcontroller.nvm[0]\n"
                    "keypad.Event().get_into(None)\n")
-    r, _ = run_mypy("pybadge", tmp_path / "a", [(None, bad)])
+    r, _ = run_mypy("pybadge", tmp_path / "a", [(None, bad)], cache)
     assert r.returncode == 1
     assert 'Value of type "ByteArray | None" is not indexable' in r.stdout
     assert '"Event" has no attribute "get_into"' in r.stdout

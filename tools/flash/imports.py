@@ -136,35 +136,56 @@ _IMPORTS = {}
 
 
 def _imports_of(text, path, modname, known, at_load):
-    tree = ast.parse(text, str(path))
-    is_package = Path(path).name == "__init__.py"
-    optional_ids = _optional_nodes(tree)
     found = {}
 
     def add(name, optional):
         found[name] = found.get(name, True) and optional
 
-    for node in (_at_load(tree) if at_load else ast.walk(tree)):
-        optional = id(node) in optional_ids
-        loaded = _loaded(node)
-        if loaded is not None:
-            add(loaded, False)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                add(alias.name, optional)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = modname.split(".")
-                base = base[:len(base) - node.level + (1 if is_package else 0)]
-                name = ".".join(base + ([node.module] if node.module else []))
-            else:
-                name = node.module
+    is_package = Path(path).name == "__init__.py"
+    for kind, name, level, names, optional in _statements(text, str(path), at_load):
+        if kind == "load":
+            add(name, False)
+        elif kind == "import":
             add(name, optional)
-            for alias in node.names:
-                if name + "." + alias.name in known:
-                    add(name + "." + alias.name, optional)
+        else:
+            if level:
+                base = modname.split(".")
+                base = base[:len(base) - level + (1 if is_package else 0)]
+                name = ".".join(base + ([name] if name else []))
+            add(name, optional)
+            for alias in names:
+                if name + "." + alias in known:
+                    add(name + "." + alias, optional)
     found.pop(modname, None)
     return found
+
+
+def _statements(text, filename, at_load):
+    """Returns the import statements of a module's source as (kind, module, level, names,
+    optional) in the order read: kind "load" (a LOADERS call naming a module), "import" or
+    "from" (level and module as written). The same source is parsed once: a copy of the tree
+    (a checkout's, a build's) asks again under another path."""
+    key = (text, at_load)
+    if key not in _STATEMENTS:
+        tree = ast.parse(text, filename)
+        optional_ids = _optional_nodes(tree)
+        out = []
+        for node in (_at_load(tree) if at_load else ast.walk(tree)):
+            optional = id(node) in optional_ids
+            loaded = _loaded(node)
+            if loaded is not None:
+                out.append(("load", loaded, 0, (), False))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    out.append(("import", alias.name, 0, (), optional))
+            elif isinstance(node, ast.ImportFrom):
+                out.append(("from", node.module, node.level,
+                            tuple(alias.name for alias in node.names), optional))
+        _STATEMENTS[key] = tuple(out)
+    return _STATEMENTS[key]
+
+
+_STATEMENTS = {}
 
 
 def graph(root=ROOT, libraries=None, optional=False, at_load=False, packages=None):

@@ -94,30 +94,33 @@ def bots(size, pad, seeds=SEEDS):
 
 
 class Check:
-    """Both runs under `size` bytes: ok, and what they measured."""
+    """Both runs under `size` bytes: ok, and what they measured. The bots' first game, its
+    searches begun where the script begins them, runs first: where a search does not fit even
+    there, the check has failed without the session (a run twice as long); session is then
+    None."""
 
     def __init__(self, size, seeds=SEEDS):
         self.size = size
-        self.session = session(size)
+        self.session = None
         self.pad = None
-        self.bots = None
+        shallow = bots(size, 0, 1)
+        self.bots = shallow
+        if not shallow.ok:
+            return
+        self.session = session(size)
         if not self.session.ok:
             return
         # The bots' searches begin the session's deepest search's depth down: padded by as many
         # probe frames as this script's own searches begin higher than that.
-        shallow = bots(size, 0, 1)
-        if not shallow.ok:
-            self.bots = shallow
-            return
         self.pad = max(0, shallow.search - self.session.search)
         self.bots = bots(size, self.pad, seeds)
 
     @property
     def ok(self):
-        return self.session.ok and self.bots is not None and self.bots.ok
+        return self.bots.ok and self.session is not None and self.session.ok
 
     def failed(self):
-        run = self.session if not self.session.ok else self.bots
+        run = self.bots if self.session is None or self.session.ok else self.session
         return run.fail.strip().splitlines()[-1] if run.fail.strip() else "failed"
 
 
@@ -157,9 +160,9 @@ def main(argv=None):
           "mode from the session's deepest search's depth (%d probe frames of %d B left "
           "there)" % (args.size, BOARD_DEFAULT, c.session.count, c.bots.count, SEEDS,
                       c.session.search, unit))
-    d = Check(BOARD_DEFAULT)
+    d = session(BOARD_DEFAULT)
     print("pystack %d B (CircuitPython's default): %s" % (
-        BOARD_DEFAULT, "plays" if d.ok else "fails: " + d.failed()))
+        BOARD_DEFAULT, "plays" if d.ok else "fails: " + d.fail.strip().splitlines()[-1]))
     if args.smallest:
         print("pystack: smallest size the app plays under: %d B" % smallest())
     return 0
