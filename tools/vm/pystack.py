@@ -74,6 +74,10 @@ class Run:
     def ok(self):
         return self.fail is None
 
+    def failed(self):
+        """The last line of what failed (its error), or "failed"."""
+        return self.fail.strip().splitlines()[-1] if self.fail.strip() else "failed"
+
 
 def probe_frame():
     """Returns the bytes of one probe frame: the probe's count under two sizes."""
@@ -120,8 +124,7 @@ class Check:
         return self.bots.ok and self.session is not None and self.session.ok
 
     def failed(self):
-        run = self.bots if self.session is None or self.session.ok else self.session
-        return run.fail.strip().splitlines()[-1] if run.fail.strip() else "failed"
+        return (self.bots if self.session is None or self.session.ok else self.session).failed()
 
 
 def smallest(lo=512, hi=None, seeds=SEEDS):
@@ -162,7 +165,7 @@ def main(argv=None):
                       c.session.search, unit))
     d = session(BOARD_DEFAULT)
     print("pystack %d B (CircuitPython's default): %s" % (
-        BOARD_DEFAULT, "plays" if d.ok else "fails: " + d.fail.strip().splitlines()[-1]))
+        BOARD_DEFAULT, "plays" if d.ok else "fails: " + d.failed()))
     if args.smallest:
         print("pystack: smallest size the app plays under: %d B" % smallest())
     return 0
