@@ -96,6 +96,36 @@ def bucket(turns):
 
 N_BUCKETS = const(10)
 
+# An n-tuple evaluation's tables (issue 39; engine/ntuple.py reads them for a decision): one
+# block of bytes for each phase of the game, each entry 128 more than its value in 1/16 points
+# (a bytearray a file is read into, the least RAM a table can take), each block the tables of
+# four small tuples of the position, one entry of each added to an outcome's value:
+# - hand (at 0): how many track cards of each value 1..4 the hand holds, each up to 3;
+# - end (at T_END): the same counts up to 2, with the value of the track's end (§2.2: what may
+#   follow);
+# - ahead (at T_AHEAD): the cards ahead of the loco up to 5, the values of the next two (0:
+#   none), whether a broken card is still ahead (D1);
+# - behind (at T_BEHIND): the cards behind the loco up to 3 (what penalties take, §6), the
+#   values of the next three a penalty takes (0: none).
+T_END = const(256)
+T_AHEAD = const(580)
+T_BEHIND = const(880)
+T_BLOCK = const(1380)
+N_PHASES = const(4)
+
+
+def phase(turns):
+    """Returns the tables' phase for `turns` (> 0) turns left after this one: 1-2, 3-6, 7-14,
+    15 and more (the last turn is valued exactly, no table)."""
+    if turns <= 2:
+        return 0
+    if turns <= 6:
+        return 1
+    if turns <= 14:
+        return 2
+    return 3
+
+
 
 def weight_row(table, row):
     """Returns row `row` of a weight table of engine/ai_weights.py as N_FEATURES ints."""
@@ -173,9 +203,11 @@ class Valuer:
     """The values of the outcomes of one seat's turn; `weights`: a table of
     engine/ai_weights.py, or None for the score after the turn alone (`greedy`). `seat`,
     `hand` and `turns` may name a seat other than the one to move, the hand it held and the
-    turns it had left (engine.lookahead: the end of its last turn)."""
+    turns it had left (engine.lookahead: the end of its last turn). `tables`: with `weights`,
+    the n-tuple tables' blocks by phase (engine.ntuple; None: a phase without), whose entries
+    are added to every value."""
 
-    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1):
+    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1, tables=None):
         self.s = state
         if seat < 0:
             seat = state.seat
@@ -185,8 +217,11 @@ class Valuer:
         if turns < 0:
             turns = turns_left(state)
         self.w = None
+        self.t = None  # the block of n-tuple tables (T_BLOCK) of the game's phase, if any
         if weights is not None and turns > 0:
             self.w = _row(weights, bucket(turns))
+            if tables is not None:
+                self.t = tables[phase(turns)]
         self.challenge = state.mode == MODE_CHALLENGE
         pile = []
         psum = 0
@@ -246,12 +281,12 @@ class Valuer:
 
     def done(self):
         """Lets go of what valuing needs (the State, the track's and the pile's values, the
-        hand's counts) and filled in (the piles' tops, the big builds' odds): about 1 KB late
+        hand's counts, the tables' block) and filled in (the piles' tops, the big builds' odds): about 1 KB late
         in a game that engine.lookahead would hold through its samples with the decision's
         planner, kept for its options and values (RAM, docs/memory.md). Valuing again after
         this fails."""
         self.tops = self.far = self.big = None
-        self.tv = self.tb = self.pile = self.hand = self.s = None
+        self.tv = self.tb = self.pile = self.hand = self.s = self.t = None
 
     # ------------------------------------------------------------- valuing outcomes
 
@@ -298,6 +333,13 @@ class Valuer:
             total += w[_F_C4]
         if open_ == 0:
             total += w[_F_SHUT]
+        t = self.t
+        if t is not None:  # the tables' hand and end entries
+            total += (t[(((n1 if n1 < 3 else 3) * 4 + (n2 if n2 < 3 else 3)) * 4
+                         + (n3 if n3 < 3 else 3)) * 4 + (n4 if n4 < 3 else 3)]
+                      + t[T_END + (((((n1 if n1 < 2 else 2) * 3 + (n2 if n2 < 2 else 2)) * 3
+                                     + (n3 if n3 < 2 else 2)) * 3 + (n4 if n4 < 2 else 2)) * 4
+                                   + lastv - 1)] - 256)
         return total
 
     def _tops(self, n, k, v):
@@ -342,7 +384,7 @@ class Valuer:
         if ahead < 3:
             x += w[_F_A0 + ahead]
         x += w[_F_BEHIND] * (behind if behind < 8 else 8)
-        t0 = t1 = 0
+        t0 = t1 = t2 = 0
         if behind == 0:
             x += w[_F_B0]
         else:
@@ -352,7 +394,19 @@ class Valuer:
                 t1 = tv[n + 1] if n + 1 < nt else v
                 x += w[_F_T1] * t1
                 if behind >= 3:
-                    x += w[_F_T2] * (tv[n + 2] if n + 2 < nt else v)
+                    t2 = tv[n + 2] if n + 2 < nt else v
+                    x += w[_F_T2] * t2
+        t = self.t
+        if t is not None:  # the tables' ahead and behind entries
+            a0 = a1 = 0
+            if ahead:
+                a0 = tv[loco + 1] if loco + 1 < nt else v
+                if ahead >= 2:
+                    a1 = tv[loco + 2] if loco + 2 < nt else v
+            x += (t[T_AHEAD + (((ahead if ahead < 5 else 5) * 5 + a0) * 5 + a1) * 2
+                    + (self.bahead + broken_laid > hits)]
+                  + t[T_BEHIND + (behind if behind < 3 else 3) * 125 + t0 * 25 + t1 * 5 + t2]
+                  - 256)
         cmask = self.cmask
         best = None
         for t, d in self._tops(n, k, v):
@@ -394,7 +448,9 @@ class Valuer:
             if p is None:
                 p = dice_weights(dice)
                 self.big[dice] = p
-        self.work += dice + 1
+        # A unit an outcome of the dice; with the tables' lookups, 9/16 more (their cost in
+        # CircuitPython's instructions: python -m tools.bots cost, docs/bots.md).
+        self.work += dice + 1 if self.t is None else (dice + 1) * 25 + 8 >> 4
         if self.work - self.told >= _SPEND:
             self.spend()
         total = 0
@@ -497,8 +553,8 @@ class Planner(Valuer):
     position with settled() rather than decide, `seat`, `hand` and `turns` may name a seat
     other than the one to move (engine.lookahead)."""
 
-    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1):
-        Valuer.__init__(self, state, weights, seat, hand, turns)
+    def __init__(self, state, weights=None, seat=-1, hand=None, turns=-1, tables=None):
+        Valuer.__init__(self, state, weights, seat, hand, turns, tables)
         self.last_k = 0
         # Filled by choose(): the chosen plan's expected value (in 1/16 points times 32768;
         # _order_step: 1/16 points) and its chance of derailing (1/32768), the best so far

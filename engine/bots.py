@@ -25,7 +25,7 @@ except ImportError:  # CPython
         return x
 
 
-from engine.ai import Planner, WORK_CLONE, WORK_STEP
+from engine.ai import Planner, WORK_CLONE, WORK_STEP, turns_left
 from engine.rng import Rng
 from engine.state import A_STOP, P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER, MODE_TABLE
 
@@ -87,8 +87,10 @@ def best_bot(state, rng):
     # Loaded here, not with this module: a table bot's plan on the board goes without it (RAM
     # and time, lnr/play/plan.py).
     from engine.lookahead import Search, CAP
+    from engine.ntuple import tables
 
-    search = Search(state, weights(state.mode), rng, False, CAP)
+    search = Search(state, weights(state.mode), rng, False, CAP,
+                    tables(state.mode, turns_left(state)))
     action = search.choose()
     _work[0] = search.work
     return action
@@ -168,7 +170,7 @@ _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
-def hint(state, rng=None, lookahead=True, cap=HINT_CAP):
+def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=True):
     """Returns (action, search): what `best` would do now, and the engine.lookahead Search that
     chose it, its options kept, from which engine.advice says why; (None, None) where nobody
     decides (dice, game over, the rival). Without `rng`, the look-ahead draws from a stream of
@@ -176,7 +178,8 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP):
     `lookahead`: engine.ai's Planner alone, its options kept (a device short of heap:
     lnr/play/plan.py). `cap`: the look-ahead's samples' budget (engine.lookahead Search), less
     than HINT_CAP where the board's switch leaves less of the hint's wait (lnr/play/plan.py); its
-    first plan, engine.ai's, is made whatever the cap."""
+    first plan, engine.ai's, is made whatever the cap. `tables`: the look-ahead values with the
+    mode's learned tables (engine.ntuple), as `best` does, where it has some."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, None
     if not lookahead:
@@ -189,7 +192,12 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP):
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget
 
-    search = Search(state, weights(state.mode), rng, True, cap)
+    if tables:
+        from engine.ntuple import tables
+
+        tables = tables(state.mode, turns_left(state))
+    search = Search(state, weights(state.mode), rng, True, cap, tables or None)
+    tables = None  # the search holds them (RAM: not past it)
     action = search.choose()
     _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)

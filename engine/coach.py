@@ -9,7 +9,7 @@ samples come in rounds; after each round the options clearly worse than the lead
 so most of the time goes to the close calls.
 
 Its evaluation, at the leaves and in the rollouts: engine.ai's linear one with a weight table
-(playout_table), or with engine.ntuple's n-tuple tables on top (`tables`: NTuplePlanner, solo
+(playout_table), or with engine.ntuple's n-tuple tables on top (`tables`: engine.ai's Planner, solo
 only, as the tables are learned for solo; the bot `coach-ntuple`), so that both can be played
 on the same seeds (python -m tools.bots compare --player coach --tables, bench --coach-bots).
 
@@ -21,8 +21,7 @@ from engine.ai import Planner
 from engine.ai import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import unseen
-from engine.ntuple import NTuplePlanner
-from engine import ai_weights, ntuple_weights, planner_weights
+from engine import ai_weights, ntuple, planner_weights
 from engine.playout import DECIDE, steps
 from engine.rng import Rng
 from engine.state import A_CHAOS, A_LAY, A_PILE, MODE_RIVAL, MODE_SOLO, P_ORDER, P_TURN
@@ -102,11 +101,9 @@ def outcome(state, seat):
 
 
 def planner(state, table, tables=None):
-    """Returns engine.ai's Planner of the seat to move with weight `table`; with n-tuple
-    `tables` (engine.ntuple's), the NTuplePlanner that values with them on top."""
-    if tables is None:
-        return Planner(state, table)
-    return NTuplePlanner(state, table, tables=tables)
+    """Returns engine.ai's Planner of the seat to move with weight `table` (and engine.ntuple's
+    `tables` valued on top, where given)."""
+    return Planner(state, table, tables=tables)
 
 
 def rollout(state, seat, dice, table, horizon=0, tables=None):
@@ -265,9 +262,13 @@ def playout_table(mode):
 
 
 def ntuple_tables(mode):
-    """Returns engine.ntuple's tables for `mode`: solo's (engine.ntuple_weights, learned by
+    """Returns engine.ntuple's tables for `mode`, every phase's block: solo's (learned by
     python -m tools.bots train --eval ntuple), None in the other modes (none are learned)."""
-    return ntuple_weights.SOLO if mode == MODE_SOLO else None
+    name = ntuple.path(mode)
+    if name is None:
+        return None
+    with open(name, "rb") as f:
+        return ntuple.blocks(f.read())
 
 
 def coach_bot(state, rng):

@@ -78,11 +78,13 @@ class Search:
     the options it played on (`values`: action -> estimate, as the options' values; None if it
     played none on), which engine.advice explains the hint from. `cap`: the work this
     decision may do (the bots' turn budget gives less once the turn has spent some,
-    engine.bots)."""
+    engine.bots). `tables`: engine.ntuple's tables, valued on top of `weights` by every
+    planner (engine.ai Valuer)."""
 
-    def __init__(self, state, weights, rng, keep=False, cap=CAP):
+    def __init__(self, state, weights, rng, keep=False, cap=CAP, tables=None):
         self.s = state
         self.w = weights
+        self.tables = tables  # engine.ai's n-tuple tables by phase, for every planner
         self.rng = rng
         self.seat = state.seat
         self.turn = state.turn
@@ -158,10 +160,10 @@ class Search:
         # (Planner.__init__ sets every attribute a use reads before it sets it), see _spare.
         p = _spare.get(0)
         if p is None:
-            p = _spare[0] = Planner(state, self.w, seat, hand, turns)
+            p = _spare[0] = Planner(state, self.w, seat, hand, turns, self.tables)
         else:
             p.done()  # its lists go before the new ones are made
-            p.__init__(state, self.w, seat, hand, turns)
+            p.__init__(state, self.w, seat, hand, turns, self.tables)
         return p
 
     def _room(self):

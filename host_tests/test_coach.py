@@ -8,7 +8,8 @@ import os
 
 from helpers import assert_accounted
 
-from engine import ai_weights, coach, ntuple, ntuple_weights
+from engine import ai_weights, coach, ntuple
+from engine.ai import N_PHASES, T_BLOCK
 from engine.bots import random_bot
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
@@ -16,7 +17,8 @@ from engine.selfplay import find_bot
 from engine.state import MODE_NAMES, MODE_RIVAL, MODE_SOLO, P_ORDER
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ZEROS = bytes(ntuple.TABLE_BYTES)
+ZEROS = [bytes([128]) * T_BLOCK] * N_PHASES  # every entry 0 (engine.ai: 128 more)
+SOLO = coach.ntuple_tables(MODE_SOLO)  # the learned ones
 
 
 def small(state, rng, tables):
@@ -40,7 +42,7 @@ def _decisions(seed, every=3):
 
 def test_the_tables_reach_the_rollouts_and_their_leaves():
     # A rollout cut at its horizon ends on engine.ai's value of the seat's next turn: with the
-    # tables (NTuplePlanner) it must differ from the linear one somewhere, and tables of zeros
+    # tables it must differ from the linear one somewhere, and tables of zeros
     # must give the linear rollout exactly (the same dice, the same choices, the same leaf).
     differs = 0
     checked = 0
@@ -49,7 +51,7 @@ def test_the_tables_reach_the_rollouts_and_their_leaves():
             if state.phase == P_ORDER:
                 continue
             values = []
-            for tables in (None, ZEROS, ntuple_weights.SOLO):
+            for tables in (None, ZEROS, SOLO):
                 values.append(coach.rollout(state.clone(), state.seat, Rng(seed, 3),
                                             ai_weights.SOLO, 2, tables))
             assert values[0] == values[1]
@@ -57,13 +59,6 @@ def test_the_tables_reach_the_rollouts_and_their_leaves():
             checked += 1
     assert checked > 20
     assert differs > checked // 4, (differs, checked)
-
-
-def test_the_planner_of_the_coach_is_the_ntuple_one_only_with_tables():
-    state, chance, _ = seeded(MODE_SOLO, 1)
-    state.start()
-    assert type(coach.planner(state, ai_weights.SOLO)) is not ntuple.NTuplePlanner
-    assert type(coach.planner(state, ai_weights.SOLO, ZEROS)) is ntuple.NTuplePlanner
 
 
 def test_tables_of_zeros_decide_as_the_linear_coach():
@@ -97,7 +92,7 @@ def test_the_ntuple_coach_is_the_same_for_the_same_seed():
     # from any other source (the random module, the clock) changes some decision of it (a
     # second seed doubled the test's 11 s of CPU).
     def bot(state, rng):
-        return small(state, rng, ntuple_weights.SOLO)
+        return small(state, rng, SOLO)
 
     first = _game(5, bot)
     assert first == _game(5, bot)
@@ -111,7 +106,7 @@ def test_the_ntuple_coach_plays_legally_from_many_random_positions():
     for seed in range(100, 130):
         for state in _decisions(seed, every=9):
             legal = state.legal_actions()
-            action = small(state, Rng(seed, 9), ntuple_weights.SOLO)
+            action = small(state, Rng(seed, 9), SOLO)
             assert action in legal, (seed, state.turn, action)
             after = state.clone()
             after.apply(action)
@@ -123,7 +118,8 @@ def test_the_ntuple_coach_plays_legally_from_many_random_positions():
 def test_coach_ntuple_plays_solo_with_the_learned_tables_and_elsewhere_as_the_coach():
     # The bot `coach-ntuple` (engine.selfplay, bench --coach-bots): solo's tables are the only
     # ones learned, so in rival mode it is the linear coach.
-    assert coach.ntuple_tables(MODE_SOLO) is ntuple_weights.SOLO
+    with open(ntuple.path(MODE_SOLO), "rb") as f:
+        assert SOLO == ntuple.blocks(f.read())
     assert coach.ntuple_tables(MODE_RIVAL) is None
     assert find_bot("coach-ntuple") is coach.coach_ntuple_bot
     state, chance, rng = seeded(MODE_NAMES.index("rival"), 4)
@@ -192,9 +188,9 @@ def test_compare_plays_the_coach_with_the_tables():
 
     state = next(_decisions(8))  # the game's first decision: a turn's, with options
     assert state.phase != P_ORDER and len(coach.options(state)) > 1
-    pair = (ai_weights.SOLO, ntuple_weights.SOLO)
+    pair = (ai_weights.SOLO, SOLO)
     r1 = Rng(8, 9)
     r2 = Rng(8, 9)
     got = tune.decide("coach-ntuple", state, pair, r1)
-    assert got == coach.Coach(state, r2, ai_weights.SOLO, tables=ntuple_weights.SOLO).choose()
+    assert got == coach.Coach(state, r2, ai_weights.SOLO, tables=SOLO).choose()
     assert r1.getstate() == r2.getstate()

@@ -2,18 +2,19 @@
 new weights (tools/bots/train.py's, tune's) play better than others, to decide between them.
 
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
-                            [--range choosing] [--player search] [--cap N]
-                            [--tables engine/ntuple_weights.py] [--jobs 2]
+                            [--range choosing] [--player search] [--cap N] [--old-cap N]
+                            [--tables engine/ntuple_solo.bin] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
 the choice's luck does not count twice), `best` with the one mode's table of each module, or
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
-NEW's `best` another budget of work a decision than engine.lookahead's CAP (OLD keeps CAP): with
+NEW's `best` another budget of work a decision than engine.lookahead's CAP, --old-cap OLD's: with
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
 `best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
-engine.ntuple's tables (train --eval ntuple's module) on top of its weights. A module is
+engine.ntuple's tables (a file train --eval ntuple wrote) on top of its weights; OLD values
+with the weights alone. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
@@ -62,16 +63,18 @@ def main(argv=None):
                         help="who plays the weights (default: `best`)")
     parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
+    parser.add_argument("--old-cap", type=cli.whole(1, 100 * CAP), default=CAP,
+                        help="OLD's work a decision with --player search (default: CAP)")
     parser.add_argument("--tables", default=None,
                         help="NEW's `best` (or coach) values with these n-tuple tables on top "
-                             "of its weights (a module train --eval ntuple wrote; solo)")
+                             "of its weights (a file train --eval ntuple wrote; solo)")
     parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
                         help="print the paired difference so far after every this many seeds "
                              "(0: at the end only): a run stopped early has its figure up to "
                              "there")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
-    if args.cap != CAP and args.player != "search":
+    if (args.cap != CAP or args.old_cap != CAP) and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
     new_player = args.player
     if args.tables is not None:
@@ -79,7 +82,7 @@ def main(argv=None):
             parser.error("--tables: the n-tuple tables play `best` (--player search) or the "
                          "coach in solo")
         if not ntrain.made_by_ntrain(args.tables):
-            parser.error("--tables %s: not a tables module train --eval ntuple wrote"
+            parser.error("--tables %s: not a tables file train --eval ntuple wrote"
                          % args.tables)
         try:
             ntuple_tables = ntrain.read_tables(args.tables)
@@ -100,7 +103,7 @@ def main(argv=None):
         tasks = []
         for s in seeds:
             tasks.append((args.mode, s, tables[0], new_player, args.cap))
-            tasks.append((args.mode, s, tables[1], args.player, CAP))
+            tasks.append((args.mode, s, tables[1], args.player, args.old_cap))
         both = []
         bar = learning.Progress("new and old", len(tasks))
         it = pool.imap(tune.play, tasks, chunksize=2) if pool else map(tune.play, tasks)
@@ -125,7 +128,8 @@ def main(argv=None):
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
-    for name, path, cap, res in (("new", new_name, args.cap, new), ("old", args.old, CAP, old)):
+    for name, path, cap, res in (("new", new_name, args.cap, new),
+                                 ("old", args.old, args.old_cap, old)):
         budget = ", cap %d" % cap if args.player == "search" else ""
         print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
             name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),

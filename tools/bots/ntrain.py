@@ -2,8 +2,8 @@
 self-play with temporal differences, on top of engine.ai's weights of the mode (kept as they
 are), and writes the tables module and a learning curve.
 
-As train's linear evaluation: each iteration `best` (engine.ntuple's NTupleSearch, the tables so
-far) plays --games games of the training range; each seat's positions at the end of its turns
+As train's linear evaluation: each iteration `best` (engine.lookahead's Search valuing with the
+tables so far) plays --games games of the training range; each seat's positions at the end of its turns
 get TD(λ) targets (tools.bots.learning td_targets' λ-return, the value of a position being engine.ai's linear
 evaluation plus its entries of the tables); the tables are fitted by least squares to what the
 targets leave over the linear evaluation (backfitting: each table in turn to what the others
@@ -13,30 +13,30 @@ leave, --ridge on each entry), --sweeps times on the targets of the fit before, 
 tables of zeros, which plays as `best` does); the training games' search has train's --cap of
 work a decision, the choosing games' engine.lookahead CAP, as the bot's.
 """
-import ast
 import time
 
 from engine import ntuple
-from engine.ai import ONE
+from engine.ai import ONE, T_BLOCK, N_PHASES
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import learning
 from tools.bots import tune
 
-HEADER = '"""Tables of engine.ntuple\'s evaluation; written by tools.bots train --eval ntuple."""'
-TABLES_MAX = 64 * 1024  # a tables module is about 23 KB of text; a file this big is not one
 BACKFIT = 6  # passes of the backfitting over the tables per fit
+N_TUPLES = 4  # hand, end, ahead, behind (engine.ai): the entries a position reads
+ENTRIES = N_PHASES * T_BLOCK
 
 
 def pack(entries):
-    """Returns the tables as bytes: ints in 1/16 points, clipped to a signed byte."""
-    return bytes((max(-128, min(127, int(x))) & 255) for x in entries)
+    """Returns the tables' file (engine.ntuple): MAGIC, then the entries (ints in 1/16 points,
+    clipped to -128..127) 128 more, a byte each."""
+    return ntuple.MAGIC + bytes(max(-128, min(127, int(x))) + 128 for x in entries)
 
 
-def unpack(tables):
-    """Returns the tables' entries as ints (pack()'s inverse)."""
-    return [ntuple.entry(tables, i) for i in range(len(tables))]
+def unpack(data):
+    """Returns the entries of a tables file's bytes as ints (pack()'s inverse)."""
+    return [b - 128 for b in data[len(ntuple.MAGIC):]]
 
 
 def lookup(entries, tuples):
@@ -79,7 +79,7 @@ def fit(samples, entries, ridge, passes=BACKFIT):
     x = [e / ONE for e in entries]
     resid = [y - lin - sum(x[i] for i in tuples) for tuples, lin, y in samples]
     for _ in range(passes):
-        for j in range(len(ntuple.SIZES)):
+        for j in range(N_TUPLES):
             total = {}
             count = {}
             for s, r in zip(samples, resid):
@@ -95,43 +95,25 @@ def fit(samples, entries, ridge, passes=BACKFIT):
     return [v * ONE for v in x]
 
 
-def write(tables, path):
-    """Writes the tables module (one bytes, SOLO: the mode trained)."""
-    lines = [HEADER,
-             "# engine.ntuple's tables for solo: signed bytes in 1/16 points, in the order of",
-             "# engine.ntuple NAMES, each a table per phase. Do not edit by hand.",
-             "SOLO = ("]
-    for i in range(0, len(tables), 40):
-        lines.append("    %r" % tables[i:i + 40])
-    lines.append(")")
-    cli.write_output(path, ("\n".join(lines) + "\n").encode())
+def write(data, path):
+    """Writes a tables file (pack()'s bytes)."""
+    cli.write_output(path, data)
 
 
 def made_by_ntrain(path):
-    """Returns True if `path` is a tables module this tool wrote (its first line is ours; only
-    the file's first bytes are read: /dev/zero is not)."""
-    return cli.head(path).startswith(HEADER.encode("utf-8") + b"\n")
+    """Returns True if `path` is a tables file this tool wrote (its first bytes are MAGIC; only
+    those are read: /dev/zero is not)."""
+    return cli.head(path).startswith(ntuple.MAGIC)
 
 
 def read_tables(path):
-    """Returns the tables (bytes) of a module this tool wrote, read as data and never run;
-    raises cli.CliError with the line to say where it is not one."""
-    data = cli.read_bytes(path, TABLES_MAX, "the tables module")
-    try:
-        tree = ast.parse(data.decode("utf-8"), path)
-    except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
-        raise cli.CliError("%s is not a Python module: not a tables module" % path) from None
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "SOLO"):
-            try:
-                value = ast.literal_eval(node.value)
-            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-                value = None
-            if type(value) is bytes and len(value) == ntuple.TABLE_BYTES:
-                return value
-    raise cli.CliError("%s has no SOLO of %d bytes: not a tables module"
-                       % (path, ntuple.TABLE_BYTES))
+    """Returns the blocks (engine.ntuple blocks()) of a tables file this tool wrote; raises
+    cli.CliError with the line to say where it is not one."""
+    data = cli.read_bytes(path, ntuple.FILE_BYTES, "the tables file")
+    if len(data) != ntuple.FILE_BYTES or not data.startswith(ntuple.MAGIC):
+        raise cli.CliError("%s is not a tables file of %d bytes that train --eval ntuple wrote"
+                           % (path, ntuple.FILE_BYTES))
+    return ntuple.blocks(data)
 
 
 def run(args, pool, out):
@@ -140,14 +122,14 @@ def run(args, pool, out):
 
     linear_table = getattr(ai_weights, args.mode.upper())
     weights = tune.unpack(linear_table)
-    entries = [0] * ntuple.TABLE_BYTES
+    entries = [0] * ENTRIES
     choosing = seed_ranges.take("choosing", args.choose)
     points = []
     history = []
     base = None
     for it in range(args.iters + 1):
         started = time.time()
-        packed = (linear_table, pack(entries))
+        packed = (linear_table, ntuple.blocks(pack(entries)))
         player = "ntuple" if it else "search"  # iteration 0: today's `best`, tables of zeros
         tasks = [(args.mode, s, packed if it else linear_table, player, CAP) for s in choosing]
         test = learning.run_games(pool, tasks, "choosing, iteration %d" % it)

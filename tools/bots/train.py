@@ -6,7 +6,7 @@ writes the weights module and a learning curve.
                           [--player search] [--cap N] [--jobs 2] [--out engine/ai_weights.py]
                           [--png docs/learning_curve_MODE.png]
     python -m tools.bots train --eval ntuple [the same options]
-                          [--tables engine/ntuple_weights.py]
+                          [--tables engine/ntuple_solo.bin]
 
 TD-Gammon's idea on engine.ai's evaluation: the value of the position at the end of one of the
 bot's turns is the expected rest of the game (what it will still add to the seat's score, in
@@ -62,7 +62,7 @@ def default_png(mode, evaluation="linear"):
     return os.path.join(DOCS, "learning_curve_%s.png" % mode)
 
 
-TABLES = os.path.join(ROOT, "engine", "ntuple_weights.py")  # --eval ntuple's tables
+TABLES = os.path.join(ROOT, "engine", "ntuple_solo.bin")  # --eval ntuple's tables (engine.ntuple)
 
 
 def check_args(parser, args):
@@ -114,7 +114,7 @@ def main(argv=None):
                         help="what is learned: engine.ai's linear weights, or engine.ntuple's "
                              "tables on top of them (tools/bots/ntrain.py)")
     parser.add_output("--tables", default=TABLES, mine=ntrain.made_by_ntrain,
-                      help="--eval ntuple: the tables module to write")
+                      help="--eval ntuple: the tables file to write")
     parser.epilog = "Exit status: 0 written; 2 bad arguments."
     args = parser.parse_args(argv)
     check_args(parser, args)

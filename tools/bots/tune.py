@@ -26,7 +26,7 @@ from multiprocessing import Pool
 import numpy
 
 from engine import ai
-from engine.ai import Planner, N_FEATURES, N_BUCKETS, ONE, bucket
+from engine.ai import Planner, N_FEATURES, N_BUCKETS, N_PHASES, ONE, T_BLOCK, bucket, phase
 from engine.cards import KIND, VALUE, KIND_BROKEN, KIND_CHAOS
 from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
@@ -128,15 +128,38 @@ def decide(player, state, weights, rng, cap=CAP):
         return Planner(state, weights).choose()
     if player == "search":
         return Search(state, weights, rng, False, cap).choose()
-    if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's tables)
-        from engine.ntuple import NTupleSearch
-
-        return NTupleSearch(state, weights[0], rng, False, cap, weights[1]).choose()
+    if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's blocks)
+        return Search(state, weights[0], rng, False, cap, weights[1]).choose()
     from engine.coach import Coach
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
     return Coach(state, rng, weights).choose()
+
+
+class _Noted:
+    """A block of n-tuple tables (engine.ai) whose entries read 0 and are noted, by their place
+    in the tables' file (the phase's block first): what engine.ai's valuing reads, in its
+    order (hand, end, ahead, behind), is the position's tuples."""
+
+    def __init__(self, phase):
+        self.base = phase * T_BLOCK
+        self.read = []
+
+    def __getitem__(self, i):
+        self.read.append(self.base + i)
+        return 128  # an entry is 128 more than its value (engine.ai)
+
+
+def entries(state, table, seat, hand, turns):
+    """Returns the places of the n-tuple tables' entries (engine.ai, on top of weight `table`)
+    that value `seat`'s position with `hand` and `turns` turns left, its turn over, as
+    engine.ai's settled() values it; None on its last turn (valued exactly, no table)."""
+    if turns <= 0:
+        return None
+    noted = [_Noted(p) for p in range(N_PHASES)]
+    Planner(state, table, seat, hand, turns, noted).settled()
+    return noted[phase(turns)].read
 
 
 def play(args):
@@ -193,10 +216,7 @@ def play(args):
             rival = len(state.piles[0]) if mode == "rival" else 0
             tuples = None
             if player == "ntuple":  # the n-tuple tables' entries of this position
-                from engine.ntuple import NTuplePlanner
-
-                tuples = NTuplePlanner(state, weights[0], seat, hand,
-                                       deck // state.players).settled_indices()
+                tuples = entries(state, weights[0], seat, hand, deck // state.players)
             samples.append((seat, bucket(deck // state.players),
                             features(state, seat, hand), score, rival, tuples))
     rival = state.score(0) if mode == "rival" else 0

