@@ -9,8 +9,8 @@ evaluation plus its entries of the tables); the tables are fitted by least squar
 targets leave over the linear evaluation (backfitting: each table in turn to what the others
 leave, --ridge on each entry), --sweeps times on the targets of the fit before, then damped
 (--step) and rounded to signed bytes in 1/16 points. After each iteration the tables play
---choose games of the choosing range, each paired by seed with today's `best` (iteration 0,
-tables of zeros, which plays as `best` does); the training games' search has train's --cap of
+--choose games of the choosing range, each paired by seed with iteration 0: `best` without
+tables, or with --start's tables, which the run trains on; the training games' search has train's --cap of
 work a decision, the choosing games' engine.lookahead CAP, as the bot's.
 """
 import time
@@ -106,14 +106,20 @@ def made_by_ntrain(path):
     return cli.head(path).startswith(ntuple.MAGIC)
 
 
-def read_tables(path):
-    """Returns the blocks (engine.ntuple blocks()) of a tables file this tool wrote; raises
-    cli.CliError with the line to say where it is not one."""
+def pack_of(path):
+    """Returns the bytes of a tables file this tool wrote (pack()'s); raises cli.CliError with
+    the line to say where it is not one."""
     data = cli.read_bytes(path, ntuple.FILE_BYTES, "the tables file")
     if len(data) != ntuple.FILE_BYTES or not data.startswith(ntuple.MAGIC):
         raise cli.CliError("%s is not a tables file of %d bytes that train --eval ntuple wrote"
                            % (path, ntuple.FILE_BYTES))
-    return ntuple.blocks(data)
+    return data
+
+
+def read_tables(path):
+    """Returns the blocks (engine.ntuple blocks()) of a tables file this tool wrote (pack_of()
+    says where it is not one)."""
+    return ntuple.blocks(pack_of(path))
 
 
 def run(args, pool, out):
@@ -122,7 +128,8 @@ def run(args, pool, out):
 
     linear_table = getattr(ai_weights, args.mode.upper())
     weights = tune.unpack(linear_table)
-    entries = [0] * ENTRIES
+    # Zeros (iteration 0 is then `best` without tables), or --start's tables, trained on.
+    entries = unpack(args.start) if args.start else [0] * ENTRIES
     choosing = seed_ranges.take("choosing", args.choose)
     points = []
     history = []
@@ -130,8 +137,9 @@ def run(args, pool, out):
     for it in range(args.iters + 1):
         started = time.time()
         packed = (linear_table, ntuple.blocks(pack(entries)))
-        player = "ntuple" if it else "search"  # iteration 0: today's `best`, tables of zeros
-        tasks = [(args.mode, s, packed if it else linear_table, player, CAP) for s in choosing]
+        plain = it == 0 and not args.start  # today's `best` without tables, not zeros' lookups
+        player = "search" if plain else "ntuple"
+        tasks = [(args.mode, s, linear_table if plain else packed, player, CAP) for s in choosing]
         test = learning.run_games(pool, tasks, "choosing, iteration %d" % it)
         score, se, line = learning.measure(args.mode, test)
         played = it * args.games

@@ -76,6 +76,13 @@ def check_args(parser, args):
         parser.error(str(e))
     if args.eval == "ntuple" and args.mode != "solo":
         parser.error("--eval ntuple: tables are learned for solo only (issue 39's first run)")
+    if args.start is not None:
+        if args.eval != "ntuple":
+            parser.error("--start: the tables to train on, with --eval ntuple")
+        try:
+            args.start = ntrain.pack_of(args.start)
+        except cli.CliError as e:
+            parser.error("--start " + str(e))
     if args.png is None:
         args.png = default_png(args.mode, args.eval)
         problem = cli.output_problem(args.png, cli.is_our_png, args.force)
@@ -115,6 +122,9 @@ def main(argv=None):
                              "tables on top of them (tools/bots/ntrain.py)")
     parser.add_output("--tables", default=TABLES, mine=ntrain.made_by_ntrain,
                       help="--eval ntuple: the tables file to write")
+    parser.add_argument("--start", default=None,
+                        help="--eval ntuple: train on from these tables (a file it wrote), not "
+                             "from zeros")
     parser.epilog = "Exit status: 0 written; 2 bad arguments."
     args = parser.parse_args(argv)
     check_args(parser, args)
