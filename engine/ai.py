@@ -126,7 +126,6 @@ def phase(turns):
     return 3
 
 
-
 def weight_row(table, row):
     """Returns row `row` of a weight table of engine/ai_weights.py as N_FEATURES ints."""
     # Stored as signed 16-bit little-endian ints: bytes take a quarter of a tuple's RAM.
@@ -281,10 +280,10 @@ class Valuer:
 
     def done(self):
         """Lets go of what valuing needs (the State, the track's and the pile's values, the
-        hand's counts, the tables' block) and filled in (the piles' tops, the big builds' odds): about 1 KB late
-        in a game that engine.lookahead would hold through its samples with the decision's
-        planner, kept for its options and values (RAM, docs/memory.md). Valuing again after
-        this fails."""
+        hand's counts, the tables' block) and filled in (the piles' tops, the big builds'
+        odds): about 1 KB late in a game that engine.lookahead would hold through its samples
+        with the decision's planner, kept for its options and values (RAM, docs/memory.md).
+        Valuing again after this fails."""
         self.tops = self.far = self.big = None
         self.tv = self.tb = self.pile = self.hand = self.s = self.t = None
 
@@ -448,8 +447,8 @@ class Valuer:
             if p is None:
                 p = dice_weights(dice)
                 self.big[dice] = p
-        # A unit an outcome of the dice; with the tables' lookups, 9/16 more (their cost in
-        # CircuitPython's instructions: python -m tools.bots cost, docs/bots.md).
+        # A unit of work for each count of wheels; 25/16 with the tables' lookups (what they
+        # add to CircuitPython's instructions: python -m tools.bots cost, docs/bots.md).
         self.work += dice + 1 if self.t is None else (dice + 1) * 25 + 8 >> 4
         if self.work - self.told >= _SPEND:
             self.spend()

@@ -192,12 +192,13 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=True):
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget
 
+    blocks = None
     if tables:
-        from engine.ntuple import tables
+        from engine.ntuple import tables as read
 
-        tables = tables(state.mode, turns_left(state))
-    search = Search(state, weights(state.mode), rng, True, cap, tables or None)
-    tables = None  # the search holds them (RAM: not past it)
+        blocks = read(state.mode, turns_left(state))
+    search = Search(state, weights(state.mode), rng, True, cap, blocks)
+    blocks = None  # the search holds them (RAM: not past it)
     action = search.choose()
     _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)
