@@ -169,6 +169,10 @@ def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path, monke
                  ["compare", weights, weights, "--tables", str(foreign)],
                  ["compare", weights, weights, "--tables", weights],
                  ["compare", weights, weights, "--tables", weights, "--mode", "rival"],
+                 ["compare", weights, weights, "--old-tables", str(foreign)],
+                 ["compare", weights, weights, "--old-tables", tables, "--mode", "rival"],
+                 ["train", "--eval", "ntuple", "--start", str(foreign)],
+                 ["train", "--start", tables],  # the tables train on only with --eval ntuple
                  # The tables play `best` or the coach (compare --player coach --tables), in
                  # solo only: not engine.ai's planner alone, not the coach in rival mode.
                  ["compare", weights, weights, "--tables", tables, "--player", "planner"],
@@ -189,3 +193,19 @@ def test_tables_fit_in_8_kb_on_circuitpython():
     got = dict(item.split("=") for item in line.split() if "=" in item)
     one, two = int(got["one_phase"]), int(got["two_phases"])
     assert T_BLOCK <= one and 2 * T_BLOCK <= two <= 8192, line
+
+
+def test_compare_plays_the_old_side_with_its_own_tables(monkeypatch, capsys):
+    # compare --old-tables (the rule that judges new tables against the board's, docs/bots.md):
+    # the same tables on both sides play the same games, a difference of exactly 0, and each
+    # side's line names them; without them OLD plays other games (the weights alone).
+    weights = os.path.join(ROOT, "engine", "ai_weights.py")
+    tables = ntuple.path(MODE_SOLO)
+    base = ["tools.bots", "compare", weights, weights, "--games", "3", "--jobs", "1",
+            "--tables", tables, "--cap", "300", "--old-cap", "300"]
+    code, out, err = python_m(base + ["--old-tables", tables], monkeypatch, capsys)
+    assert code == 0, err
+    assert "paired by seed: +0.000 ± 0.000" in out, out
+    assert out.count("ai_weights.py + " + tables) == 2, out
+    code, out, err = python_m(base, monkeypatch, capsys)
+    assert code == 0 and "paired by seed: +0.000 ± 0.000" not in out, out

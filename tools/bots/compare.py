@@ -3,7 +3,7 @@ new weights (tools/bots/train.py's, tune's) play better than others, to decide b
 
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
                             [--range choosing] [--player search] [--cap N] [--old-cap N]
-                            [--tables engine/ntuple_solo.bin] [--jobs 2]
+                            [--tables engine/ntuple_solo.bin] [--old-tables FILE] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
@@ -14,7 +14,7 @@ NEW's `best` another budget of work a decision than engine.lookahead's CAP, --ol
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
 `best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
 engine.ntuple's tables (a file train --eval ntuple wrote) on top of its weights; OLD values
-with the weights alone. A module is
+with the weights alone, or with --old-tables. A module is
 one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
@@ -68,6 +68,8 @@ def main(argv=None):
     parser.add_argument("--tables", default=None,
                         help="NEW's `best` (or coach) values with these n-tuple tables on top "
                              "of its weights (a file train --eval ntuple wrote; solo)")
+    parser.add_argument("--old-tables", default=None,
+                        help="OLD's, as --tables is NEW's (default: none, its weights alone)")
     parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
                         help="print the paired difference so far after every this many seeds "
                              "(0: at the end only): a run stopped early has its figure up to "
@@ -76,34 +78,34 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if (args.cap != CAP or args.old_cap != CAP) and args.player != "search":
         parser.error("--cap is the search's budget: only with --player search")
-    new_player = args.player
-    if args.tables is not None:
-        if args.player not in ("search", "coach") or args.mode != "solo":
-            parser.error("--tables: the n-tuple tables play `best` (--player search) or the "
-                         "coach in solo")
-        if not ntrain.made_by_ntrain(args.tables):
-            parser.error("--tables %s: not a tables file train --eval ntuple wrote"
-                         % args.tables)
-        try:
-            ntuple_tables = ntrain.read_tables(args.tables)
-        except cli.CliError as e:
-            parser.error(str(e))
-        new_player = "ntuple" if args.player == "search" else "coach-ntuple"
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
     except (ValueError, cli.CliError) as e:
         parser.error(str(e))
+    players = [args.player, args.player]
+    for side, (option, path) in enumerate((("--tables", args.tables),
+                                           ("--old-tables", args.old_tables))):
+        if path is None:
+            continue
+        if args.player not in ("search", "coach") or args.mode != "solo":
+            parser.error("%s: the n-tuple tables play `best` (--player search) or the coach "
+                         "in solo" % option)
+        if not ntrain.made_by_ntrain(path):
+            parser.error("%s %s: not a tables file train --eval ntuple wrote" % (option, path))
+        try:
+            tables[side] = (tables[side], ntrain.read_tables(path))
+        except cli.CliError as e:
+            parser.error(str(e))
+        players[side] = "ntuple" if args.player == "search" else "coach-ntuple"
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
-        if new_player in ("ntuple", "coach-ntuple"):
-            tables[0] = (tables[0], ntuple_tables)
         # Each seed's two games one after the other: both sides meet the same load on a
         # shared machine, so their times a decision compare too.
         tasks = []
         for s in seeds:
-            tasks.append((args.mode, s, tables[0], new_player, args.cap))
-            tasks.append((args.mode, s, tables[1], args.player, args.old_cap))
+            tasks.append((args.mode, s, tables[0], players[0], args.cap))
+            tasks.append((args.mode, s, tables[1], players[1], args.old_cap))
         both = []
         bar = learning.Progress("new and old", len(tasks))
         it = pool.imap(tune.play, tasks, chunksize=2) if pool else map(tune.play, tasks)
@@ -128,8 +130,9 @@ def main(argv=None):
     print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
                                       PLAYERS[args.player]))
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
+    old_name = args.old if args.old_tables is None else "%s + %s" % (args.old, args.old_tables)
     for name, path, cap, res in (("new", new_name, args.cap, new),
-                                 ("old", args.old, args.old_cap, old)):
+                                 ("old", old_name, args.old_cap, old)):
         budget = ", cap %d" % cap if args.player == "search" else ""
         print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
             name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
