@@ -262,13 +262,13 @@ def playout_table(mode):
 
 
 def ntuple_tables(mode):
-    """Returns engine.ntuple's tables for `mode`, every phase's block: solo's (learned by
-    python -m tools.bots train --eval ntuple), None in the other modes (none are learned)."""
-    name = ntuple.path(mode)
-    if name is None:
+    """Returns engine.ntuple's tables for `mode`, every phase's block (learned by python -m
+    tools.bots train --eval ntuple), None where none are learned."""
+    try:
+        with open(ntuple.path(mode), "rb") as f:
+            return ntuple.blocks(f.read())
+    except OSError:
         return None
-    with open(name, "rb") as f:
-        return ntuple.blocks(f.read())
 
 
 def coach_bot(state, rng):

@@ -3,32 +3,30 @@ says what they hold and adds their entries), learned by self-play on the desktop
 tools.bots train --eval ntuple). They are a file beside this module, MAGIC and then a block
 per phase of the game: a decision reads the blocks of its own phase and the next turn's (the
 look-ahead plays a turn further), so a board holds one or two blocks (engine.ai T_BLOCK bytes
-each) while it decides, not all of them. Solo's alone are learned."""
+each) while it decides, not all of them. A mode whose file is missing has none learned."""
 from engine.ai import T_BLOCK, N_PHASES, phase
-from engine.state import MODE_SOLO
+from engine.state import MODE_NAMES
 
 MAGIC = b"lnrtab1\n"
 FILE_BYTES = 8 + N_PHASES * T_BLOCK  # MAGIC's 8 bytes, then the blocks
 
 
 def path(mode):
-    """Returns the path of `mode`'s tables, or None where none are learned."""
-    if mode != MODE_SOLO:
-        return None
-    return __file__.rsplit("/", 1)[0] + "/ntuple_solo.bin"
+    """Returns the path of `mode`'s tables file (ntuple_MODE.bin beside this module: missing
+    where none are learned)."""
+    return __file__.rsplit("/", 1)[0] + "/ntuple_" + MODE_NAMES[mode] + ".bin"
 
 
 def tables(mode, turns):
     """Returns the blocks (a list by phase, None for a phase not read) that a decision with
-    `turns` turns left after it values with: its phase's and the next turn's. None where `mode`
-    has no tables, on the last turn (engine.ai values it exactly), and where the file is
-    missing or not one (a board flashed part way: `best` plays on without them)."""
-    name = path(mode)
-    if name is None or turns <= 0:
+    `turns` turns left after it values with: its phase's and the next turn's. None on the last
+    turn (engine.ai values it exactly) and where the file is missing (no tables learned for
+    `mode`) or not one (a board flashed part way): `best` then plays without."""
+    if turns <= 0:
         return None
     out = [None] * N_PHASES
     try:
-        with open(name, "rb") as f:
+        with open(path(mode), "rb") as f:
             if f.read(8) != MAGIC:
                 return None
             for t in (turns, turns - 1):

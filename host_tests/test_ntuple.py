@@ -164,20 +164,20 @@ def test_train_and_compare_refuse_other_modes_and_foreign_tables(tmp_path, monke
     foreign.write_text("keep me\n")
     weights = os.path.join(ROOT, "engine", "ai_weights.py")
     tables = ntuple.path(MODE_SOLO)
-    for args in (["train", "--eval", "ntuple", "--mode", "rival"],
+    for args in (["train", "--eval", "ntuple", "--mode", "table"],
                  ["train", "--eval", "ntuple", "--tables", str(foreign)],
                  ["compare", weights, weights, "--tables", str(foreign)],
                  ["compare", weights, weights, "--tables", weights],
-                 ["compare", weights, weights, "--tables", weights, "--mode", "rival"],
                  ["compare", weights, weights, "--old-tables", str(foreign)],
-                 ["compare", weights, weights, "--old-tables", tables, "--mode", "rival"],
                  ["train", "--eval", "ntuple", "--start", str(foreign)],
                  ["train", "--start", tables],  # the tables train on only with --eval ntuple
-                 # The tables play `best` or the coach (compare --player coach --tables), in
-                 # solo only: not engine.ai's planner alone, not the coach in rival mode.
+                 # The tables play `best` or the coach (compare --player coach --tables), where
+                 # `best` searches: not engine.ai's planner alone, not at the table.
                  ["compare", weights, weights, "--tables", tables, "--player", "planner"],
+                 ["compare", weights, weights, "--tables", tables, "--mode", "table"],
+                 ["compare", weights, weights, "--old-tables", tables, "--mode", "table"],
                  ["compare", weights, weights, "--tables", tables, "--player", "coach",
-                  "--mode", "rival"]):
+                  "--mode", "table"]):
         code, _, err = python_m(["tools.bots"] + args, monkeypatch, capsys)  # in this process
         assert code == 2, (args, err)
         assert "Traceback" not in err

@@ -67,7 +67,7 @@ def main(argv=None):
                         help="OLD's work a decision with --player search (default: CAP)")
     parser.add_argument("--tables", default=None,
                         help="NEW's `best` (or coach) values with these n-tuple tables on top "
-                             "of its weights (a file train --eval ntuple wrote; solo)")
+                             "of its weights (a file train --eval ntuple wrote)")
     parser.add_argument("--old-tables", default=None,
                         help="OLD's, as --tables is NEW's (default: none, its weights alone)")
     parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
@@ -88,9 +88,9 @@ def main(argv=None):
                                            ("--old-tables", args.old_tables))):
         if path is None:
             continue
-        if args.player not in ("search", "coach") or args.mode != "solo":
-            parser.error("%s: the n-tuple tables play `best` (--player search) or the coach "
-                         "in solo" % option)
+        if args.player not in ("search", "coach") or args.mode == "table":
+            parser.error("%s: the n-tuple tables play `best` (--player search) or the coach, "
+                         "not at the table" % option)
         if not ntrain.made_by_ntrain(path):
             parser.error("%s %s: not a tables file train --eval ntuple wrote" % (option, path))
         try:

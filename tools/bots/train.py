@@ -31,8 +31,9 @@ today's included (the curve's first point), are written to --out: the learned we
 today's for the mode only where they played better on the choosing range.
 
 --eval ntuple learns engine.ntuple's tables on top of the mode's linear weights instead
-(tools/bots/ntrain.py; solo; --player does not apply: `best` with the tables plays), writes them
-to --tables and the curve to docs/learning_curve_ntuple_MODE.png, and leaves --out alone.
+(tools/bots/ntrain.py; solo, challenge or rival; --player does not apply: `best` with the
+tables plays), writes them to --tables (default: the mode's, engine/ntuple_MODE.bin) and the
+curve to docs/learning_curve_ntuple_MODE.png, and leaves --out alone.
 
 Deterministic for a command line (the same seeds, the same fits, any --jobs). Progress on
 stderr; bad arguments: one line and exit status 2. It writes --out only where it is a weights
@@ -45,7 +46,9 @@ import sys
 import time
 from multiprocessing import Pool
 
+from engine import ntuple
 from engine.lookahead import CAP
+from engine.state import MODE_NAMES
 from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import ntrain, tune
@@ -62,7 +65,6 @@ def default_png(mode, evaluation="linear"):
     return os.path.join(DOCS, "learning_curve_%s.png" % mode)
 
 
-TABLES = os.path.join(ROOT, "engine", "ntuple_solo.bin")  # --eval ntuple's tables (engine.ntuple)
 
 
 def check_args(parser, args):
@@ -74,8 +76,9 @@ def check_args(parser, args):
         seed_ranges.take("choosing", args.choose)
     except ValueError as e:
         parser.error(str(e))
-    if args.eval == "ntuple" and args.mode != "solo":
-        parser.error("--eval ntuple: tables are learned for solo only (issue 39's first run)")
+    if args.eval == "ntuple" and args.mode == "table":
+        parser.error("--eval ntuple: tables are learned where `best` searches (solo, "
+                     "challenge, rival), not at the table")
     if args.start is not None:
         if args.eval != "ntuple":
             parser.error("--start: the tables to train on, with --eval ntuple")
@@ -88,6 +91,11 @@ def check_args(parser, args):
         problem = cli.output_problem(args.png, cli.is_our_png, args.force)
         if problem:
             parser.error("--png %s: %s" % (args.png, problem))
+    if args.tables is None and args.eval == "ntuple":
+        args.tables = ntuple.path(MODE_NAMES.index(args.mode))
+        problem = cli.output_problem(args.tables, ntrain.made_by_ntrain, args.force)
+        if problem:
+            parser.error("--tables %s: %s" % (args.tables, problem))
 
 
 def main(argv=None):
@@ -120,8 +128,9 @@ def main(argv=None):
     parser.add_argument("--eval", default="linear", choices=("linear", "ntuple"),
                         help="what is learned: engine.ai's linear weights, or engine.ntuple's "
                              "tables on top of them (tools/bots/ntrain.py)")
-    parser.add_output("--tables", default=TABLES, mine=ntrain.made_by_ntrain,
-                      help="--eval ntuple: the tables file to write")
+    parser.add_output("--tables", default=None, mine=ntrain.made_by_ntrain,
+                      help="--eval ntuple: the tables file to write (default: the mode's, "
+                           "engine/ntuple_MODE.bin)")
     parser.add_argument("--start", default=None,
                         help="--eval ntuple: train on from these tables (a file it wrote), not "
                              "from zeros")
