@@ -71,27 +71,33 @@ waits: $(VENV)/.stamp
 pystack: $(VENV)/.stamp $(MPVM)
 	$(PY) -m tools.vm pystack --smallest
 
+# .venv's Python, with pip (ensurepip). The other venvs are made --without-pip and installed by
+# .venv's pip (pip --python: pip 22.3 and later, Python 3.11's own is 23): ensurepip unpacking
+# pip into each venv cost 4 CPU-s a venv of a fresh clone's setup, spent while the three venvs
+# share the cores.
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
 # --no-compile: pip byte-compiles every file of every package it installs (half of the install's
 # time here: 25 s of 50 on a fresh clone); Python compiles the modules a run imports, once.
-$(VENV)/.stamp: requirements/*.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(VENV)/.stamp: requirements/*.txt | $(PY)
 	$(PY) -m pip install -q --disable-pip-version-check --no-compile -r requirements/all.txt
 	touch $@
 
 # circuitpython-stubs rewrites its venv's board stubs, so the type check has a venv of its own.
-$(STUBS)/.stamp: requirements/typecheck.txt
-	test -x $(STUBS)/bin/python || $(PYTHON) -m venv $(STUBS)
-	$(STUBS)/bin/python -m pip install -q --disable-pip-version-check --no-compile \
-		-r requirements/typecheck.txt
+$(STUBS)/.stamp: requirements/typecheck.txt | $(PY)
+	test -x $(STUBS)/bin/python || $(PYTHON) -m venv --without-pip $(STUBS)
+	$(PY) -m pip --python $(STUBS)/bin/python install -q --disable-pip-version-check \
+		--no-compile -r requirements/typecheck.txt
 	touch $@
 
 # Flashing and the bundle have a venv of their own holding requirements/flash.txt exactly
 # (--no-deps: every version there is pinned), so that flashing a board installs no simulator
 # (pygame, numpy) and no test tools.
-$(FLASH_VENV)/.stamp: requirements/flash.txt
-	test -x $(FLASH_PY) || $(PYTHON) -m venv $(FLASH_VENV)
-	$(FLASH_PY) -m pip install -q --disable-pip-version-check --no-compile --no-deps \
-		-r requirements/flash.txt
+$(FLASH_VENV)/.stamp: requirements/flash.txt | $(PY)
+	test -x $(FLASH_PY) || $(PYTHON) -m venv --without-pip $(FLASH_VENV)
+	$(PY) -m pip --python $(FLASH_PY) install -q --disable-pip-version-check --no-compile \
+		--no-deps -r requirements/flash.txt
 	touch $@
 
 $(MPVM): tools/vm/mpvm/package.json tools/vm/mpvm/package-lock.json

@@ -122,15 +122,17 @@ def first_installed(tmp_path):
     return drive
 
 
-def copy_to(tmp_path, drive, *args):
+def copy_to(tmp_path, drive, *args, mpy_cross=None):
     """Writes the game onto the folder `drive` as `make flash TO=...` does (the tree a flash
     over serial copies: test_flash_copies_the_tree_then_nothing holds that one, file for file,
     at the price of one exchange per 256 bytes). The tests whose subject is what comes after a
-    flash start from this, not from a serial flash of their own."""
+    flash start from this, not from a serial flash of their own. The sources' tree, or with
+    `mpy_cross` the .mpy tree it compiles."""
     src = tmp_path / "src"
     if not src.exists():
         source_root(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), "--no-mpy",
+    tree = ["--mpy-cross", str(mpy_cross)] if mpy_cross else ["--no-mpy"]
+    r = subprocess.run([sys.executable, "-m", "tools.flash", "--to", str(drive), *tree,
                         "--source-root", str(src), "--build-dir", str(tmp_path / "b0"), *args],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -332,10 +334,19 @@ def test_mpy_for_another_circuitpython_major_is_refused(tmp_path, start_board):
 
 
 def test_mpy_tree_for_the_right_major_is_flashed(tmp_path, start_board):
+    # A CircuitPython 10 board gets the .mpy tree. The drive holds that tree as make flash TO=
+    # writes it (copy_to(): the copy over serial is test_flash_copies_the_tree_then_nothing's,
+    # some 2000 exchanges, 3.5 CPU-s again here): the flash over serial, told the board's
+    # version, builds the same .mpy tree and finds every file of it there, so it copies none.
+    # A flash that took the board for another major would refuse (the test above), one that
+    # sent the sources would copy them.
     drive = first_installed(tmp_path)
+    mpy_cross = fake_mpy_cross(tmp_path)
+    copy_to(tmp_path, drive, mpy_cross=mpy_cross)
     board = start_board(drive)
-    r = flash(tmp_path, board, "--mpy-cross", str(fake_mpy_cross(tmp_path)))
+    r = flash(tmp_path, board, "--mpy-cross", str(mpy_cross))
     assert r.returncode == 0, r.stdout + r.stderr
+    assert "nothing copied" in r.stdout and "  copy " not in r.stdout
     on_drive = files_under(drive)
     for path, size in SAVE_FILES:  # made by the deploy (docs/storage.md)
         if size is not None:

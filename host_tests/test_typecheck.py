@@ -63,8 +63,8 @@ def device_files():
 
 def stubs_python():
     if not STUBS_PY.exists():
-        pytest.fail(f"{STUBS_PY} is missing: make sets it up (python3 -m venv .venv-stubs && "
-                    ".venv-stubs/bin/pip install -r requirements/typecheck.txt)")
+        pytest.fail(f"{STUBS_PY} is missing: make sets it up (make .venv-stubs/.stamp: a venv "
+                    "without pip, requirements/typecheck.txt installed by .venv's pip)")
     return str(STUBS_PY)
 
 
