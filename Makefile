@@ -80,8 +80,13 @@ $(PY):
 
 # --no-compile: pip byte-compiles every file of every package it installs (half of the install's
 # time here: 25 s of 50 on a fresh clone); Python compiles the modules a run imports, once.
+# Python 3.11's venv brings setuptools, which no requirement needs (3.12's has none): pygame
+# imports its pkg_resources when it finds it, 0.2 CPU-s in each of the suite's dozen processes
+# that import pygame, so it goes.
 $(VENV)/.stamp: requirements/*.txt | $(PY)
 	$(PY) -m pip install -q --disable-pip-version-check --no-compile -r requirements/all.txt
+	if $(PY) -c "import setuptools" 2>/dev/null; then \
+		$(PY) -m pip uninstall -q -y --disable-pip-version-check setuptools; fi
 	touch $@
 
 # circuitpython-stubs rewrites its venv's board stubs, so the type check has a venv of its own.
