@@ -24,7 +24,7 @@ def tables(mode, turns):
     `mode`) or not one (a board flashed part way): `best` then plays without."""
     if turns <= 0:
         return None
-    out = [None] * N_PHASES
+    out = [None] * N_PHASES  # type: list
     try:
         with open(path(mode), "rb") as f:
             if f.read(8) != MAGIC:

@@ -100,9 +100,9 @@ def run_make(cmd, cwd, **values):
 
 def assert_drive_tree(files, build):
     """A drive's tree as make flash writes it: the sources' code.py and boot.py, settings.toml
-    with the pystack's size, lib/ all CircuitPython 10 .mpy files (and the sprites' and the
-    font's data), the
-    same bytes as the build folder."""
+    with the pystack's size, lib/ all CircuitPython 10 .mpy files (and the files modules read:
+    the sprites' and the font's pixels, the hint's tables), the same bytes as the build
+    folder."""
     assert files["code.py"] == (ROOT / "code.py").read_bytes()
     assert files["boot.py"] == (ROOT / "boot.py").read_bytes()
     assert ("%s = %d" % (deploy.PYSTACK_KEY, deploy.PYSTACK_SIZE)).encode() in files["settings.toml"]
@@ -110,7 +110,7 @@ def assert_drive_tree(files, build):
     assert {"lib/lnr/main.mpy", "lib/engine/state.mpy", "lib/neopixel.mpy"} <= set(lib)
     for path, data in lib.items():
         assert path.endswith(".mpy") and data[:2] == deploy.MPY_HEADER or \
-            path in ("lib/lnr/sprites.bin", "lib/lnr/font.bin"), path
+            path in deploy.data_files(), path
     saves = {p: data for p, data in files.items() if p.startswith("lnrsave/")}
     # The drive's save files, made once by the deploy, all zeros (tools/flash/sync.py).
     assert saves == {p: bytes(n) for p, n in SAVE_FILES if n is not None}, sorted(saves)

@@ -163,6 +163,17 @@ DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.
               "engine.ntuple": ("engine/ntuple_solo.bin",)}
 
 
+def device_path(rel):
+    """Returns where the repository's file `rel` (a module of lib/ or engine/, or a file one
+    reads) goes on the drive: under lib/, as the board imports it."""
+    return rel if rel.startswith("lib/") else "lib/" + rel
+
+
+def data_files():
+    """Returns the drive's paths of every DATA_FILES file."""
+    return [device_path(rel) for rels in DATA_FILES.values() for rel in rels]
+
+
 def source_files(root=ROOT, libraries=None):
     """Returns [(device path, source Path)] for code.py, boot.py and every module of the app,
     the engine and the libraries (`libraries`: third_party_files()) that the board can import,
@@ -200,13 +211,13 @@ def source_files(root=ROOT, libraries=None):
     for name in sorted(shipped):
         if name in ours:
             rel = ours[name].relative_to(root).as_posix()
-            out.append(("lib/" + rel if not rel.startswith("lib/") else rel, ours[name]))
+            out.append((device_path(rel), ours[name]))
     for name, rels in DATA_FILES.items():
         if name in shipped:
             for rel in rels:
                 if not (root / rel).is_file():
                     raise DeployError(f"{rel} is missing: {name} reads it on the board")
-                out.append(("lib/" + rel if not rel.startswith("lib/") else rel, root / rel))
+                out.append((device_path(rel), root / rel))
     for dist_name, top in THIRD_PARTY:
         files = [(rel, p) for rel, p in libraries
                  if rel.split("/")[0] in (top, top + ".py") and module_name(rel) in shipped]
