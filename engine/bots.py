@@ -170,7 +170,7 @@ _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
-def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=True):
+def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=False):
     """Returns (action, search): what `best` would do now, and the engine.lookahead Search that
     chose it, its options kept, from which engine.advice says why; (None, None) where nobody
     decides (dice, game over, the rival). Without `rng`, the look-ahead draws from a stream of
@@ -179,7 +179,8 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=True):
     lnr/play/plan.py). `cap`: the look-ahead's samples' budget (engine.lookahead Search), less
     than HINT_CAP where the board's switch leaves less of the hint's wait (lnr/play/plan.py); its
     first plan, engine.ai's, is made whatever the cap. `tables`: the look-ahead values with the
-    mode's learned tables (engine.ntuple), as `best` does, where it has some."""
+    mode's learned tables (engine.ntuple), as `best` does, where it has some. The board's hint
+    goes without: their code and blocks take the room it keeps at the hint (docs/bots.md)."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, None
     if not lookahead:

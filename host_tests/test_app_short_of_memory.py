@@ -42,24 +42,10 @@ def short(monkeypatch):
     return short_of
 
 
-def test_the_hint_goes_on_without_its_tables(short, capsys):
-    """Rung 1 (docs/memory.md): without the room for the learned tables' code and blocks
-    (engine.ntuple), the hint is `best`'s search valuing with its weights alone, said once."""
-    short("engine.ntuple")
-    m = Model(MODE_SOLO, 3)
-    with sim_fast.fast():
-        r = sim.run_headless(m.keys + HINT + ["A"], seed=3)
-    assert r.ok, r.error
-    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
-    assert said == [SAID + "Hints lighter now"]
-    assert line_text(r.app.ui.toast) == "Hints lighter now"  # on the player's turn
-
-
 def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, capsys):
-    """Rungs 2 and 3 (docs/memory.md): without the look-ahead's code (nor its tables, which
-    only it reads) the hint is `best`'s plan alone, and the player is told once; without the
-    words' too, the hint's panel says it is off. The game goes on either way, A closing the
-    panel as a hint's."""
+    """Rungs 1 and 2 (docs/memory.md): without the look-ahead's code the hint is `best`'s plan
+    alone, and the player is told once; without the words' too, the hint's panel says it is off.
+    The game goes on either way, A closing the panel as a hint's."""
     short("engine.lookahead")
     m = Model(MODE_SOLO, 3)
     with sim_fast.fast():
@@ -68,7 +54,7 @@ def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, caps
     panel = lines_text(r.app.ui.plines)
     assert panel[0] == "Hint" and panel[1].startswith(("Lay", "Pass", "Discard", "Turn", "Roll"))
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
-    assert said == [SAID + "Hints lighter now", SAID + "Hints simpler now"]
+    assert said == [SAID + "Hints simpler now"]
     with sim_fast.fast():
         r = sim.run_headless(m.keys + HINT + ["A"], seed=3)
     assert r.ok, r.error
@@ -82,8 +68,7 @@ def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, caps
     panel = lines_text(r.app.ui.plines)
     assert panel[0] == "Hint" and "off" in panel[1], panel
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
-    assert said == [SAID + "Hints lighter now", SAID + "Hints simpler now",
-                    SAID + "Hints off (memory)"]
+    assert said == [SAID + "Hints simpler now", SAID + "Hints off (memory)"]
     assert r.app.game.state.turn == m.state.turn  # the game as it was
     with sim_fast.fast():
         r = sim.run_headless(m.keys + HINT + ["A"], seed=3)
@@ -100,7 +85,7 @@ def test_the_hint_goes_on_without_its_look_ahead_then_says_it_is_off(short, caps
 
 
 def test_a_panel_that_does_not_load_turns_the_sound_down_and_opens(short, capsys):
-    """Rung 4: the action menu's code does not load beside the play screen's; the sound goes
+    """Rung 3: the action menu's code does not load beside the play screen's; the sound goes
     (its player and code), then the menu loads and opens; the serial console says so."""
     short("lnr.play.actions", 1)
     m = Model(MODE_SOLO, 3)
@@ -127,7 +112,7 @@ def test_a_panel_that_never_loads_is_said_and_the_turn_goes_on(short):
 
 
 def test_bots_plan_without_their_weights_and_the_table_plays_to_its_end(short, capsys):
-    """Rung 5: a bot's plan that does not load beside the view it keeps goes without the view
+    """Rung 4: a bot's plan that does not load beside the view it keeps goes without the view
     (the same plan: nothing said), then, still short, plans as `greedy` (without the weights),
     said once; the bots then play on so, round after round."""
     m = Model(MODE_TABLE, 6)
@@ -143,7 +128,7 @@ def test_bots_plan_without_their_weights_and_the_table_plays_to_its_end(short, c
 
 
 def test_bots_turned_down_stay_down_and_play_as_the_session_model_says(short):
-    """Rung 5 stays down once said: a bot's plan after "Bots simpler now" is `greedy`'s even
+    """Rung 4 stays down once said: a bot's plan after "Bots simpler now" is `greedy`'s even
     where the heap would now hold its own (here engine.bots loads again), so the line stays
     true, and tools/vm/cpapp.py can make the session's keys for those moves (the model's
     `simpler`: from the turn the bots went down, greedy's moves)."""

@@ -107,7 +107,7 @@ def test_a_decision_reads_the_blocks_of_its_phase_and_the_next_turns():
 
 def test_a_tables_file_that_is_not_one_is_not_read(tmp_path, monkeypatch):
     # A board flashed part way: the file cut short, something else in its place, or none.
-    # The hint then goes on without tables (engine.bots hint()), as the same decision without.
+    # `best`, and the hint asked for them, then go on without tables, deciding as without.
     good = open(ntuple.path(MODE_SOLO), "rb").read()
     state = next(s for s in _positions([5]) if turns_left(s) > 15)  # the last block
     plain = hint(state, tables=False)[0]
@@ -116,9 +116,9 @@ def test_a_tables_file_that_is_not_one_is_not_read(tmp_path, monkeypatch):
         bad.write_bytes(data)
         monkeypatch.setattr(ntuple, "path", lambda mode: str(bad))
         assert ntuple.tables(MODE_SOLO, 20) is None
-        assert hint(state)[0] == plain
+        assert hint(state, tables=True)[0] == plain
     bad.unlink()
-    assert ntuple.tables(MODE_SOLO, 20) is None and hint(state)[0] == plain
+    assert ntuple.tables(MODE_SOLO, 20) is None and hint(state, tables=True)[0] == plain
 
 
 def test_the_fit_recovers_tables_that_make_the_targets():

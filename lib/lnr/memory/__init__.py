@@ -137,34 +137,31 @@ def sign(work=0):
 # ------------------------------------------------------------------ turning down
 
 # What the game goes without when the heap is short, in the order a player would give them up:
-# the hint's learned tables (engine.ntuple: its search values with the weights alone), its
-# look-ahead (the hint from engine.ai's plan alone), then the hint; a bot's plan
+# the hint's look-ahead (the hint from engine.ai's plan alone), then the hint; a bot's plan
 # first drops the view it keeps (a slower switch, the same plan), then plans by the score after
 # its turn (`greedy`, without the weights), then takes its first legal step; where a screen's
 # code, a save's or a deal's does not fit, the sound and then the LEDs, whose code stays in RAM
 # through every screen (shed()); where the dice's and the run's code does not fit beside the
 # play screen's, even so, the dice are rolled at once from then on (lnr/play/screen.py), not
 # tried again at every roll. Each is said once, in one line (DOWN, and the serial console).
-TABLES = const(1)
-LOOKAHEAD = const(2)
-HINT = const(4)
-SOUND = const(8)
-WEIGHTS = const(16)
-PLAN = const(32)
-LIGHTS = const(64)
-DICE = const(128)
-# What is turned down (the bits), then a slot per feature (TABLES's first) for the line that
-# says so until a screen has shown it (turn_down(), unsaid()). Slots, not a queue made as
+LOOKAHEAD = const(1)
+HINT = const(2)
+SOUND = const(4)
+WEIGHTS = const(8)
+PLAN = const(16)
+LIGHTS = const(32)
+DICE = const(64)
+# What is turned down (the bits), then a slot per feature (LOOKAHEAD's first) for the line
+# that says so until a screen has shown it (turn_down(), unsaid()). Slots, not a queue made as
 # lines come: a turn-down comes where the heap is short, and filling a slot allocates nothing.
-DOWN = [0, None, None, None, None, None, None, None, None]  # type: list
+DOWN = [0, None, None, None, None, None, None, None]  # type: list
 
 
 def turn_down(feature, said):
     """Goes without `feature` from now on, and says so once: `said` (a toast's 18 characters)
     on a screen to come, and on the serial console. Features turned down at one moment (the
-    sound and then the LEDs) are each said in turn, but a rung past the one before it (the
-    hint's look-ahead after its tables, the hint off after its look-ahead, bots playing basic
-    after simpler) says only where it is now."""
+    sound and then the LEDs) are each said in turn, but a rung past the one before it (the hint
+    off after its look-ahead, bots playing basic after simpler) says only where it is now."""
     if not DOWN[0] & feature:
         DOWN[0] |= feature
         slot = 1
@@ -173,8 +170,7 @@ def turn_down(feature, said):
             bit >>= 1
             slot += 1
         DOWN[slot] = said
-        if feature == LOOKAHEAD or feature == HINT or feature == PLAN:
-            # The rung before it, if not said yet, is past.
+        if feature == HINT or feature == PLAN:  # the rung before it, if not said yet, is past
             DOWN[slot - 1] = None
         print("loknroll: short of memory: " + said)
 

@@ -8,9 +8,8 @@ Each stops by the board's own clock (engine.budget set_clock, from the profile's
 the hint at engine.bots HINT_CAP ticks, a bot's plan at PLAN_CAP), so a board slower or faster
 than the estimate keeps the same wait; where the profile has no clock (the desktop's default),
 the work the search counts is its clock, the same on every runtime. Short of heap, each goes on
-lighter (lnr/memory turn_down()): the hint without its learned tables, then without its
-look-ahead, then none; a bot's plan without its weights (`greedy`), then its first legal
-steps."""
+lighter (lnr/memory turn_down()): the hint without its look-ahead, then none; a bot's plan
+without its weights (`greedy`), then its first legal steps."""
 import sys
 
 try:
@@ -23,7 +22,7 @@ except ImportError:  # CPython
 
 from engine.state import A_STOP, P_DICE  # folded into this module (tools/flash/fold.py)
 from lnr.memory import drop, drop_since, empty, forget, sign, turn_down, DOWN, LOOKAHEAD
-from lnr.memory import TABLES, HINT, WEIGHTS
+from lnr.memory import HINT, WEIGHTS
 from lnr.memory import PLAN, FIGURES, F_WORK, F_NS, F_BACK, F_WORDS, VIEW
 from lnr.screens import SC_PLAY, W_HINT, W_PLAN
 
@@ -35,12 +34,11 @@ _MASK = const(0x1FFFFFFF)  # the board's ticks_ms() wraps at 2**29
 # The modules an attempt may load (the bots', the search's, the hint's words): what a failed
 # import of one leaves is let go (lnr.memory forget()) before a lighter attempt.
 _CODE = ("engine.budget", "engine.tops", "engine.ai", "engine.ai_weights", "engine.bots",
-         "engine.lookahead", "engine.ntuple", "lnr.play.hintplan", "engine.advice",
-         "engine.explain", "engine.codes")
+         "engine.lookahead", "lnr.play.hintplan", "engine.advice", "engine.explain",
+         "engine.codes")
 
 # What the screen says of each feature turned down (a toast's 18 characters).
-_SAID = {TABLES: "Hints lighter now", LOOKAHEAD: "Hints simpler now",
-         HINT: "Hints off (memory)",
+_SAID = {LOOKAHEAD: "Hints simpler now", HINT: "Hints off (memory)",
          WEIGHTS: "Bots simpler now", PLAN: "Bots play basic"}
 
 
@@ -56,8 +54,8 @@ def go(app):
     SIGN_WORK of the search's work (engine.budget set_sign), so that no half second passes without
     it (docs/memory.md: board waits).
 
-    Short of heap, it goes on lighter, rung by rung: the hint without its learned tables
-    (TABLES turned down), then without its look-ahead (LOOKAHEAD), then none (HINT); a bot's plan without the view it keeps (the play
+    Short of heap, it goes on lighter, rung by rung: the hint without its look-ahead
+    (LOOKAHEAD turned down), then none (HINT); a bot's plan without the view it keeps (the play
     screen loads it again after: a slower switch, the same plan, nothing said), then by
     `greedy` (WEIGHTS), then by its first legal steps (PLAN)."""
     kind = app.want[0]
@@ -68,8 +66,7 @@ def go(app):
     found = None
     try:
         # -1: a bot's plan beside the view; 0: the lightest, which loads nothing.
-        rungs = (TABLES, LOOKAHEAD, HINT, 0) if kind == W_HINT else (-1, WEIGHTS, PLAN, 0)
-        for rung in rungs:
+        for rung in ((LOOKAHEAD, HINT, 0) if kind == W_HINT else (-1, WEIGHTS, PLAN, 0)):
             # A feature turned down stays down: bots said to play simpler do so to the end.
             if DOWN[0] & (WEIGHTS if rung < 0 else rung):
                 continue
@@ -109,8 +106,8 @@ def go(app):
 
 
 def _run(app, kind, feature, ns, start, had):
-    # One attempt: the hint with its look-ahead and tables (TABLES), its look-ahead alone
-    # (LOOKAHEAD), from engine.ai's plan alone (HINT) or none (0: False); a bot's plan by its own bot (-1, WEIGHTS), by `greedy` (PLAN) or by
+    # One attempt: the hint with its look-ahead (LOOKAHEAD), from engine.ai's plan alone (HINT)
+    # or none (0: False); a bot's plan by its own bot (-1, WEIGHTS), by `greedy` (PLAN) or by
     # the first legal steps (0).
     game = app.game
     if not feature:  # the lightest: loads none of the bots' code
@@ -144,7 +141,7 @@ def _run(app, kind, feature, ns, start, had):
             if s.phase == P_DICE and s.dice_left == s.build_sum:
                 action = A_STOP  # a person's dice wait: rolling is the move
             else:
-                action, search = hint(s, None, feature <= LOOKAHEAD, cap, feature == TABLES)
+                action, search = hint(s, None, feature == LOOKAHEAD, cap)
                 if action is None:
                     return None
                 options = search.options
