@@ -170,7 +170,7 @@ _HUMAN_PHASES = (P_TURN, P_BEND, P_BUILD, P_CHAOS, P_ORDER)
 _STREAM_HINT = const(2)  # the hint's own rng stream (engine.playout: 0 chance, 1 the bots)
 
 
-def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=False):
+def hint(state, rng=None, lookahead=True, cap=HINT_CAP):
     """Returns (action, search): what `best` would do now, and the engine.lookahead Search that
     chose it, its options kept, from which engine.advice says why; (None, None) where nobody
     decides (dice, game over, the rival). Without `rng`, the look-ahead draws from a stream of
@@ -178,9 +178,9 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=False):
     `lookahead`: engine.ai's Planner alone, its options kept (a device short of heap:
     lnr/play/plan.py). `cap`: the look-ahead's samples' budget (engine.lookahead Search), less
     than HINT_CAP where the board's switch leaves less of the hint's wait (lnr/play/plan.py); its
-    first plan, engine.ai's, is made whatever the cap. `tables`: the look-ahead values with the
-    mode's learned tables (engine.ntuple), as `best` does, where it has some. The board's hint
-    goes without: their code and blocks take the room it keeps at the hint (docs/bots.md)."""
+    first plan, engine.ai's, is made whatever the cap. Without `best`'s learned tables
+    (engine.ntuple): on the board their code and blocks would take the room it keeps at the
+    hint (docs/bots.md)."""
     if state.phase not in _HUMAN_PHASES or state.is_rival(state.seat):
         return None, None
     if not lookahead:
@@ -193,13 +193,7 @@ def hint(state, rng=None, lookahead=True, cap=HINT_CAP, tables=False):
         rng = Rng(state.turn, _STREAM_HINT)
     from engine.lookahead import Search, forget
 
-    blocks = None
-    if tables:
-        from engine.ntuple import tables as read
-
-        blocks = read(state.mode, turns_left(state))
-    search = Search(state, weights(state.mode), rng, True, cap, blocks)
-    blocks = None  # the search holds them (RAM: not past it)
+    search = Search(state, weights(state.mode), rng, True, cap)
     action = search.choose()
     _hint[0] = search.work
     forget()  # the search's spare objects go before the words load (RAM)

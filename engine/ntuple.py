@@ -2,7 +2,7 @@
 says what they hold and adds their entries), learned by self-play on the desktop (python -m
 tools.bots train --eval ntuple). They are a file beside this module, MAGIC and then a block
 per phase of the game: a decision reads the blocks of its own phase and the next turn's (the
-look-ahead plays a turn further), so a board holds one or two blocks (engine.ai T_BLOCK bytes
+look-ahead plays a turn further), so a decision holds one or two blocks (engine.ai T_BLOCK bytes
 each) while it decides, not all of them. A mode whose file is missing has none learned."""
 from engine.ai import T_BLOCK, N_PHASES, phase
 from engine.state import MODE_NAMES

@@ -13,7 +13,6 @@ from engine import ai
 from engine.advice import derail_cost, why
 from engine.bots import BOTS, HINT_CAP, hint, weights
 from engine.lookahead import Search
-from engine.ntuple import tables
 from engine.cards import VALUE, KIND, KIND_CHAOS
 from engine.record import check
 from engine.risk import wheel_counts
@@ -154,13 +153,9 @@ def test_hint_is_best_and_says_why():
             assert action in s.legal_actions()
             # `best`'s search with the hint's budget (engine.bots HINT_CAP), at the table too,
             # where a bot's own decisions have none (engine.bots best_bot); without the learned
-            # tables, which the board has no room for at the hint (docs/bots.md), and with
-            # them where asked.
+            # tables, which the board has no room for at the hint (docs/bots.md).
             assert action == Search(s, weights(s.mode), Rng(s.turn, 2), False,
                                     HINT_CAP).choose()
-            assert hint(s, tables=True)[0] == Search(
-                s, weights(s.mode), Rng(s.turn, 2), False, HINT_CAP,
-                tables(s.mode, ai.turns_left(s))).choose()
             assert action == hint(s)[0]
             if not A_LAY <= action < A_CHAOS and action not in (A_BEND_L, A_BEND_R):
                 title, head, risk, tail = why(s, action, search.options, search.values)

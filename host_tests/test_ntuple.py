@@ -13,7 +13,7 @@ import pytest
 
 from engine import ntuple
 from engine.ai import N_PHASES, T_AHEAD, T_BEHIND, T_BLOCK, T_END, Planner, phase, turns_left
-from engine.bots import hint
+from engine.bots import best_bot
 from engine.lookahead import CAP, Search
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
@@ -107,18 +107,18 @@ def test_a_decision_reads_the_blocks_of_its_phase_and_the_next_turns():
 
 def test_a_tables_file_that_is_not_one_is_not_read(tmp_path, monkeypatch):
     # A board flashed part way: the file cut short, something else in its place, or none.
-    # `best`, and the hint asked for them, then go on without tables, deciding as without.
+    # `best` then goes on without tables, deciding as the search without them.
     good = open(ntuple.path(MODE_SOLO), "rb").read()
     state = next(s for s in _positions([5]) if turns_left(s) > 15)  # the last block
-    plain = hint(state, tables=False)[0]
+    plain = Search(state, ai_weights.SOLO, Rng(5, 1), False, CAP).choose()
     for data in (good[:-1], b"x" + good[1:], b""):
         bad = tmp_path / "ntuple_solo.bin"
         bad.write_bytes(data)
         monkeypatch.setattr(ntuple, "path", lambda mode: str(bad))
         assert ntuple.tables(MODE_SOLO, 20) is None
-        assert hint(state, tables=True)[0] == plain
+        assert best_bot(state, Rng(5, 1)) == plain
     bad.unlink()
-    assert ntuple.tables(MODE_SOLO, 20) is None and hint(state, tables=True)[0] == plain
+    assert ntuple.tables(MODE_SOLO, 20) is None and best_bot(state, Rng(5, 1)) == plain
 
 
 def test_the_fit_recovers_tables_that_make_the_targets():

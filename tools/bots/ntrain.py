@@ -95,11 +95,6 @@ def fit(samples, entries, ridge, passes=BACKFIT):
     return [v * ONE for v in x]
 
 
-def write(data, path):
-    """Writes a tables file (pack()'s bytes)."""
-    cli.write_output(path, data)
-
-
 def made_by_ntrain(path):
     """Returns True if `path` is a tables file this tool wrote (its first bytes are MAGIC; only
     those are read: /dev/zero is not)."""
@@ -172,7 +167,7 @@ def run(args, pool, out):
     learning.curve_png(points, today, args.png,
                     "%s: n-tuple tables, mean score on %d choosing seeds, TD(%.2f)" % (
                         args.mode, args.choose, args.lam))
-    write(pack(entries), out)
+    cli.write_output(out, pack(entries))
     diff, dse = learning.paired(args.mode, test, base)
     print("the last iteration's tables against today's `best` on choosing seeds %d-%d, paired "
           "by seed: %+.3f ± %.3f (negative: the tables play better); wrote %s and %s" % (
