@@ -1,17 +1,18 @@
 """`python -m tools.bots train --eval ntuple`: learns engine.ntuple's tables (issue 39) by
 self-play with temporal differences, on top of engine.ai's weights of the mode (kept as they
-are), and writes the tables module and a learning curve.
+are), and writes the tables file and a learning curve.
 
 As train's linear evaluation: each iteration `best` (engine.lookahead's Search valuing with the
-tables so far) plays --games games of the training range; each seat's positions at the end of its turns
-get TD(λ) targets (tools.bots.learning td_targets' λ-return, the value of a position being engine.ai's linear
-evaluation plus its entries of the tables); the tables are fitted by least squares to what the
-targets leave over the linear evaluation (backfitting: each table in turn to what the others
-leave, --ridge on each entry), --sweeps times on the targets of the fit before, then damped
-(--step) and rounded to signed bytes in 1/16 points. After each iteration the tables play
---choose games of the choosing range, each paired by seed with iteration 0: `best` without
-tables, or with --start's tables, which the run trains on; the training games' search has train's --cap of
-work a decision, the choosing games' engine.lookahead CAP, as the bot's.
+tables so far) plays --games games of the training range; each seat's positions at the end of
+its turns get TD(λ) targets (tools.bots.learning td_targets' λ-return, the value of a position
+being engine.ai's linear evaluation plus its entries of the tables); the tables are fitted by
+least squares to what the targets leave over the linear evaluation (backfitting: each table in
+turn to what the others leave, --ridge on each entry), --sweeps times on the targets of the fit
+before, then damped (--step) and rounded to signed bytes in 1/16 points. After each iteration
+the tables play --choose games of the choosing range, each paired by seed with iteration 0:
+`best` without tables, or with --start's tables, which the run trains on; the training games'
+search has train's --cap of work a decision, the choosing games' engine.lookahead CAP, as the
+bot's.
 """
 import time
 
