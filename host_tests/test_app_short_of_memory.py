@@ -13,6 +13,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import Model, SETTLE  # noqa: E402
 from tools.sim.screen_text import line_text, lines_text  # noqa: E402
+from tools.sim.app_script import find  # noqa: E402
+from engine.cards import KIND, KIND_CHAOS  # noqa: E402
+from engine.order import best as best_order  # noqa: E402
 from engine.state import MODE_SOLO, MODE_TABLE  # noqa: E402
 from lnr.play.view import View  # noqa: E402
 
@@ -331,3 +334,55 @@ def test_a_play_screen_that_does_not_load_back_saves_the_game_and_says_so(short,
         r = sim.run_headless(m.keys + HINT + [SETTLE], seed=3, on_frame=lambda hw: (
             setattr(hw.caller.f_locals["app"], "writes", False), on_frame(hw)))
     assert not r.ok and "MemoryError" in r.error and r.app.screen == SC_ERROR
+
+
+def test_a_hints_switch_whose_code_does_not_load_saves_the_game_and_says_so(short, capsys):
+    """The same lighter path for the switch's work: the hint's code (lnr/play/plan.py) does not
+    load even with the sound and the LEDs shed, its screens' code already dropped. The game is
+    saved as its turn began (lnr.memory settle()), the title says why, Continue takes it up."""
+    from lnr.games import unpack
+    from lnr.screens import SC_TITLE
+
+    m = Model(MODE_SOLO, 3)
+    armed = []
+
+    def on_frame(hw):
+        if not armed and hw.caller.f_locals["app"].play is not None:  # the game on screen
+            short("lnr.play.plan")
+            armed.append(1)
+
+    with sim_fast.fast():
+        r = sim.run_headless(m.keys + HINT + [SETTLE], seed=3, on_frame=on_frame)
+    assert r.ok, r.error
+    app = r.app
+    assert app.screen == SC_TITLE and app.game is None
+    shown = " ".join(lines_text(app.menus.labels.lines))
+    assert "Short of memory: game saved" in shown, shown
+    assert unpack(app.store.saved).state == m.state
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
+    assert said == [SAID + "Sound off (memory)", SAID + "LEDs off (memory)"]
+
+
+def test_chaos_cards_go_as_held_where_their_best_order_does_not_load(short):
+    """docs/rules.md §4: the chaos cards are discarded one by one, in any order. The action
+    menu's Discard chaos puts them in engine.order's best order; where its code does not load
+    even with the sound and the LEDs shed (seed 39 of the random sessions at the floor met a
+    MemoryError there), they go as held, the toast says so, and the game goes on."""
+    def held_not_best(m):
+        s = m.state
+        chaos = [c for c in s.hands[0] if KIND[c] == KIND_CHAOS]
+        return chaos if len(chaos) > 1 and best_order([], chaos) != chaos else None
+
+    seed, held = find(MODE_SOLO, held_not_best, range(1, 3000))
+    m = Model(MODE_SOLO, seed)
+    toasts = []
+    real = View.toast
+    short("engine.order")
+    with sim_fast.fast(), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(View, "toast", lambda view, text, sticky=False: (
+            toasts.append(text), real(view, text, sticky)))
+        r = sim.run_headless(m.keys + ["START", "DOWN", "DOWN", "A", SETTLE], seed=seed)
+    assert r.ok, r.error
+    s = r.app.game.state
+    assert s.piles[0][-len(held):] == held and s.turn == 2
+    assert "Not enough memory" in toasts, toasts

@@ -95,17 +95,8 @@ def arrive(app):
                 app.game_code.append(name)
     if screen == SC_PLAY:
         app.screen = SC_PLAY
-        try:
-            play = player(app, VIEW if shown is not None and shown[0] == W_PLAN else ())
-        except MemoryError:
-            if app.game is None or not app.writes:
-                raise
-            # No room for the play screen's code, the sound and the LEDs shed: the game is
-            # saved as its turn began and the title says so (Continue takes it up again, on a
-            # heap less full: a board's names interned since power-up go with a reset).
-            g = app.game
-            app.want = (W_SAVE, g, g.state if g.undo is None else g.undo, True)
-            return
+        # (No room for it, the sound and the LEDs shed: lnr.memory settle() saves the game.)
+        play = player(app, VIEW if shown is not None and shown[0] == W_PLAN else ())
         sign()  # the screen's code is loaded: the switch's last sign
         if shown is None:
             play.begin(app.game)

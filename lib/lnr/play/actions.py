@@ -146,16 +146,21 @@ class Actions:
     def chaos(self):
         # The chaos cards in hand in the order that scores best (docs/rules.md §6:
         # engine.order's, loaded for this moment when there is an order to choose, as in
-        # lnr/play/screen.py start_order).
-        s = self.play.game.state
+        # lnr/play/screen.py start_order). Short of heap for it, the cards as held, an order
+        # the rules allow (need()'s toast says so).
+        play = self.play
+        s = play.game.state
         chaos = []
         for c in s.hands[s.seat]:
             if KIND[c] == KIND_CHAOS:
                 chaos.append(c)
         if len(chaos) > 1:
-            from engine.order import best
-
-            chaos = best(s.piles[s.seat], chaos)
-            best = None
-            drop("engine.order")
+            order = play.need("engine.order")
+            if order is not None:
+                try:
+                    chaos = order.best(s.piles[s.seat], chaos)
+                except MemoryError:  # its search's lists: the cards as held
+                    play.view.toast("Not enough memory")
+                order = None
+                drop("engine.order")
         return chaos
