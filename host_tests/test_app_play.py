@@ -441,8 +441,17 @@ def test_entering_a_broken_card_blinks_the_leds_amber_and_says_so():
     assert (rgb(L.AMBER),) * 5 in r.leds
 
 
-def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
-    seed = 12
+def _hint_lays(m):
+    # A first turn whose hint lays a card (not a pass): the cursor has a card to go to.
+    from tools.sim.hints import find as find_hint
+
+    found = find_hint(m.state.clone())
+    return found is not None and A_LAY <= found[0] < A_CHAOS
+
+
+@pytest.mark.parametrize("lays", [False, True], ids=["seed 12", "a hint that lays"])
+def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card(lays):
+    seed = find(MODE_SOLO, _hint_lays)[0] if lays else 12
     m = Model(MODE_SOLO, seed)
     r = run(m.keys + ["START", "DOWN", "DOWN", "DOWN", "A", SETTLE], seed)
     play = r.app.play
@@ -458,6 +467,9 @@ def test_hint_panel_names_a_legal_action_and_moves_the_cursor_to_its_card():
         c = play.selected()
         assert c >= 0 and (said.startswith("Lay") or said.startswith("Discard"))
         assert any(a - A_LAY == c or a - A_CHAOS == c for a in legal)
+        # ... shown there under the panel (it was hidden while the panel was up).
+        g, cursor = play.game, r.app.ui.cursor
+        assert not cursor.hidden and cursor.x == 16 * (g.sel - g.hoff + play.window()[0])
     assert s == m.state  # a hint changes nothing
 
 

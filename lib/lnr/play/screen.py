@@ -673,8 +673,8 @@ class Play:
             self.game.sel = sel
         self.clamp_sel()
         self.summary = False
+        self.step = S_INFO  # before the drawing: the hand's cursor shows on the hint's card
         self.view.draw()
-        self.step = S_INFO
         self.ui.show(self.ui.play, True)
         self.app.dirty = True
 

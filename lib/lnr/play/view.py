@@ -177,7 +177,8 @@ class View:
             veil[i, 0] = t
             veil[i, 1] = t
         ui.put(ui.more, _MORE[left + 2 * (HAND_N - left - k)], RED)
-        show = me and (p.step == S_HAND or p.step == S_MENU or p.step == S_BEND)
+        step = p.step
+        show = me and (step == S_HAND or step == S_MENU or step == S_BEND or step == S_INFO)
         ui.cursor.hidden = not show
         ui.cursor.x = 16 * (g.sel - g.hoff + left)
 
