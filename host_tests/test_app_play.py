@@ -18,7 +18,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from tools.sim import fast as sim_fast, simulator as sim  # noqa: E402
 from tools.sim.app_script import (  # noqa: E402
-    Model, SETTLE, find, derailing_card, chaos_card, two_bends,
+    Model, SETTLE, find, derailing_card, chaos_card, order_choice, two_bends,
 )
 from engine.cards import KIND, KIND_CHAOS, SHAPE, SHAPE_CURVE, VALUE  # noqa: E402
 from engine.risk import permille  # noqa: E402
@@ -316,26 +316,10 @@ def test_risk_of_the_card_under_the_cursor_on_screen_and_leds_and_b_undoes_the_b
 # ---------------------------------------------------------------- penalty order
 
 
-def _order_choice(m):
-    # A first build that derails with several penalty cards taken that can go in more than
-    # one order (docs/rules.md §6).
-    card = derailing_card(m)
-    if card is None:
-        return None
-    t = m.after_build(card)
-    if t.phase == P_ORDER:
-        opts = orders(t.piles[0], t.penalty)
-        if opts[0][0] < opts[-1][0]:  # the order matters to the score
-            return card
-    return None
-
-
-
-
 def test_penalty_order_offers_the_best_order_first_and_others_on_left_right():
     # docs/rules.md §6: equal values next to each other (and to the pile top) combine; the order
     # that scores best comes first.
-    seed, card = find(MODE_SOLO, _order_choice, range(1, 2000))
+    seed, card = find(MODE_SOLO, order_choice, range(1, 2000))
     m = Model(MODE_SOLO, seed)
     m.build(card)
     keys = m.keys[:m.order_at]  # up to the order panel

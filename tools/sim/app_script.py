@@ -378,6 +378,21 @@ def derailing_card(m):
     return None
 
 
+def order_choice(m):
+    """Returns a card of the first hand whose build (alone) derails with several penalty cards
+    taken that can go in more than one order, each scoring differently (docs/rules.md §6), or
+    None."""
+    card = derailing_card(m)
+    if card is None:
+        return None
+    t = m.after_build(card)
+    if t.phase == P_ORDER:
+        opts = orders(t.piles[0], t.penalty)
+        if opts[0][0] < opts[-1][0]:  # the order matters to the score
+            return card
+    return None
+
+
 def chaos_card(m):
     """Returns the chaos card of the first hand if it holds exactly one, else None."""
     s = m.state
