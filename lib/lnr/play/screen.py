@@ -597,17 +597,12 @@ class Play:
             self.put_order(s.penalty[:])
             return
         order = self.need("engine.order")
-        opts = None
-        if order is not None:
-            try:
-                opts = order.orders(s.piles[s.seat], s.penalty)
-            except MemoryError:  # its search's lists
-                self.view.toast("Not enough memory")
-            order = None
-            drop("engine.order")
-        if opts is None:  # the cards as they were taken: an order the rules allow
+        if order is None:  # the cards as they were taken: an order the rules allow
             self.put_order(s.penalty[:])
             return
+        opts = order.orders(s.piles[s.seat], s.penalty)
+        order = None
+        drop("engine.order")
         panel = None if len(opts) == 1 else self.need("lnr.play.penalty")
         if panel is None:  # forced (every order gives the same values), or the best
             self.put_order(opts[0][1])
