@@ -301,10 +301,13 @@ def test_without_the_runs_code_the_dice_roll_at_once_and_the_game_is_the_same(sh
     assert "Dice shown at once" in toasts, toasts
 
 
-def test_a_play_screen_that_does_not_load_back_saves_the_game_and_says_so(short, capsys):
-    """Issue 38 item 2, the last lighter path: after a hint's switch the play screen's code does
-    not load even with the sound and the LEDs shed. The game is not lost to the error screen:
-    it is saved as its turn began, the title says why, and Continue takes it up again."""
+@pytest.mark.parametrize("module", ["lnr.play.screen", "lnr.play.plan"])
+def test_a_game_s_switch_that_does_not_load_saves_the_game_and_says_so(short, capsys, module):
+    """Issue 38 item 2, the last lighter path: after a hint's switch the play screen's code
+    (lnr.play.screen) does not load even with the sound and the LEDs shed; or the switch's own
+    work does not (the hint's code, lnr.play.plan, its screens' code already dropped). The game
+    is not lost to the error screen: it is saved as its turn began (lnr.memory settle()), the
+    title says why, and Continue takes it up again."""
     from lnr.games import unpack
     from lnr.screens import SC_ERROR, SC_TITLE
 
@@ -313,7 +316,7 @@ def test_a_play_screen_that_does_not_load_back_saves_the_game_and_says_so(short,
 
     def on_frame(hw):
         if not armed and hw.caller.f_locals["app"].play is not None:  # the game on screen
-            short("lnr.play.screen")  # every load of the play screen from now on
+            short(module)  # every load of it from now on
             armed.append(1)
 
     with sim_fast.fast():
@@ -334,33 +337,6 @@ def test_a_play_screen_that_does_not_load_back_saves_the_game_and_says_so(short,
         r = sim.run_headless(m.keys + HINT + [SETTLE], seed=3, on_frame=lambda hw: (
             setattr(hw.caller.f_locals["app"], "writes", False), on_frame(hw)))
     assert not r.ok and "MemoryError" in r.error and r.app.screen == SC_ERROR
-
-
-def test_a_hints_switch_whose_code_does_not_load_saves_the_game_and_says_so(short, capsys):
-    """The same lighter path for the switch's work: the hint's code (lnr/play/plan.py) does not
-    load even with the sound and the LEDs shed, its screens' code already dropped. The game is
-    saved as its turn began (lnr.memory settle()), the title says why, Continue takes it up."""
-    from lnr.games import unpack
-    from lnr.screens import SC_TITLE
-
-    m = Model(MODE_SOLO, 3)
-    armed = []
-
-    def on_frame(hw):
-        if not armed and hw.caller.f_locals["app"].play is not None:  # the game on screen
-            short("lnr.play.plan")
-            armed.append(1)
-
-    with sim_fast.fast():
-        r = sim.run_headless(m.keys + HINT + [SETTLE], seed=3, on_frame=on_frame)
-    assert r.ok, r.error
-    app = r.app
-    assert app.screen == SC_TITLE and app.game is None
-    shown = " ".join(lines_text(app.menus.labels.lines))
-    assert "Short of memory: game saved" in shown, shown
-    assert unpack(app.store.saved).state == m.state
-    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith(SAID)]
-    assert said == [SAID + "Sound off (memory)", SAID + "LEDs off (memory)"]
 
 
 def _held_not_best(m):
