@@ -1265,10 +1265,11 @@ def spread(cap_kb=CAP_KB, layouts=LAYOUTS, out=print, keys=None, form=None, floo
     return fits == len(results) - unsized and (not floor_kb or plays == len(layouts))
 
 
-def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
+def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print, wanders=WANDERS):
     """The app's checks on CircuitPython's VM, printed with `out`, and the figures written to
     `doc` (None: not written); returns True if all pass (or are skipped: the VM or its
-    mpy-cross missing, one line each)."""
+    mpy-cross missing, one line each). `wanders`: the random sessions played at the floor
+    (seeds 1 to `wanders`)."""
     missing = cpvm.missing(compiler=True)
     if missing:
         out("circuitpython mpy: %s" % missing)
@@ -1293,7 +1294,7 @@ def check(cap_kb=CAP_KB, frames=True, doc=DOC, out=print):
             say(["circuitpython mpy smallest heapsize %d KB (the cap: %d KB)" % (kb, cap_kb)])
             low = f.floor(kb)
             say([floor_line(low, floor)])
-        wandered = wander(f, floor)
+        wandered = wander(f, floor, seeds=range(1, wanders + 1))
         say(wander_line(floor, wandered))
     finally:
         f.close()

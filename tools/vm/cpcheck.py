@@ -72,6 +72,9 @@ def main(argv=None):
                     help="skip the allocation and time of every frame")
     ap.add_argument("--no-doc", action="store_true",
                     help="don't write the figures into docs/memory.md")
+    ap.add_argument("--wanders", type=cli.whole(1, 1000), default=cpapp.WANDERS, metavar="N",
+                    help="the random sessions played under the floor's cap: seeds 1 to N "
+                    "(default %(default)d)")
     ap.add_argument("--layouts", action="store_true",
                     help="only the session's peak and cap in %d heap layouts, and every mode "
                     "played where the game says it plays (lnr.memory FLOOR_KB; docs/memory.md)"
@@ -88,7 +91,8 @@ def main(argv=None):
         print(text, flush=True)
 
     ok = cpapp.check(args.cap_kb, frames=not args.no_frames,
-                     doc=None if args.no_doc else cpapp.DOC, out=out) and ok
+                     doc=None if args.no_doc else cpapp.DOC, out=out,
+                     wanders=args.wanders) and ok
     return 0 if ok else 1
 
 
