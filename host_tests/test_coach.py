@@ -194,3 +194,17 @@ def test_compare_plays_the_coach_with_the_tables():
     got = tune.decide("coach-ntuple", state, pair, r1)
     assert got == coach.Coach(state, r2, ai_weights.SOLO, tables=SOLO).choose()
     assert r1.getstate() == r2.getstate()
+
+
+def test_compare_plays_the_coach_to_the_game_s_end():
+    # compare --player coach-end plays tools.bots.tune's player "coach-end": the coach whose
+    # samples go to the game's end (horizon 0), not its HORIZON turns.
+    from tools.bots import tune
+
+    state = next(_decisions(8))
+    assert coach.HORIZON > 0 and len(coach.options(state)) > 1
+    r1 = Rng(8, 9)
+    r2 = Rng(8, 9)
+    got = tune.decide("coach-end", state, ai_weights.SOLO, r1)
+    assert got == coach.Coach(state, r2, ai_weights.SOLO, horizon=0).choose()
+    assert r1.getstate() == r2.getstate()

@@ -2,14 +2,17 @@
 new weights (tools/bots/train.py's, tune's) play better than others, to decide between them.
 
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
-                            [--range choosing] [--player search] [--cap N] [--old-cap N]
+                            [--range choosing] [--player search] [--old-player P]
+                            [--cap N] [--old-cap N]
                             [--tables engine/ntuple_solo.bin] [--old-tables FILE] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
 the choice's luck does not count twice), `best` with the one mode's table of each module, or
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
-alone; `coach`, engine.coach with the table at its leaves and in its rollouts). --cap gives
+alone; `coach`, engine.coach with the table at its leaves and in its rollouts; `coach-end`, the
+coach with each sample played to the game's end); --old-player gives OLD another player than
+NEW's (with the same module on both sides, what one player is worth against the other). --cap gives
 NEW's `best` another budget of work a decision than engine.lookahead's CAP, --old-cap OLD's: with
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
 `best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
@@ -32,7 +35,8 @@ from tools import cli
 from tools.bots import seeds as seed_ranges
 from tools.bots import learning, ntrain, train, tune
 
-PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach"}
+PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach",
+           "coach-end": "the coach to the game's end"}
 
 
 def weights_module(path):
@@ -61,6 +65,8 @@ def main(argv=None):
     parser.add_argument("--range", default="choosing", choices=sorted(seed_ranges.RANGES))
     parser.add_argument("--player", default="search", choices=sorted(PLAYERS),
                         help="who plays the weights (default: `best`)")
+    parser.add_argument("--old-player", default=None, choices=sorted(PLAYERS),
+                        help="who plays OLD's weights (default: --player)")
     parser.add_argument("--cap", type=cli.whole(1, 100 * CAP), default=CAP,
                         help="NEW's work a decision with --player search (default: CAP, %d)" % CAP)
     parser.add_argument("--old-cap", type=cli.whole(1, 100 * CAP), default=CAP,
@@ -76,19 +82,22 @@ def main(argv=None):
                              "there")
     parser.add_argument("--jobs", type=cli.whole(1, cli.JOBS_MAX), default=2)
     args = parser.parse_args(argv)
-    if (args.cap != CAP or args.old_cap != CAP) and args.player != "search":
-        parser.error("--cap is the search's budget: only with --player search")
+    players = [args.player, args.old_player or args.player]
+    for option, cap, player in (("--cap", args.cap, players[0]),
+                                ("--old-cap", args.old_cap, players[1])):
+        if cap != CAP and player != "search":
+            parser.error("%s is the search's budget: only where that side's player is search"
+                         % option)
     try:
         seeds = seed_ranges.take(args.range, args.games, args.skip)
         tables = [weights_module(path)[args.mode] for path in (args.new, args.old)]
     except (ValueError, cli.CliError) as e:
         parser.error(str(e))
-    players = [args.player, args.player]
     for side, (option, path) in enumerate((("--tables", args.tables),
                                            ("--old-tables", args.old_tables))):
         if path is None:
             continue
-        if args.player not in ("search", "coach") or args.mode == "table":
+        if players[side] not in ("search", "coach") or args.mode == "table":
             parser.error("%s: the n-tuple tables play `best` (--player search) or the coach, "
                          "not at the table" % option)
         if not ntrain.made_by_ntrain(path):
@@ -97,7 +106,7 @@ def main(argv=None):
             tables[side] = (tables[side], ntrain.read_tables(path))
         except cli.CliError as e:
             parser.error(str(e))
-        players[side] = "ntuple" if args.player == "search" else "coach-ntuple"
+        players[side] = "ntuple" if players[side] == "search" else "coach-ntuple"
     pool = Pool(args.jobs) if args.jobs > 1 else None
     try:
         # Each seed's two games one after the other: both sides meet the same load on a
@@ -127,13 +136,15 @@ def main(argv=None):
             pool.close()
             pool.join()
     new, old = both[0::2], both[1::2]
-    print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1,
-                                      PLAYERS[args.player]))
+    who = PLAYERS[args.player]
+    if args.old_player not in (None, args.player):
+        who = "new %s, old %s" % (who, PLAYERS[args.old_player])
+    print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1, who))
     new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
     old_name = args.old if args.old_tables is None else "%s + %s" % (args.old, args.old_tables)
-    for name, path, cap, res in (("new", new_name, args.cap, new),
-                                 ("old", old_name, args.old_cap, old)):
-        budget = ", cap %d" % cap if args.player == "search" else ""
+    for name, path, cap, player, res in (("new", new_name, args.cap, players[0], new),
+                                         ("old", old_name, args.old_cap, players[1], old)):
+        budget = ", cap %d" % cap if player in ("search", "ntuple") else ""
         print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
             name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
             decision_ms(res, 7)))

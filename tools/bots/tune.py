@@ -122,8 +122,9 @@ def decide(player, state, weights, rng, cap=CAP):
     """Returns the action of `player` ("planner": engine.ai alone; "search": `best`, engine.ai
     with engine.lookahead, its work capped at `cap`; "ntuple": `best` with engine.ntuple's
     evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
-    engine.coach, its rollouts by engine.ai; "coach-ntuple": the coach valuing with the
-    n-tuple tables, `weights` the same pair) with `weights`."""
+    engine.coach, its rollouts by engine.ai; "coach-end": the same, each sample played to the
+    game's end; "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
+    pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
@@ -134,6 +135,8 @@ def decide(player, state, weights, rng, cap=CAP):
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
+    if player == "coach-end":
+        return Coach(state, rng, weights, horizon=0).choose()
     return Coach(state, rng, weights).choose()
 
 
