@@ -48,10 +48,10 @@ def _go(app, want):
     elif kind == W_SAVE:
         if save(app, want[1], want[2]):
             app.game = None
-            if len(want) > 3:  # the play screen's code did not load (lnr/memory/switch.py)
+            if len(want) > 3:  # a game's switch found no room (lnr/memory/settle.py)
                 app.message = "Short of memory: game saved, Continue resumes it"
         elif len(want) > 3:  # no way back to the game: the error screen, the saves as they were
-            raise MemoryError("no room for the play screen, nor for the game's save")
+            raise MemoryError("no room for a game's switch, nor for the game's save")
         else:
             return SC_PLAY, (W_SAVE, None)
     elif kind == W_SETTINGS:
