@@ -85,8 +85,8 @@ def test_fresh_clone_to_dir_has_the_whole_device_tree(tmp_path):
     # board gets its pixels, never the library.
     assert tree["lib/lnr/font.bin"] == (clone / "lib" / "lnr" / "font.bin").read_bytes()
     assert not [p for p in tree if p.startswith("lib/adafruit_display_text")]
-    # The hint's learned tables, beside the module that reads them (engine.ntuple path()).
-    assert tree["lib/engine/ntuple_solo.bin"] == (clone / "engine" / "ntuple_solo.bin").read_bytes()
+    # Not the n-tuple tables: nothing on the board reads solo's (tools/flash/deploy.py DATA_FILES).
+    assert not [p for p in tree if p.endswith(".bin") and p.startswith("lib/engine/")]
     device_engine = {"state", "rng", "cards", "risk", "codec", "crc", "explain", "ai", "bots",
                      "gamelog", "codes", "order", "lookahead", "advice", "ntuple"}
     for src in (clone / "engine").glob("*.py"):
@@ -250,13 +250,12 @@ def test_circuitpython_mpy_cross_compiles_lib_but_not_code_or_boot(tmp_path):
     assert tree.files["code.py"] == (src / "code.py").read_bytes()
     assert tree.files["boot.py"].startswith(b'"""')
     libs = [p for p in tree.files if p.startswith("lib/")]
-    # Every module compiled; the files modules read (the sprites' and the font's pixels, the
-    # hint's tables) go as they are.
-    data = {"lib/lnr/sprites.bin": "lib/lnr/sprites.bin", "lib/lnr/font.bin": "lib/lnr/font.bin",
-            "lib/engine/ntuple_solo.bin": "engine/ntuple_solo.bin"}
+    # Every module compiled; the files modules read (the sprites' and the font's pixels) go as
+    # they are.
+    data = ("lib/lnr/sprites.bin", "lib/lnr/font.bin")
     assert libs and all(p.endswith(".mpy") for p in libs if p not in data)
     for p in data:
-        assert tree.files[p] == (src / data[p]).read_bytes()
+        assert tree.files[p] == (src / p).read_bytes()
     # Compiled from the build's text: our modules with the constants they share folded
     # (tools/flash/fold.py: engine.ai imports engine.state's), nothing else changed; the libraries
     # as they are.

@@ -101,8 +101,7 @@ def run_make(cmd, cwd, **values):
 def assert_drive_tree(files, build):
     """A drive's tree as make flash writes it: the sources' code.py and boot.py, settings.toml
     with the pystack's size, lib/ all CircuitPython 10 .mpy files (and the files modules read:
-    the sprites' and the font's pixels, the hint's tables), the same bytes as the build
-    folder."""
+    the sprites' and the font's pixels), the same bytes as the build folder."""
     assert files["code.py"] == (ROOT / "code.py").read_bytes()
     assert files["boot.py"] == (ROOT / "boot.py").read_bytes()
     assert ("%s = %d" % (deploy.PYSTACK_KEY, deploy.PYSTACK_SIZE)).encode() in files["settings.toml"]

