@@ -263,12 +263,15 @@ def playout_table(mode):
 
 def ntuple_tables(mode):
     """Returns engine.ntuple's tables for `mode`, every phase's block (learned by python -m
-    tools.bots train --eval ntuple), None where none are learned."""
+    tools.bots train --eval ntuple), None where none are learned or the file is not whole."""
     try:
         with open(ntuple.path(mode), "rb") as f:
-            return ntuple.blocks(f.read())
+            data = f.read(ntuple.FILE_BYTES + 1)
     except OSError:
         return None
+    if len(data) != ntuple.FILE_BYTES or not data.startswith(ntuple.MAGIC):
+        return None  # not a file train wrote whole: the coach values without, as `best` does
+    return ntuple.blocks(data)
 
 
 def coach_bot(state, rng):

@@ -208,3 +208,17 @@ def test_compare_plays_the_coach_to_the_game_s_end():
     got = tune.decide("coach-end", state, ai_weights.SOLO, r1)
     assert got == coach.Coach(state, r2, ai_weights.SOLO, horizon=0).choose()
     assert r1.getstate() == r2.getstate()
+
+
+def test_the_coach_values_without_a_tables_file_that_is_not_whole(monkeypatch, tmp_path):
+    # A cut or foreign file beside engine.ntuple (a copy stopped part way) is not read as
+    # tables: the coach plays without, as `best` does (engine.ntuple tables()).
+    with open(ntuple.path(MODE_SOLO), "rb") as f:
+        whole = f.read()
+    for data in (whole[:-1], b"x" + whole[1:], whole + b"\0"):
+        bad = tmp_path / "ntuple_solo.bin"
+        bad.write_bytes(data)
+        monkeypatch.setattr(ntuple, "path", lambda mode: str(bad))
+        assert coach.ntuple_tables(MODE_SOLO) is None
+    bad.write_bytes(whole)
+    assert coach.ntuple_tables(MODE_SOLO) == ntuple.blocks(whole)
