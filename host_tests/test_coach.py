@@ -6,6 +6,7 @@ modules keep to the CircuitPython subset docs/engine.md and the guide's standard
 import ast
 import os
 
+import pytest
 from helpers import assert_accounted
 
 from engine import ai_weights, coach, ntuple
@@ -196,17 +197,20 @@ def test_compare_plays_the_coach_with_the_tables():
     assert r1.getstate() == r2.getstate()
 
 
-def test_compare_plays_the_coach_to_the_game_s_end():
+@pytest.mark.parametrize("player, kwargs", [("coach-end", {"horizon": 0}),
+                                            ("coach-wide", {"samples": 4 * coach.SAMPLES})])
+def test_compare_plays_the_coach_s_variants(player, kwargs):
     # compare --player coach-end plays tools.bots.tune's player "coach-end": the coach whose
-    # samples go to the game's end (horizon 0), not its HORIZON turns.
+    # samples go to the game's end (horizon 0), not its HORIZON turns; coach-wide the coach
+    # with four times its SAMPLES at most.
     from tools.bots import tune
 
     state = next(_decisions(8))
     assert coach.HORIZON > 0 and len(coach.options(state)) > 1
     r1 = Rng(8, 9)
     r2 = Rng(8, 9)
-    got = tune.decide("coach-end", state, ai_weights.SOLO, r1)
-    assert got == coach.Coach(state, r2, ai_weights.SOLO, horizon=0).choose()
+    got = tune.decide(player, state, ai_weights.SOLO, r1)
+    assert got == coach.Coach(state, r2, ai_weights.SOLO, **kwargs).choose()
     assert r1.getstate() == r2.getstate()
 
 

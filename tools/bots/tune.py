@@ -123,7 +123,8 @@ def decide(player, state, weights, rng, cap=CAP):
     with engine.lookahead, its work capped at `cap`; "ntuple": `best` with engine.ntuple's
     evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
     engine.coach, its rollouts by engine.ai; "coach-end": the same, each sample played to the
-    game's end; "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
+    game's end; "coach-wide": the same, with four times the samples at most (engine.coach
+    SAMPLES); "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
     pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
@@ -131,12 +132,14 @@ def decide(player, state, weights, rng, cap=CAP):
         return Search(state, weights, rng, False, cap).choose()
     if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's blocks)
         return Search(state, weights[0], rng, False, cap, weights[1]).choose()
-    from engine.coach import Coach
+    from engine.coach import Coach, SAMPLES
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
     if player == "coach-end":
         return Coach(state, rng, weights, horizon=0).choose()
+    if player == "coach-wide":
+        return Coach(state, rng, weights, samples=4 * SAMPLES).choose()
     return Coach(state, rng, weights).choose()
 
 
