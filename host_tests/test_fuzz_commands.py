@@ -475,6 +475,24 @@ def test_each_package_answers_no_command_or_an_unknown_one_with_one_line(package
         assert e.value.code == 2 and len(err.splitlines()) == 1, err
 
 
+def test_a_tree_the_deploy_refuses_is_one_line_from_every_command(monkeypatch, tmp_path):
+    # tools/commands.py dispatch(): a command that builds the board's tree (cpcheck, waits,
+    # pystack, records, ...) from a source the deploy refuses (an import neither shipped nor
+    # built in) says why in one line and exits 1, where cpcheck ended in a traceback.
+    from tools.commands import dispatch
+
+    (tmp_path / "refused_build.py").write_text(
+        "from tools.flash.sync import DeployError\n"
+        "raise DeployError('the board would import nowhere, which is neither shipped nor built in')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["tools.vm", "build"])
+    with pytest.raises(SystemExit) as e:
+        dispatch("vm", {"build": "refused_build"}, "")
+    said = e.value.code  # a str: Python prints it on stderr and exits with status 1
+    assert isinstance(said, str) and len(said.splitlines()) == 1, said
+    assert said.startswith("python -m tools.vm build: the board would import nowhere"), said
+
+
 def test_the_cost_tools_vm_half_answers_bad_arguments_with_one_line(capsys):
     # tools/bots/cost_cp.py runs on CircuitPython's VM (no argparse there): its own check.
     from tools.bots import cost_cp

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from tools.cli import CliError, refuse
+from tools.flash.sync import DeployError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,3 +33,5 @@ def dispatch(package, commands, doc):
         runpy.run_module(what, run_name="__main__", alter_sys=True)
     except CliError as e:  # bad input a command did not answer itself (an environment variable)
         sys.exit(refuse("python -m tools.%s %s" % (package, name), e))
+    except DeployError as e:  # the tree the board would get is refused (a check that builds it)
+        sys.exit("python -m tools.%s %s: %s" % (package, name, e))
