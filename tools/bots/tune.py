@@ -124,7 +124,8 @@ def decide(player, state, weights, rng, cap=CAP):
     evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
     engine.coach, its rollouts by engine.ai; "coach-end": the same, each sample played to the
     game's end; "coach-wide": the same, with four times the samples at most (engine.coach
-    SAMPLES); "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
+    SAMPLES); "coach-near": the same, each sample stopping a turn sooner (engine.coach HORIZON);
+    "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
     pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
@@ -132,7 +133,7 @@ def decide(player, state, weights, rng, cap=CAP):
         return Search(state, weights, rng, False, cap).choose()
     if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's blocks)
         return Search(state, weights[0], rng, False, cap, weights[1]).choose()
-    from engine.coach import Coach, SAMPLES
+    from engine.coach import Coach, HORIZON, SAMPLES
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
@@ -140,6 +141,8 @@ def decide(player, state, weights, rng, cap=CAP):
         return Coach(state, rng, weights, horizon=0).choose()
     if player == "coach-wide":
         return Coach(state, rng, weights, samples=4 * SAMPLES).choose()
+    if player == "coach-near":
+        return Coach(state, rng, weights, horizon=HORIZON - 1).choose()
     return Coach(state, rng, weights).choose()
 
 
