@@ -199,11 +199,12 @@ def test_compare_plays_the_coach_with_the_tables():
 
 @pytest.mark.parametrize("player, kwargs", [("coach-end", {"horizon": 0}),
                                             ("coach-wide", {"samples": 4 * coach.SAMPLES}),
-                                            ("coach-near", {"horizon": coach.HORIZON - 1})])
+                                            ("coach-near", {"horizon": coach.HORIZON - 1}),
+                                            ("coach-far", {"horizon": coach.HORIZON + 1})])
 def test_compare_plays_the_coach_s_variants(player, kwargs):
     # compare --player coach-end plays tools.bots.tune's player "coach-end": the coach whose
     # samples go to the game's end (horizon 0), not its HORIZON turns; coach-wide the coach
-    # with four times its SAMPLES at most; coach-near the coach a turn shorter.
+    # with four times its SAMPLES at most; coach-near and coach-far a turn shorter and longer.
     from tools.bots import tune
 
     state = next(_decisions(8))

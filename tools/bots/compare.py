@@ -12,7 +12,8 @@ the choice's luck does not count twice), `best` with the one mode's table of eac
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts; `coach-end`, the
 coach with each sample played to the game's end; `coach-wide`, the coach with four times the
-samples at most; `coach-near`, the coach whose samples stop a turn sooner); --old-player gives OLD another player than
+samples at most; `coach-near`, the coach whose samples stop a turn sooner; `coach-far`, a turn later);
+--old-player gives OLD another player than
 NEW's (with the same module on both sides, what one player is worth against the other). --cap gives
 NEW's `best` another budget of work a decision than engine.lookahead's CAP, --old-cap OLD's: with
 the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
@@ -39,7 +40,8 @@ from tools.bots import learning, ntrain, train, tune
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach",
            "coach-end": "the coach to the game's end",
            "coach-wide": "the coach with four times the samples",
-           "coach-near": "the coach a turn shorter"}
+           "coach-near": "the coach a turn shorter",
+           "coach-far": "the coach a turn longer"}
 
 
 def weights_module(path):

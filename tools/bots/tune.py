@@ -124,9 +124,9 @@ def decide(player, state, weights, rng, cap=CAP):
     evaluation, `weights` a pair (engine.ai's table, the n-tuple tables); "coach":
     engine.coach, its rollouts by engine.ai; "coach-end": the same, each sample played to the
     game's end; "coach-wide": the same, with four times the samples at most (engine.coach
-    SAMPLES); "coach-near": the same, each sample stopping a turn sooner (engine.coach HORIZON);
-    "coach-ntuple": the coach valuing with the n-tuple tables, `weights` the same
-    pair) with `weights`."""
+    SAMPLES); "coach-near" and "coach-far": each sample stopping a turn sooner or later
+    (engine.coach HORIZON); "coach-ntuple": the coach valuing with the n-tuple tables,
+    `weights` the same pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
@@ -137,13 +137,10 @@ def decide(player, state, weights, rng, cap=CAP):
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
-    if player == "coach-end":
-        return Coach(state, rng, weights, horizon=0).choose()
-    if player == "coach-wide":
-        return Coach(state, rng, weights, samples=4 * SAMPLES).choose()
-    if player == "coach-near":
-        return Coach(state, rng, weights, horizon=HORIZON - 1).choose()
-    return Coach(state, rng, weights).choose()
+    # The coach's variants that compare plays beside it (docs/bots.md): its settings changed.
+    changed = {"coach": {}, "coach-end": {"horizon": 0}, "coach-wide": {"samples": 4 * SAMPLES},
+               "coach-near": {"horizon": HORIZON - 1}, "coach-far": {"horizon": HORIZON + 1}}
+    return Coach(state, rng, weights, **changed[player]).choose()
 
 
 class _Noted:
