@@ -7,6 +7,7 @@ import ast
 import os
 
 import pytest
+
 from helpers import assert_accounted
 
 from engine import ai_weights, coach, ntuple

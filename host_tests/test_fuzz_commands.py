@@ -483,7 +483,8 @@ def test_a_tree_the_deploy_refuses_is_one_line_from_every_command(monkeypatch, t
 
     (tmp_path / "refused_build.py").write_text(
         "from tools.flash.sync import DeployError\n"
-        "raise DeployError('the board would import nowhere, which is neither shipped nor built in')\n")
+        "raise DeployError('the board would import nowhere, which is neither shipped nor "
+        "built in')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "argv", ["tools.vm", "build"])
     with pytest.raises(SystemExit) as e:

@@ -12,15 +12,15 @@ the choice's luck does not count twice), `best` with the one mode's table of eac
 with --player another player of the weights (tools/bots/tune.py decide(): `planner`, engine.ai
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts; `coach-end`, the
 coach with each sample played to the game's end; `coach-wide`, the coach with four times the
-samples at most; `coach-near`, the coach whose samples stop a turn sooner; `coach-far`, a turn later);
---old-player gives OLD another player than
-NEW's (with the same module on both sides, what one player is worth against the other). --cap gives
-NEW's `best` another budget of work a decision than engine.lookahead's CAP, --old-cap OLD's: with
-the same module on both sides, what a bigger or smaller search alone is worth. --tables: NEW's
-`best` (or with --player coach NEW's coach, at its leaves and in its rollouts) values with
-engine.ntuple's tables (a file train --eval ntuple wrote) on top of its weights; OLD values
-with the weights alone, or with --old-tables. A module is
-one tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
+samples at most; `coach-near`, the coach whose samples stop a turn sooner; `coach-far`, a turn
+later); --old-player gives OLD another player than NEW's (with the same module on both sides,
+what one player is worth against the other). --cap gives NEW's `best` another budget of work a
+decision than engine.lookahead's CAP, --old-cap OLD's: with the same module on both sides, what
+a bigger or smaller search alone is worth. --tables: NEW's `best` (or with --player coach NEW's
+coach, at its leaves and in its rollouts) values with engine.ntuple's tables (a file train
+--eval ntuple wrote) on top of its weights; OLD values with the weights alone, or with
+--old-tables. A module is one tools.bots tune or train wrote, or engine/planner_weights.py (the
+coach's own tables).
 The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
