@@ -269,7 +269,7 @@ def ntuple_tables(mode):
             data = f.read(ntuple.FILE_BYTES + 1)
     except OSError:
         return None
-    if len(data) != ntuple.FILE_BYTES or not data.startswith(ntuple.MAGIC):
+    if not ntuple.whole(data):
         return None  # not a file train wrote whole: the coach values without, as `best` does
     return ntuple.blocks(data)
 

@@ -41,7 +41,12 @@ def tables(mode, turns):
     return out
 
 
+def whole(data):
+    """Returns True if `data` is a whole tables file: FILE_BYTES, MAGIC first (the desktop's
+    readers check it before blocks(): a file cut short or another file is no tables)."""
+    return len(data) == FILE_BYTES and data.startswith(MAGIC)
+
+
 def blocks(data):
-    """Returns the blocks of every phase of a tables file's bytes `data` (FILE_BYTES, MAGIC
-    first: the desktop's tools, which check it)."""
+    """Returns the blocks of every phase of a tables file's bytes `data` (whole())."""
     return [data[8 + p * T_BLOCK:8 + (p + 1) * T_BLOCK] for p in range(N_PHASES)]

@@ -106,7 +106,7 @@ def pack_of(path):
     """Returns the bytes of a tables file this tool wrote (pack()'s); raises cli.CliError with
     the line to say where it is not one."""
     data = cli.read_bytes(path, ntuple.FILE_BYTES, "the tables file")
-    if len(data) != ntuple.FILE_BYTES or not data.startswith(ntuple.MAGIC):
+    if not ntuple.whole(data):
         raise cli.CliError("%s is not a tables file of %d bytes that train --eval ntuple wrote"
                            % (path, ntuple.FILE_BYTES))
     return data
