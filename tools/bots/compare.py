@@ -4,7 +4,8 @@ new weights (tools/bots/train.py's, tune's) play better than others, to decide b
     python -m tools.bots compare NEW.py OLD.py [--mode solo] [--games 1000] [--skip 1000]
                             [--range choosing] [--player search] [--old-player P]
                             [--cap N] [--old-cap N]
-                            [--tables engine/ntuple_solo.bin] [--old-tables FILE] [--jobs 2]
+                            [--tables engine/ntuple_solo.bin] [--old-tables FILE]
+                            [--old-code REV] [--jobs 2]
 
 Both play the same --games seeds of the range (tools/bots/seeds.py; by default the choosing
 range after its first --skip seeds, the ones train.py chose an iteration on: a fresh block, so
@@ -19,8 +20,9 @@ decision than engine.lookahead's CAP, --old-cap OLD's: with the same module on b
 a bigger or smaller search alone is worth. --tables: NEW's `best` (or with --player coach NEW's
 coach, at its leaves and in its rollouts) values with engine.ntuple's tables (a file train
 --eval ntuple wrote) on top of its weights; OLD values with the weights alone, or with
---old-tables. A module is one tools.bots tune or train wrote, or engine/planner_weights.py (the
-coach's own tables).
+--old-tables. --old-code: OLD plays with the engine (and tools) of git revision REV, NEW with
+this tree's: what a change to the code is worth (tools/bots/revision.py). A module is one
+tools.bots tune or train wrote, or engine/planner_weights.py (the coach's own tables).
 The two play each seed one after the other, so that they meet the same load of the machine.
 Prints each one's mean (as tools/bots/train.py judges a game: the score; a lost challenge 1000
 more; in rival and table games minus the share of the win) with its standard error and the
@@ -35,7 +37,7 @@ from engine import planner_weights
 from engine.lookahead import CAP
 from tools import cli
 from tools.bots import seeds as seed_ranges
-from tools.bots import learning, ntrain, train, tune
+from tools.bots import learning, ntrain, revision, train, tune
 
 PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach",
            "coach-end": "the coach to the game's end",
@@ -81,6 +83,9 @@ def main(argv=None):
                              "of its weights (a file train --eval ntuple wrote)")
     parser.add_argument("--old-tables", default=None,
                         help="OLD's, as --tables is NEW's (default: none, its weights alone)")
+    parser.add_argument("--old-code", default=None, metavar="REV",
+                        help="OLD plays with the code of this git revision (default: this "
+                             "tree's, as NEW)")
     parser.add_argument("--every", type=cli.whole(0, 1000000), default=0,
                         help="print the paired difference so far after every this many seeds "
                              "(0: at the end only): a run stopped early has its figure up to "
@@ -112,17 +117,63 @@ def main(argv=None):
         except cli.CliError as e:
             parser.error(str(e))
         players[side] = "ntuple" if players[side] == "search" else "coach-ntuple"
-    pool = Pool(args.jobs) if args.jobs > 1 else None
+    if args.old_code is None:
+        both = _play(args, seeds, tables, players, None)
+    else:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        try:
+            with revision.Revision(root, args.old_code) as rev:
+                both = _play(args, seeds, tables, players, rev)
+        except cli.CliError as e:
+            parser.error(str(e))
+    new, old = both[0::2], both[1::2]
+    who = PLAYERS[args.player]
+    if args.old_player not in (None, args.player):
+        who = "new %s, old %s" % (who, PLAYERS[args.old_player])
+    print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1, who))
+    new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
+    old_name = args.old if args.old_tables is None else "%s + %s" % (args.old, args.old_tables)
+    if args.old_code is not None:
+        old_name += " (the code of %s)" % args.old_code
+    for name, path, cap, player, res in (("new", new_name, args.cap, players[0], new),
+                                         ("old", old_name, args.old_cap, players[1], old)):
+        budget = ", cap %d" % cap if player in ("search", "ntuple") else ""
+        print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
+            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
+            decision_ms(res, 7)))
+    print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
+          train.paired(args.mode, new, old))
+    return 0
+
+
+def _play(args, seeds, tables, players, rev):
+    # Plays each seed with both sides; returns their tune.play() results, NEW's and OLD's of
+    # each seed in turn, printing the paired figure so far every --every seeds. OLD's games in
+    # the processes of `rev` (revision.Revision) if given.
+    tasks = [[], []]
+    for s in seeds:
+        tasks[0].append((args.mode, s, tables[0], players[0], args.cap))
+        tasks[1].append((args.mode, s, tables[1], players[1], args.old_cap))
+    pools = []
+    bar = None
     try:
-        # Each seed's two games one after the other: both sides meet the same load on a
-        # shared machine, so their times a decision compare too.
-        tasks = []
-        for s in seeds:
-            tasks.append((args.mode, s, tables[0], players[0], args.cap))
-            tasks.append((args.mode, s, tables[1], players[1], args.old_cap))
+        if rev is None:
+            # Each seed's two games one after the other: both sides meet the same load on a
+            # shared machine, so their times a decision compare too.
+            pool = Pool(args.jobs) if args.jobs > 1 else None
+            pools.append(pool)
+            mixed = [t for pair in zip(tasks[0], tasks[1]) for t in pair]
+            it = pool.imap(tune.play, mixed, chunksize=2) if pool else map(tune.play, mixed)
+        else:
+            # Both sides at once, each in its own processes (the revision's import its code):
+            # they meet the same load too.
+            pools.append(Pool(args.jobs))
+            pools.append(rev.pool(args.jobs))
+            its = [pools[0].imap(tune.play, tasks[0], chunksize=2),
+                   rev.played(pools[1].imap(revision.play, tasks[1], chunksize=2))]
+            it = (r for pair in zip(*its) for r in pair)
         both = []
-        bar = learning.Progress("new and old", len(tasks))
-        it = pool.imap(tune.play, tasks, chunksize=2) if pool else map(tune.play, tasks)
+        bar = learning.Progress("new and old", 2 * len(seeds))
         for r in it:
             both.append(r)
             bar.step()
@@ -137,25 +188,13 @@ def main(argv=None):
                            train.measure(args.mode, old)[2], decision_ms(old, 7))
                           + train.paired(args.mode, new, old)), flush=True)
     finally:
-        if pool:
-            pool.close()
-            pool.join()
-    new, old = both[0::2], both[1::2]
-    who = PLAYERS[args.player]
-    if args.old_player not in (None, args.player):
-        who = "new %s, old %s" % (who, PLAYERS[args.old_player])
-    print("%s, %s seeds %d-%d, %s:" % (args.mode, args.range, seeds.start, seeds.stop - 1, who))
-    new_name = args.new if args.tables is None else "%s + %s" % (args.new, args.tables)
-    old_name = args.old if args.old_tables is None else "%s + %s" % (args.old, args.old_tables)
-    for name, path, cap, player, res in (("new", new_name, args.cap, players[0], new),
-                                         ("old", old_name, args.old_cap, players[1], old)):
-        budget = ", cap %d" % cap if player in ("search", "ntuple") else ""
-        print("  %s %s%s: %s, %.1f ms a decision (CPU %.1f ms)" % (
-            name, path, budget, train.measure(args.mode, res)[2], decision_ms(res),
-            decision_ms(res, 7)))
-    print("  new - old, paired by seed: %+.3f ± %.3f (negative: new plays better)" %
-          train.paired(args.mode, new, old))
-    return 0
+        if bar is not None:
+            bar.close()
+        for pool in pools:
+            if pool:
+                pool.close()
+                pool.join()
+    return both
 
 
 if __name__ == "__main__":

@@ -73,6 +73,13 @@ class Progress:
             self.out.write("\n")
         self.out.flush()
 
+    def close(self):
+        """Ends the bar's line where it stopped short (a run that failed: its one line then
+        stands alone)."""
+        if self.done < self.total:
+            self.out.write("\n")
+            self.out.flush()
+
 
 def run_games(pool, tasks, label):
     """Returns tune.play() of every task, in order, with a progress bar."""
