@@ -20,7 +20,7 @@ gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
 from engine.ai import Planner
 from engine.ai import ONE, LOSS
 from engine.cards import KIND, SHAPE, VALUE
-from engine.lookahead import unseen
+from engine.lookahead import Search, unseen
 from engine import ai_weights, ntuple, planner_weights
 from engine.playout import DECIDE, steps
 from engine.rng import Rng
@@ -36,6 +36,7 @@ HORIZON = 3  # turns of the seat each sample plays on before engine.ai's estimat
 _PROB = 32768  # engine.ai's values are in 1/16 points x 32768
 MARGIN = 4 * ONE * _PROB  # ... within 4 points of its best (engine.ai's units); none: no search
 _STREAM_DICE = 3  # the rng stream of a sample's dice (engine.playout uses 0 and 1)
+_STREAM_SEARCH = 4  # the rng stream of the look-ahead's samples in a sample (`searched`)
 
 
 def same_choice(state, a, b):
@@ -106,12 +107,14 @@ def planner(state, table, tables=None):
     return Planner(state, table, tables=tables)
 
 
-def rollout(state, seat, dice, table, horizon=0, tables=None):
+def rollout(state, seat, dice, table, horizon=0, tables=None, searched=0, rng=None):
     """Plays `state` on, every seat by engine.ai with `table` (and n-tuple `tables`: planner()),
     the rival by its rules, the dice from `dice`: to the end, or (horizon > 0) until the seat
     is to start its turn `horizon` turns later. Returns its outcome in points: outcome() at the
     end; else engine.ai's value of the seat's next turn (its score now plus the estimate of the
-    rest of the game: exact over that turn's dice), less the rival's cards in rival mode (§8)."""
+    rest of the game: exact over that turn's dice), less the rival's cards in rival mode (§8).
+    `searched` > 0: the seat's own decisions by `best`'s search within that work
+    (engine.lookahead), its samples drawn with `rng`."""
     started = 0
     for action in steps(state, dice):
         if action == DECIDE:
@@ -124,7 +127,10 @@ def rollout(state, seat, dice, table, horizon=0, tables=None):
                         v -= state.score(0)
                     return v
                 started += 1
-            action = planner(state, table, tables).choose()
+            if searched and state.seat == seat:
+                action = Search(state, table, rng, False, searched, tables).choose()
+            else:
+                action = planner(state, table, tables).choose()
         state.apply(action)
     return outcome(state, seat)
 
@@ -166,9 +172,10 @@ class Coach:
     (planner(); default None: the linear evaluation alone)."""
 
     def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON,
-                 tables=None):
+                 tables=None, searched=0):
         self.s = state
         self.horizon = horizon
+        self.searched = searched  # > 0: the seat's decisions in the samples by `best` (rollout)
         self.rng = rng
         self.table = table if table is not None else playout_table(state.mode)
         self.tables = tables
@@ -221,8 +228,8 @@ class Coach:
                     c = base.clone()
                     dice = Rng(seed, _STREAM_DICE)
                     c.apply(e.action)
-                    e.add(rollout(c, seat, dice, self.table, self.horizon, self.tables), c,
-                          seat)
+                    e.add(rollout(c, seat, dice, self.table, self.horizon, self.tables,
+                                  self.searched, Rng(seed, _STREAM_SEARCH)), c, seat)
                 done += 1
             if done >= self.first:
                 live = self._survivors(live, keep)

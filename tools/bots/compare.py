@@ -14,7 +14,8 @@ with --player another player of the weights (tools/bots/tune.py decide(): `plann
 alone; `coach`, engine.coach with the table at its leaves and in its rollouts; `coach-end`, the
 coach with each sample played to the game's end; `coach-wide`, the coach with four times the
 samples at most; `coach-near`, the coach whose samples stop a turn sooner; `coach-far`, a turn
-later); --old-player gives OLD another player than NEW's (with the same module on both sides,
+later; `coach-best`, the coach whose samples play the seat by `best`, within the hint's budget a
+decision); --old-player gives OLD another player than NEW's (with the same module on both sides,
 what one player is worth against the other). --cap gives NEW's `best` another budget of work a
 decision than engine.lookahead's CAP, --old-cap OLD's: with the same module on both sides, what
 a bigger or smaller search alone is worth. --tables: NEW's `best` (or with --player coach NEW's
@@ -43,7 +44,8 @@ PLAYERS = {"search": "`best`", "planner": "engine.ai alone", "coach": "the coach
            "coach-end": "the coach to the game's end",
            "coach-wide": "the coach with four times the samples",
            "coach-near": "the coach a turn shorter",
-           "coach-far": "the coach a turn longer"}
+           "coach-far": "the coach a turn longer",
+           "coach-best": "the coach with `best` playing its samples"}
 
 
 def weights_module(path):

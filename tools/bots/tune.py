@@ -125,8 +125,9 @@ def decide(player, state, weights, rng, cap=CAP):
     engine.coach, its rollouts by engine.ai; "coach-end": the same, each sample played to the
     game's end; "coach-wide": the same, with four times the samples at most (engine.coach
     SAMPLES); "coach-near" and "coach-far": each sample stopping a turn sooner or later
-    (engine.coach HORIZON); "coach-ntuple": the coach valuing with the n-tuple tables,
-    `weights` the same pair) with `weights`."""
+    (engine.coach HORIZON); "coach-best": the coach whose samples play the seat by `best`
+    within engine.bots HINT_CAP a decision; "coach-ntuple": the coach valuing with the n-tuple
+    tables, `weights` the same pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
     if player == "search":
@@ -134,12 +135,14 @@ def decide(player, state, weights, rng, cap=CAP):
     if player == "ntuple":  # weights: (engine.ai's table, engine.ntuple's blocks)
         return Search(state, weights[0], rng, False, cap, weights[1]).choose()
     from engine.coach import Coach, HORIZON, SAMPLES
+    from engine.bots import HINT_CAP
 
     if player == "coach-ntuple":
         return Coach(state, rng, weights[0], tables=weights[1]).choose()
     # The coach's variants that compare plays beside it (docs/bots.md): its settings changed.
     changed = {"coach": {}, "coach-end": {"horizon": 0}, "coach-wide": {"samples": 4 * SAMPLES},
-               "coach-near": {"horizon": HORIZON - 1}, "coach-far": {"horizon": HORIZON + 1}}
+               "coach-near": {"horizon": HORIZON - 1}, "coach-far": {"horizon": HORIZON + 1},
+               "coach-best": {"searched": HINT_CAP}}
     return Coach(state, rng, weights, **changed[player]).choose()
 
 
