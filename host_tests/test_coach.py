@@ -12,7 +12,7 @@ from helpers import assert_accounted
 
 from engine import ai_weights, coach, ntuple
 from engine.ai import N_PHASES, T_BLOCK
-from engine.bots import random_bot
+from engine.bots import HINT_CAP, random_bot
 from engine.playout import DECIDE, seeded, steps
 from engine.rng import Rng
 from engine.selfplay import find_bot
@@ -201,11 +201,13 @@ def test_compare_plays_the_coach_with_the_tables():
 @pytest.mark.parametrize("player, kwargs", [("coach-end", {"horizon": 0}),
                                             ("coach-wide", {"samples": 4 * coach.SAMPLES}),
                                             ("coach-near", {"horizon": coach.HORIZON - 1}),
-                                            ("coach-far", {"horizon": coach.HORIZON + 1})])
+                                            ("coach-far", {"horizon": coach.HORIZON + 1}),
+                                            ("coach-best", {"searched": HINT_CAP})])
 def test_compare_plays_the_coach_s_variants(player, kwargs):
     # compare --player coach-end plays tools.bots.tune's player "coach-end": the coach whose
     # samples go to the game's end (horizon 0), not its HORIZON turns; coach-wide the coach
-    # with four times its SAMPLES at most; coach-near and coach-far a turn shorter and longer.
+    # with four times its SAMPLES at most; coach-near and coach-far a turn shorter and longer;
+    # coach-best the coach whose samples play the seat by `best` within the hint's budget.
     from tools.bots import tune
 
     state = next(_decisions(8))
