@@ -19,6 +19,7 @@ gives the same decision. As a bot: `python -m engine.selfplay --bot coach`.
 """
 from engine.ai import Planner
 from engine.ai import ONE, LOSS
+from engine.bots import HINT_CAP
 from engine.cards import KIND, SHAPE, VALUE
 from engine.lookahead import Search, unseen
 from engine import ai_weights, ntuple, planner_weights
@@ -284,6 +285,13 @@ def ntuple_tables(mode):
 def coach_bot(state, rng):
     """Returns the coach's action (a bot, as engine.bots.BOTS's: (state, rng) -> action)."""
     return Coach(state, rng).choose()
+
+
+def coach_best_bot(state, rng):
+    """Returns the action of the coach whose samples play the seat by `best`, its look-ahead
+    within the hint's budget a decision (engine.bots HINT_CAP): compare's coach-best
+    (docs/bots.md)."""
+    return Coach(state, rng, searched=HINT_CAP).choose()
 
 
 def coach_ntuple_bot(state, rng):

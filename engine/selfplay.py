@@ -10,7 +10,7 @@ from engine.bots import BOTS
 from engine.playout import seeded, steps
 
 # Bots of the desktop alone: their modules are never shipped to the board (tools/flash/imports.py).
-DESKTOP_BOTS = ("coach", "coach-ntuple")
+DESKTOP_BOTS = ("coach", "coach-best", "coach-ntuple")
 
 
 def bot_names():
@@ -24,6 +24,10 @@ def find_bot(name):
         from engine.coach import coach_bot
 
         return coach_bot
+    if name == "coach-best":
+        from engine.coach import coach_best_bot
+
+        return coach_best_bot
     if name == "coach-ntuple":
         from engine.coach import coach_ntuple_bot
 

@@ -9,9 +9,10 @@
 engine.ai alone with the old weights), so that the bench shows both. The desktop's `coach`
 (engine.coach) plays its own number of seeds (the first of the same deals) in the modes asked,
 on CPython only: it never runs on a board; --coach-bots coach,coach-ntuple plays it with
-engine.ntuple's tables too (in solo), and for each coach the bench prints its decisions'
-count, their CPU time (the worker process's own, time.process_time: what other processes on
-the machine do not stretch) beside their wall time, and the machine's load while they ran.
+engine.ntuple's tables too (in solo), coach-best with `best` playing its samples, and for each
+coach the bench prints its decisions' count, their CPU time (the worker process's own,
+time.process_time: what other processes on the machine do not stretch) beside their wall
+time, and the machine's load while they ran.
 
 Every bot plays the same seeded games (the first N seeds of the reported range,
 tools/bots/seeds.py: deals no weights were fitted or chosen on; --range choosing is the one to
@@ -205,8 +206,9 @@ def main(argv=None):
     parser.add_argument("--coach-modes", default="solo",
                         help="the modes the coach plays (its games take seconds each)")
     parser.add_argument("--coach-bots", default="coach",
-                        help="the desktop's coaches that play: coach, coach-ntuple (engine.ntuple's "
-                             "tables at its leaves and in its rollouts, solo)")
+                        help="the desktop's coaches that play: coach, coach-best (`best` "
+                             "playing its samples), coach-ntuple (engine.ntuple's tables at its "
+                             "leaves and in its rollouts, solo)")
     parser.add_argument("--vm-games", type=cli.whole(1, len(seed_ranges.TRAINING)), default=500,
                         help="games per bot and mode timed on the VM (the first of the same "
                         "seeds)")
