@@ -2,10 +2,11 @@
 
 Every option of a decision is tried on the same samples: the cards the seat cannot see (the
 deck, the cards removed at setup, the other hands: docs/rules.md §3.4, §3.5) dealt again in a
-fresh order, fresh dice, and `best`'s planner (engine.ai, without its look-ahead: fast) playing
-every seat to the end of the game. An option is worth the mean of its final outcomes (points:
-the seat's score; a lost challenge 40 more, §8; in rival mode less the rival's cards, §8). The
-samples come in rounds; after each round the options clearly worse than the leader drop out,
+fresh order, fresh dice, and the game played on for HORIZON of the seat's turns: the seat by
+`best` itself in solo (searched_in()), by `best`'s planner (engine.ai, without its look-ahead)
+in the other modes and for the other seats; then engine.ai's estimate of the rest. An option is
+worth the mean of its outcomes (points: the seat's score; a lost challenge 40 more, §8; in rival
+mode less the rival's cards, §8). The samples come in rounds; after each round the options clearly worse than the leader drop out,
 so most of the time goes to the close calls.
 
 Its evaluation, at the leaves and in the rollouts: engine.ai's linear one with a weight table
@@ -170,13 +171,15 @@ class Coach:
     """One decision of the seat to move in `state`; `rng` the coach's own engine.rng.Rng;
     `table` the weights engine.ai plays and values with at its leaves and in its rollouts
     (default playout_table(mode)); `tables` engine.ntuple's tables valued on top of them
-    (planner(); default None: the linear evaluation alone)."""
+    (planner(); default None: the linear evaluation alone); `searched` the work of `best`'s
+    search at each of the seat's decisions in a sample, 0 for engine.ai's planner alone
+    (default searched_in(mode))."""
 
     def __init__(self, state, rng, table=None, samples=SAMPLES, first=FIRST, horizon=HORIZON,
-                 tables=None, searched=0):
+                 tables=None, searched=None):
         self.s = state
         self.horizon = horizon
-        self.searched = searched  # > 0: the seat's decisions in the samples by `best` (rollout)
+        self.searched = searched if searched is not None else searched_in(state.mode)
         self.rng = rng
         self.table = table if table is not None else playout_table(state.mode)
         self.tables = tables
@@ -267,6 +270,15 @@ def playout_table(mode):
         return ai_weights.SOLO
     w = planner_weights
     return (w.SOLO, w.CHALLENGE, w.RIVAL, w.TABLE)[mode]
+
+
+def searched_in(mode):
+    """Returns the work of `best`'s search at each of the seat's decisions in the coach's samples
+    of a `mode` game (rollout's `searched`): the hint's budget (engine.bots HINT_CAP) in solo,
+    where it played better than engine.ai's planner alone on 200 choosing seeds, for about five
+    times the CPU (docs/bots.md); 0, the planner, in the other modes, where it was not
+    measured."""
+    return HINT_CAP if mode == MODE_SOLO else 0
 
 
 def ntuple_tables(mode):

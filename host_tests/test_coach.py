@@ -24,8 +24,10 @@ SOLO = coach.ntuple_tables(MODE_SOLO)  # the learned ones
 
 
 def small(state, rng, tables):
-    # The coach with 2 samples an option: the same code as with its SAMPLES, fast for a test.
-    return coach.Coach(state, rng, samples=2, first=2, tables=tables).choose()
+    # The coach with 2 samples an option: the same code as with its SAMPLES, fast for a test;
+    # engine.ai's planner plays its samples, whose valuing with the tables these tests check
+    # (`best`'s search counts the tables' lookups as work: with zeros it would search less).
+    return coach.Coach(state, rng, samples=2, first=2, tables=tables, searched=0).choose()
 
 
 def _decisions(seed, every=3):
@@ -202,12 +204,14 @@ def test_compare_plays_the_coach_with_the_tables():
                                             ("coach-wide", {"samples": 4 * coach.SAMPLES}),
                                             ("coach-near", {"horizon": coach.HORIZON - 1}),
                                             ("coach-far", {"horizon": coach.HORIZON + 1}),
-                                            ("coach-best", {"searched": HINT_CAP})])
+                                            ("coach-best", {"searched": HINT_CAP}),
+                                            ("coach-planner", {"searched": 0})])
 def test_compare_plays_the_coach_s_variants(player, kwargs):
     # compare --player coach-end plays tools.bots.tune's player "coach-end": the coach whose
     # samples go to the game's end (horizon 0), not its HORIZON turns; coach-wide the coach
     # with four times its SAMPLES at most; coach-near and coach-far a turn shorter and longer;
-    # coach-best the coach whose samples play the seat by `best` within the hint's budget.
+    # coach-best the coach whose samples play the seat by `best` within the hint's budget (in
+    # every mode), coach-planner by engine.ai's planner (in every mode).
     from tools.bots import tune
 
     state = next(_decisions(8))

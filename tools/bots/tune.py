@@ -126,7 +126,8 @@ def decide(player, state, weights, rng, cap=CAP):
     game's end; "coach-wide": the same, with four times the samples at most (engine.coach
     SAMPLES); "coach-near" and "coach-far": each sample stopping a turn sooner or later
     (engine.coach HORIZON); "coach-best": the coach whose samples play the seat by `best`
-    within engine.bots HINT_CAP a decision; "coach-ntuple": the coach valuing with the n-tuple
+    within engine.bots HINT_CAP a decision in every mode; "coach-planner": by engine.ai's
+    planner in every mode; "coach-ntuple": the coach valuing with the n-tuple
     tables, `weights` the same pair) with `weights`."""
     if player == "planner":
         return Planner(state, weights).choose()
@@ -142,7 +143,7 @@ def decide(player, state, weights, rng, cap=CAP):
     # The coach's variants that compare plays beside it (docs/bots.md): its settings changed.
     changed = {"coach": {}, "coach-end": {"horizon": 0}, "coach-wide": {"samples": 4 * SAMPLES},
                "coach-near": {"horizon": HORIZON - 1}, "coach-far": {"horizon": HORIZON + 1},
-               "coach-best": {"searched": HINT_CAP}}
+               "coach-best": {"searched": HINT_CAP}, "coach-planner": {"searched": 0}}
     return Coach(state, rng, weights, **changed[player]).choose()
 
 
