@@ -6,8 +6,8 @@ fresh order, fresh dice, and the game played on for HORIZON of the seat's turns:
 `best` itself in solo (searched_in()), by `best`'s planner (engine.ai, without its look-ahead)
 in the other modes and for the other seats; then engine.ai's estimate of the rest. An option is
 worth the mean of its outcomes (points: the seat's score; a lost challenge 40 more, §8; in rival
-mode less the rival's cards, §8). The samples come in rounds; after each round the options clearly worse than the leader drop out,
-so most of the time goes to the close calls.
+mode less the rival's cards, §8). The samples come in rounds; after each round the options
+clearly worse than the leader drop out, so most of the time goes to the close calls.
 
 Its evaluation, at the leaves and in the rollouts: engine.ai's linear one with a weight table
 (playout_table), or with engine.ntuple's n-tuple tables on top (`tables`: engine.ai's Planner, solo
@@ -275,8 +275,8 @@ def playout_table(mode):
 def searched_in(mode):
     """Returns the work of `best`'s search at each of the seat's decisions in the coach's samples
     of a `mode` game (rollout's `searched`): the hint's budget (engine.bots HINT_CAP) in solo,
-    where it played better than engine.ai's planner alone on 200 choosing seeds, for about five
-    times the CPU (docs/bots.md); 0, the planner, in the other modes, where it was not
+    where it played better than engine.ai's planner alone on 200 choosing seeds, for about four
+    and a half times the CPU (docs/bots.md); 0, the planner, in the other modes, where it was not
     measured."""
     return HINT_CAP if mode == MODE_SOLO else 0
 
