@@ -15,8 +15,9 @@ alone; `coach`, engine.coach with the table at its leaves and in its rollouts; `
 coach with each sample played to the game's end; `coach-wide`, the coach with four times the
 samples at most; `coach-near`, the coach whose samples stop a turn sooner; `coach-far`, a turn
 later; `coach-best`, the coach whose samples play the seat by `best`, within the hint's budget a
-decision, in every mode; `coach-planner`, by engine.ai's planner in every mode); --old-player gives OLD another player than NEW's (with the same module on both sides,
-what one player is worth against the other). --cap gives NEW's `best` another budget of work a
+decision, in every mode; `coach-planner`, by engine.ai's planner in every mode); --old-player
+gives OLD another player than NEW's (with the same module on both sides, what one player is
+worth against the other). --cap gives NEW's `best` another budget of work a
 decision than engine.lookahead's CAP, --old-cap OLD's: with the same module on both sides, what
 a bigger or smaller search alone is worth. --tables: NEW's `best` (or with --player coach NEW's
 coach, at its leaves and in its rollouts) values with engine.ntuple's tables (a file train
